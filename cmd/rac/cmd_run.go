@@ -1,0 +1,240 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/sys/unix"
+
+	"github.com/rac-cli/rac/internal/record"
+	"github.com/rac-cli/rac/internal/session"
+)
+
+type runOptions struct {
+	a            *app
+	timeout      time.Duration
+	killAfter    time.Duration
+	drainTimeout time.Duration
+	announce     string
+	quiet        bool
+}
+
+func newRunCmd(a *app) *cobra.Command {
+	o := &runOptions{a: a}
+	cmd := &cobra.Command{
+		Use:   "run [flags] [--] CMD [ARGS...]",
+		Short: "Run CMD exactly as without rac and record its output",
+		Long: `Run CMD with rac's stdin, forwarding its stdout and stderr byte for byte as
+they arrive, while recording both into the current session. rac exits with
+CMD's status (by the same signal when CMD died of one); 124 when --timeout
+fired, 125 when rac itself failed before CMD ran, 126 when CMD cannot be
+executed, 127 when it is not found. The last line rac writes to stderr is
+"rac: ref SESSION/NAME": paste it into 'rac out read' from any shell.`,
+		Example: `  rac run -- git push
+  rac run git log -3
+  rac run --timeout 10m -- make test
+  rac run --session my-task -- kubectl get pods`,
+		Args: cobra.ArbitraryArgs,
+		RunE: o.run,
+	}
+	f := cmd.Flags()
+	f.SetInterspersed(false) // everything from CMD on belongs to CMD
+	f.StringVar(&a.sessionFlag, "session", "", "record into session `NAME` ("+session.NameForm+")")
+	f.DurationVar(&o.timeout, "timeout", 0, settingByKey("run.timeout").help)
+	f.DurationVar(&o.killAfter, "kill-after", 5*time.Second, settingByKey("run.kill_after").help)
+	f.DurationVar(&o.drainTimeout, "drain-timeout", 2*time.Second, settingByKey("run.drain_timeout").help)
+	f.StringVar(&o.announce, "announce", "auto", settingByKey("run.announce").help)
+	f.BoolVarP(&o.quiet, "quiet", "q", false, "print no rac: lines (same as --announce none)")
+	return cmd
+}
+
+func (o *runOptions) run(cmd *cobra.Command, args []string) error {
+	a := o.a
+	if len(args) == 0 {
+		return usagef("rac run needs a command: rac run [flags] [--] CMD [ARGS...]")
+	}
+	switch o.announce {
+	case "auto", "start", "end", "both", "none":
+	default:
+		return usagef("invalid --announce %q: use start, end, both, none or auto", o.announce)
+	}
+	if o.timeout < 0 || o.killAfter < 0 || o.drainTimeout < 0 {
+		return usagef("durations must not be negative")
+	}
+	id, err := a.identify()
+	if err != nil {
+		return err
+	}
+	announce := o.announce
+	if o.quiet {
+		announce = "none"
+	}
+	if announce == "auto" {
+		announce = "end"
+		if id.FromAgent {
+			announce = "both"
+		}
+	}
+	errw := a.streams.Err
+	warn := func(msg string) { fmt.Fprintf(errw, "rac: warning: %s\n", escapeControl(msg)) }
+
+	cwd, _ := os.Getwd()
+	rec := o.startRecording(id, args, cwd, warn)
+	env := childEnv(a.environ(), rec)
+	if rec != nil && (announce == "start" || announce == "both") {
+		fmt.Fprintf(errw, "rac: recording %s\n", rec.Ref())
+	}
+
+	out := record.Run(record.RunOptions{
+		Argv: args, Env: env,
+		Stdin: a.streams.In, Stdout: a.streams.Out, Stderr: a.streams.Err,
+		Timeout: o.timeout, KillAfter: o.killAfter, DrainTimeout: o.drainTimeout,
+		Rec: rec, Warn: warn, Now: a.now,
+	})
+
+	if out.Status == record.StatusFailedToStart {
+		// before the ref line, which stays the last line rac writes
+		fmt.Fprintf(errw, "rac: %s\n", escapeControl(out.StartErr.Error()))
+	}
+	if rec != nil {
+		footer := record.Footer{
+			Status: out.Status, EndedAt: a.now().UTC(),
+			Received: out.Received, Notes: out.Notes,
+		}
+		switch out.Status {
+		case record.StatusExited:
+			code := out.ExitCode
+			footer.ExitCode = &code
+		case record.StatusSignaled, record.StatusTimedOut:
+			if out.Signal != 0 {
+				footer.Signal = unix.SignalName(out.Signal)
+			}
+		case record.StatusFailedToStart:
+			footer.Notes = append(footer.Notes, out.StartErr.Error())
+		}
+		var ferr error
+		withPrivateUmask(func() { ferr = rec.Finish(footer) })
+		if serr := errors.Join(rec.Err(), ferr); serr != nil {
+			warn(fmt.Sprintf("recording %s broken off: %v; the command's output was still forwarded in full", rec.Ref(), firstLineOf(serr)))
+		}
+		if announce == "end" || announce == "both" {
+			fmt.Fprintf(errw, "rac: ref %s\n", rec.Ref())
+		}
+	}
+
+	switch out.Status {
+	case record.StatusFailedToStart:
+		return exitCodeError{code: out.ExitCode}
+	case record.StatusSignaled:
+		return signalExit{sig: out.Signal}
+	case record.StatusTimedOut:
+		return exitCodeError{code: exitTimeout}
+	}
+	if out.ExitCode == 0 {
+		return nil
+	}
+	return exitCodeError{code: out.ExitCode}
+}
+
+// startRecording opens the store and creates the recording. Any failure
+// is one warning and no recording: the command runs all the same.
+func (o *runOptions) startRecording(id session.Identity, argv []string, cwd string, warn func(string)) *record.Writer {
+	var rec *record.Writer
+	var err error
+	withPrivateUmask(func() {
+		var sd *session.SessionDir
+		sd, err = o.a.openSessionForWrite(id, warn)
+		if err != nil {
+			return
+		}
+		defer sd.Close()
+		defer sd.Store.Close()
+		rec, err = record.Create(record.CreateOptions{
+			Session: sd, Argv: argv, Cwd: cwd, Mode: record.ModePipes,
+			Streams: []string{record.Stdout, record.Stderr}, RacVersion: version, Now: o.a.now,
+		})
+	})
+	if err != nil {
+		warn(fmt.Sprintf("not recording this command: %v", firstLineOf(err)))
+		return nil
+	}
+	return rec
+}
+
+// openSessionForWrite opens (creating) the store and the session folder.
+// Only the default location (never an explicit RAC_HOME) falls back to
+// $TMPDIR/rac-UID when it cannot be written, as in sandboxes that forbid
+// writes under the home directory.
+func (a *app) openSessionForWrite(id session.Identity, warn func(string)) (*session.SessionDir, error) {
+	loc := session.Locate(a.getenv)
+	sd, err := openSessionAt(loc.Path, id)
+	if err == nil || loc.Explicit || !session.IsUnwritable(err) {
+		return sd, err
+	}
+	_, statErr := os.Lstat(loc.Fallback)
+	sd, ferr := openSessionAt(loc.Fallback, id)
+	if ferr != nil {
+		return nil, fmt.Errorf("%v; fallback %s: %w", err, loc.Fallback, ferr)
+	}
+	if errors.Is(statErr, fs.ErrNotExist) {
+		warn(fmt.Sprintf("cannot write %s (%v); recording in %s instead ('rac out' searches both)", loc.Path, firstLineOf(err), loc.Fallback))
+	}
+	return sd, nil
+}
+
+func openSessionAt(path string, id session.Identity) (*session.SessionDir, error) {
+	st, err := session.CreateStore(path)
+	if err != nil {
+		return nil, err
+	}
+	sd, err := st.Session(id.Name, true)
+	if err == nil {
+		err = sd.WriteInfo(id)
+	}
+	if err != nil {
+		if sd != nil {
+			sd.Close()
+		}
+		st.Close()
+		return nil, err
+	}
+	return sd, nil
+}
+
+// withPrivateUmask runs fn with umask 077 so the store's folders are 0700
+// and files 0600 whatever the user's umask; the child is started outside
+// it and inherits the user's own umask.
+func withPrivateUmask(fn func()) {
+	old := syscall.Umask(0o077)
+	defer syscall.Umask(old)
+	fn()
+}
+
+// childEnv is rac's environment with RAC_REF naming this recording (and
+// without an inherited RAC_REF when there is no recording).
+func childEnv(environ []string, rec *record.Writer) []string {
+	env := make([]string, 0, len(environ)+1)
+	for _, kv := range environ {
+		if !strings.HasPrefix(kv, "RAC_REF=") {
+			env = append(env, kv)
+		}
+	}
+	if rec != nil {
+		env = append(env, "RAC_REF="+rec.Ref())
+	}
+	return env
+}
+
+func firstLineOf(err error) string {
+	s := err.Error()
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}

@@ -1,0 +1,161 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+	"github.com/spf13/viper"
+
+	"github.com/rac-cli/rac/internal/session"
+)
+
+// setting is one configurable value with its one name used three ways: a
+// key section.name in the config file, an env var RAC_SECTION_NAME, and a
+// flag where one exists. Flags > env > config file > default.
+type setting struct {
+	key  string // section.name
+	flag string // flag name on the commands that have it ("" for none)
+	def  string
+	help string
+}
+
+// envName turns run.drain_timeout into RAC_RUN_DRAIN_TIMEOUT.
+func (s setting) envName() string {
+	return "RAC_" + strings.ToUpper(strings.NewReplacer(".", "_", "-", "_").Replace(s.key))
+}
+
+// settings is the table README documents. rac's own variable names never
+// contain KEY, TOKEN, SECRET, AUTH or PASSWORD: agent harnesses filter such
+// variables out of the environment.
+var settings = []setting{
+	{key: "run.drain_timeout", flag: "drain-timeout", def: "2s", help: "after the command exits, how long to wait for processes it left holding its output"},
+	{key: "run.timeout", flag: "timeout", def: "0", help: "stop the command after this long (SIGTERM, then SIGKILL after run.kill_after); 0 for none"},
+	{key: "run.kill_after", flag: "kill-after", def: "5s", help: "after --timeout's SIGTERM, send SIGKILL this much later"},
+	{key: "run.announce", flag: "announce", def: "auto", help: "which rac: lines to print: start, end, both, none, or auto (both for agents, else end)"},
+}
+
+func settingByKey(key string) setting {
+	for _, s := range settings {
+		if s.key == key {
+			return s
+		}
+	}
+	panic("unknown setting " + key)
+}
+
+// config holds the config file (if any) and the environment.
+type config struct {
+	v      *viper.Viper // nil: no config file
+	path   string
+	getenv func(string) string
+}
+
+// configPath is $XDG_CONFIG_HOME/rac/config.yaml, else ~/.config/rac/config.yaml.
+func configPath(getenv func(string) string) string {
+	if x := getenv("XDG_CONFIG_HOME"); x != "" && filepath.IsAbs(x) {
+		return filepath.Join(x, "rac", "config.yaml")
+	}
+	home := getenv("HOME")
+	if home == "" {
+		return ""
+	}
+	return filepath.Join(home, ".config", "rac", "config.yaml")
+}
+
+// loadConfig reads the config file when there is one. The file can turn
+// redaction off, so it is refused unless the current user owns it and no
+// one else can write it; a symlink (dotfile managers) is fine when its
+// target passes.
+func loadConfig(getenv func(string) string) (*config, error) {
+	c := &config{getenv: getenv, path: configPath(getenv)}
+	if c.path == "" {
+		return c, nil
+	}
+	fi, err := os.Stat(c.path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return c, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("config file %s: %w", c.path, err)
+	}
+	if err := session.CheckOwnedPrivate(c.path, fi, "config file"); err != nil {
+		return nil, err
+	}
+	v := viper.New()
+	v.SetConfigFile(c.path)
+	v.SetConfigType("yaml")
+	if err := v.ReadInConfig(); err != nil {
+		return nil, usagef("config file %s: %v", c.path, err)
+	}
+	c.v = v
+	return c, nil
+}
+
+// lookup returns the env or config value of a setting and where it came
+// from, or ok=false to keep the default.
+func (c *config) lookup(s setting) (val, from string, ok bool) {
+	if v, set := lookupEnv(c.getenv, s.envName()); set {
+		return v, s.envName(), true
+	}
+	if c.v != nil && c.v.IsSet(s.key) {
+		return fmt.Sprint(c.v.Get(s.key)), s.key + " in " + c.path, true
+	}
+	return "", "", false
+}
+
+func lookupEnv(getenv func(string) string, name string) (string, bool) {
+	v := getenv(name)
+	return v, v != ""
+}
+
+// list returns a list-valued config key (env: comma-separated).
+func (c *config) list(key string) []string {
+	if v := c.getenv(settingEnvName(key)); v != "" {
+		return strings.Split(v, ",")
+	}
+	if c.v == nil || !c.v.IsSet(key) {
+		return nil
+	}
+	raw := c.v.Get(key)
+	switch t := raw.(type) {
+	case []any:
+		out := make([]string, 0, len(t))
+		for _, e := range t {
+			out = append(out, fmt.Sprint(e))
+		}
+		return out
+	case string:
+		return []string{t}
+	}
+	return nil
+}
+
+func settingEnvName(key string) string { return setting{key: key}.envName() }
+
+// applyToFlags copies env and config values into the flags of cmd that the
+// user did not set, so flags stay the single source of truth below.
+func (c *config) applyToFlags(cmd *cobra.Command) error {
+	var err error
+	cmd.Flags().VisitAll(func(f *pflag.Flag) {
+		if err != nil || f.Changed {
+			return
+		}
+		for _, s := range settings {
+			if s.flag != f.Name {
+				continue
+			}
+			if val, from, ok := c.lookup(s); ok {
+				if serr := f.Value.Set(val); serr != nil {
+					err = usagef("invalid value %q for %s: %v", val, from, serr)
+				}
+			}
+		}
+	})
+	return err
+}

@@ -1,0 +1,107 @@
+package main
+
+import (
+	"errors"
+	"os"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/rac-cli/rac/internal/session"
+)
+
+// version is set at build time with -ldflags "-X main.version=...".
+var version = "0.1.0-dev"
+
+// app is what every command needs from the outside world, passed as values.
+type app struct {
+	streams Streams
+	getenv  func(string) string
+	environ func() []string
+	now     func() time.Time
+	cfg     *config
+	// sessionFlag is the persistent --session of the command that runs
+	sessionFlag string
+}
+
+// Main runs rac with args and returns its exit status. It is the only
+// place that turns an error into a status (through exitStatus).
+func Main(args []string, streams Streams) int {
+	a := &app{streams: streams, getenv: os.Getenv, environ: os.Environ, now: time.Now}
+	root := newRootCmd(a)
+	root.SetArgs(args)
+	root.SetOut(streams.Out)
+	root.SetErr(streams.Err)
+	cmd, err := root.ExecuteC()
+	isRun := cmd != nil && cmd.Name() == "run" && cmd.Parent() == root
+	var se signalExit
+	if errors.As(err, &se) {
+		return reraise(se.sig)
+	}
+	if err != nil {
+		printError(streams.Err, err)
+	}
+	return exitStatus(err, isRun)
+}
+
+func newRootCmd(a *app) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "rac",
+		Short: "Run a command as if rac were not there, and keep what it printed",
+		Long: `rac runs a command exactly as without rac (same output, exit status and
+signals) while it keeps the output in a session-scoped recording, and prints
+a qualified reference (rac: ref SESSION/NAME). Later, from any shell,
+rac out list / read / grep / explain recover what it printed without
+running it again.`,
+		Example: `  rac run -- git push
+  rac out read claude-0b7e6f4a-1c2d-4e5f-8a9b-0c1d2e3f4a5b/0003-git-push --tail 80
+  rac out list`,
+		SilenceUsage:      true,
+		SilenceErrors:     true,
+		CompletionOptions: cobra.CompletionOptions{DisableDefaultCmd: true},
+		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
+			cfg, err := loadConfig(a.getenv)
+			if err != nil {
+				return err
+			}
+			a.cfg = cfg
+			return cfg.applyToFlags(cmd)
+		},
+	}
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	root.Version = version
+	root.AddCommand(newRunCmd(a), newOutCmd(a), newSessionCmd(a))
+	return root
+}
+
+// identify works out the current session.
+func (a *app) identify() (session.Identity, error) {
+	return session.Identify(session.Options{Flag: a.sessionFlag, Getenv: a.getenv})
+}
+
+// readStores opens the stores rac out searches: the store, and the
+// fallback store when it exists. A refused (unsafe) store is an error.
+func (a *app) readStores() ([]*session.Store, error) {
+	loc := session.Locate(a.getenv)
+	var stores []*session.Store
+	st, err := session.OpenStore(loc.Path)
+	switch {
+	case err == nil:
+		stores = append(stores, st)
+	case errors.Is(err, session.ErrStoreMissing):
+	default:
+		return nil, err
+	}
+	if !loc.Explicit {
+		if fb, err := session.OpenStore(loc.Fallback); err == nil {
+			stores = append(stores, fb)
+		}
+	}
+	return stores, nil
+}
+
+func closeStores(stores []*session.Store) {
+	for _, s := range stores {
+		s.Close()
+	}
+}

@@ -1,0 +1,241 @@
+// Package record runs a child, forwards its output byte for byte, and tees
+// it into a recording in the store; it also reads recordings back.
+//
+// A recording is a folder in a session folder:
+//
+//	meta.json      metadata written before the child starts (format version, argv, cwd, ...)
+//	stdout, stderr each stream's bytes, contiguous, exactly as stored
+//	chunks         the order and time of every chunk written to a stream
+//	lines-stdout   a sparse line index per stream (newlines before an offset)
+//	lock           flock held by the recorder while it runs
+//	footer.json    written last: outcome, counts, notes
+//
+// The recorder must never let recording get in the way of forwarding: a
+// failing store turns the recording "broken off", never the command.
+package record
+
+import (
+	"encoding/binary"
+	"fmt"
+	"regexp"
+	"strconv"
+	"time"
+)
+
+// FormatVersion is the on-disk format this build writes and understands.
+const FormatVersion = 1
+
+// File names inside a recording folder.
+const (
+	MetaFile   = "meta.json"
+	FooterFile = "footer.json"
+	ChunksFile = "chunks"
+	LockFile   = "lock"
+	linesPfx   = "lines-"
+)
+
+// Stream kinds.
+const (
+	Stdout = "stdout"
+	Stderr = "stderr"
+	PTY    = "pty"
+)
+
+// Capture modes.
+const (
+	ModePipes = "pipes"
+)
+
+// Statuses of a recording.
+const (
+	StatusRunning       = "running"
+	StatusExited        = "exited"
+	StatusSignaled      = "signaled"
+	StatusTimedOut      = "timed_out"
+	StatusFailedToStart = "failed_to_start"
+	StatusIncomplete    = "incomplete"
+)
+
+var streamIDs = map[string]byte{Stdout: 1, Stderr: 2, PTY: 3}
+
+func streamName(id byte) string {
+	for n, i := range streamIDs {
+		if i == id {
+			return n
+		}
+	}
+	return ""
+}
+
+// Meta is written before the child starts.
+type Meta struct {
+	Format     int       `json:"format"`
+	Session    string    `json:"session"`
+	Name       string    `json:"name"`
+	Seq        int64     `json:"seq"`
+	Argv       []string  `json:"argv"`
+	Cwd        string    `json:"cwd"`
+	StartedAt  time.Time `json:"started_at"`
+	RacVersion string    `json:"rac_version"`
+	Mode       string    `json:"mode"`
+	Streams    []string  `json:"streams"`
+	Redact     bool      `json:"redact"`
+	PID        int       `json:"pid"`
+}
+
+// Counts are bytes and lines of one stream. A last line without a newline
+// counts as a line.
+type Counts struct {
+	Bytes int64 `json:"bytes"`
+	Lines int64 `json:"lines"`
+}
+
+// Footer is written after the child ended; its absence without a held lock
+// means the recorder died.
+type Footer struct {
+	Format     int               `json:"format"`
+	Status     string            `json:"status"`
+	ExitCode   *int              `json:"exit_code"`
+	Signal     string            `json:"signal,omitempty"`
+	EndedAt    time.Time         `json:"ended_at"`
+	Received   map[string]Counts `json:"received"`
+	Stored     map[string]Counts `json:"stored"`
+	Redactions map[string]int    `json:"redactions,omitempty"`
+	BrokenOff  bool              `json:"broken_off,omitempty"`
+	Notes      []string          `json:"notes,omitempty"`
+}
+
+// chunk index: a header, then fixed-size records.
+const (
+	chunksMagic = "RACCHK1\n"
+	chunkSize   = 24
+	linesMagic  = "RACLIN1\n"
+	lineEntry   = 16
+	// lineStride is the byte distance between line index entries: reading
+	// --lines near the end costs at most this much scanning.
+	lineStride = 64 << 10
+)
+
+// Chunk is one write to a stream.
+type Chunk struct {
+	Stream string
+	Off    int64
+	Len    int64
+	Time   time.Time
+}
+
+func encodeChunk(b []byte, id byte, off, n int64, t time.Time) {
+	b[0] = id
+	b[1], b[2], b[3] = 0, 0, 0
+	binary.LittleEndian.PutUint32(b[4:], uint32(n))
+	binary.LittleEndian.PutUint64(b[8:], uint64(off))
+	binary.LittleEndian.PutUint64(b[16:], uint64(t.UnixNano()))
+}
+
+func decodeChunk(b []byte) Chunk {
+	return Chunk{
+		Stream: streamName(b[0]),
+		Len:    int64(binary.LittleEndian.Uint32(b[4:])),
+		Off:    int64(binary.LittleEndian.Uint64(b[8:])),
+		Time:   time.Unix(0, int64(binary.LittleEndian.Uint64(b[16:]))),
+	}
+}
+
+var nameRE = regexp.MustCompile(`^([0-9]{4,18})-[a-z0-9][a-z0-9-]*$`)
+
+// ParseName returns the sequence number of a recording folder name, and
+// whether name is one.
+func ParseName(name string) (int64, bool) {
+	m := nameRE.FindStringSubmatch(name)
+	if m == nil || len(name) > 40 {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(m[1], 10, 64)
+	return n, err == nil
+}
+
+// MaxNameLen is the longest name rac gives a recording while its number
+// has at most four digits.
+const MaxNameLen = 24
+
+// Name builds a recording name: the number, zero-padded to four digits, and
+// a slug of the program's base name plus its first non-flag argument when
+// that is a plain word. Nothing else of argv goes into a name: arguments can
+// hold secrets, and a name is never redacted.
+func Name(seq int64, argv []string) string {
+	num := fmt.Sprintf("%04d", seq)
+	room := MaxNameLen - len(num) - 1
+	prog := ""
+	if len(argv) > 0 {
+		prog = slug(baseName(argv[0]))
+	}
+	if prog == "" {
+		prog = "cmd"
+	}
+	s := prog
+	for _, a := range argv[min(1, len(argv)):] {
+		if len(a) > 0 && a[0] == '-' {
+			continue
+		}
+		if plainWord(a) && len(prog)+1+len(a) <= room {
+			s = prog + "-" + a
+		}
+		break
+	}
+	if room < 3 {
+		room = 3
+	}
+	if len(s) > room {
+		s = trimDash(s[:room])
+	}
+	return num + "-" + s
+}
+
+func baseName(p string) string {
+	for i := len(p) - 1; i >= 0; i-- {
+		if p[i] == '/' {
+			return p[i+1:]
+		}
+	}
+	return p
+}
+
+func plainWord(a string) bool {
+	if a == "" || len(a) > 16 {
+		return false
+	}
+	for i := 0; i < len(a); i++ {
+		c := a[i]
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// slug lower-cases p and maps every other byte to '-', collapsing runs.
+func slug(p string) string {
+	b := make([]byte, 0, len(p))
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		switch {
+		case c >= 'A' && c <= 'Z':
+			c += 'a' - 'A'
+		case c >= 'a' && c <= 'z', c >= '0' && c <= '9':
+		default:
+			c = '-'
+		}
+		if c == '-' && (len(b) == 0 || b[len(b)-1] == '-') {
+			continue
+		}
+		b = append(b, c)
+	}
+	return trimDash(string(b))
+}
+
+func trimDash(s string) string {
+	for len(s) > 0 && s[len(s)-1] == '-' {
+		s = s[:len(s)-1]
+	}
+	return s
+}

@@ -1,0 +1,431 @@
+package record
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"os/signal"
+	"sync"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// RunOptions describe one execution.
+type RunOptions struct {
+	Argv         []string
+	Env          []string
+	Dir          string
+	Stdin        *os.File
+	Stdout       *os.File
+	Stderr       *os.File
+	Timeout      time.Duration // 0: none
+	KillAfter    time.Duration // after the timeout's SIGTERM, SIGKILL
+	DrainTimeout time.Duration // after the child exits, how long to wait for its pipes
+
+	// Rec is the recording to tee into; nil runs the command unrecorded.
+	Rec *Writer
+	// Filter wraps a stream's store sink (the redactor); nil stores bytes as received.
+	Filter func(stream string, sink io.Writer) io.WriteCloser
+	// Warn prints one line for the user (rac's own stderr).
+	Warn func(msg string)
+	Now  func() time.Time
+}
+
+// Outcome is how the child ended and what rac saw of it.
+type Outcome struct {
+	Status   string // exited, signaled, timed_out, failed_to_start
+	ExitCode int    // exited: the code; failed_to_start: 126 or 127
+	Signal   syscall.Signal
+	StartErr error
+	Received map[string]Counts
+	Notes    []string
+}
+
+// Errors for a command that could not be started.
+var (
+	ErrNotFound      = errors.New("command not found")
+	ErrNotExecutable = errors.New("permission denied")
+)
+
+// Forwarded signals: sent to the child's process group when rac is not the
+// terminal's foreground job; SIGINT and SIGQUIT from a terminal already
+// reach the child, so rac swallows its own copy instead of sending a second.
+var forwarded = []os.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT}
+
+const (
+	bufSize  = 256 << 10
+	bufCount = 4
+)
+
+// Run starts the child, forwards its output as it arrives, tees it into
+// o.Rec and returns how the child ended. It never fails because of the
+// store: recording is best effort, forwarding is not.
+func Run(o RunOptions) Outcome {
+	now := o.Now
+	if now == nil {
+		now = time.Now
+	}
+	warn := o.Warn
+	if warn == nil {
+		warn = func(string) {}
+	}
+	out := Outcome{Received: map[string]Counts{}}
+
+	path, err := lookPath(o.Argv[0])
+	if err != nil {
+		out.Status = StatusFailedToStart
+		out.StartErr = err
+		out.ExitCode = startErrCode(err)
+		return out
+	}
+
+	// Catch signals before the child exists so none is missed; caught (not
+	// ignored) signals are reset to the default in the child by exec.
+	sigs := make(chan os.Signal, 16)
+	signal.Notify(sigs, append(forwarded, syscall.SIGPIPE)...)
+	defer signal.Stop(sigs)
+
+	fg := isForeground(o.Stdin, o.Stdout, o.Stderr)
+	streams := []struct {
+		name string
+		fwd  *os.File
+	}{{Stdout, o.Stdout}, {Stderr, o.Stderr}}
+	var readEnds, writeEnds [2]*os.File
+	for i := range streams {
+		if readEnds[i], writeEnds[i], err = os.Pipe(); err != nil {
+			out.Status = StatusFailedToStart
+			out.StartErr = err
+			out.ExitCode = 126
+			return out
+		}
+		growPipe(readEnds[i])
+	}
+	cmd := &exec.Cmd{
+		Path: path, Args: o.Argv, Env: o.Env, Dir: o.Dir,
+		Stdin: o.Stdin, Stdout: writeEnds[0], Stderr: writeEnds[1],
+		SysProcAttr: &syscall.SysProcAttr{Setpgid: !fg},
+	}
+	if o.Stdin == nil {
+		cmd.Stdin = nil
+	}
+	err = cmd.Start()
+	for _, w := range writeEnds {
+		w.Close()
+	}
+	if err != nil {
+		for _, r := range readEnds {
+			r.Close()
+		}
+		out.Status = StatusFailedToStart
+		out.StartErr = fmt.Errorf("%s: %w", o.Argv[0], classifyStartErr(err))
+		out.ExitCode = startErrCode(out.StartErr)
+		return out
+	}
+	pid := cmd.Process.Pid
+	// kill signals the child: its whole group when it has one of its own.
+	kill := func(sig syscall.Signal) {
+		if fg {
+			_ = unix.Kill(pid, sig)
+		} else {
+			_ = unix.Kill(-pid, sig)
+		}
+	}
+
+	var wg sync.WaitGroup
+	pumps := make([]*pump, len(streams))
+	for i, s := range streams {
+		p := &pump{name: s.name, src: readEnds[i], fwd: s.fwd, warn: warn}
+		if o.Rec != nil {
+			if sink := o.Rec.Sink(s.name); sink != nil {
+				var dst io.Writer = sink
+				var closer io.Closer
+				if o.Filter != nil {
+					fw := o.Filter(s.name, sink)
+					dst, closer = fw, fw
+				}
+				p.store = newStage(dst, closer)
+			}
+		}
+		pumps[i] = p
+		wg.Add(1)
+		go func() { defer wg.Done(); p.run() }()
+	}
+
+	var timedOut bool
+	var timer, killTimer *time.Timer
+	var tmu sync.Mutex
+	if o.Timeout > 0 {
+		timer = time.AfterFunc(o.Timeout, func() {
+			tmu.Lock()
+			defer tmu.Unlock()
+			timedOut = true
+			kill(syscall.SIGTERM)
+			if o.KillAfter > 0 {
+				killTimer = time.AfterFunc(o.KillAfter, func() { kill(syscall.SIGKILL) })
+			}
+		})
+	}
+
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	var waitErr error
+wait:
+	for {
+		select {
+		case s := <-sigs:
+			sig := s.(syscall.Signal)
+			switch {
+			case sig == syscall.SIGPIPE:
+				// a write to a closed stdout: the pump sees EPIPE and handles it
+			case fg && (sig == syscall.SIGINT || sig == syscall.SIGQUIT):
+				// the terminal sent it to the child too
+			default:
+				kill(sig)
+			}
+		case waitErr = <-done:
+			break wait
+		}
+	}
+	if timer != nil {
+		timer.Stop()
+	}
+
+	// The child is gone; a process it left behind may still hold the pipes.
+	drained := make(chan struct{})
+	go func() { wg.Wait(); close(drained) }()
+	select {
+	case <-drained:
+	case <-time.After(o.DrainTimeout):
+		for _, r := range readEnds {
+			r.Close()
+		}
+		<-drained
+		out.Notes = append(out.Notes, fmt.Sprintf("drain timed out after %s: a process the command left running still held its output; later output may be missing", o.DrainTimeout))
+	}
+	for _, r := range readEnds {
+		r.Close()
+	}
+	for _, p := range pumps {
+		p.finish()
+		out.Received[p.name] = p.counts()
+		out.Notes = append(out.Notes, p.notes...)
+	}
+	tmu.Lock()
+	to := timedOut
+	if killTimer != nil {
+		killTimer.Stop()
+	}
+	tmu.Unlock()
+
+	ws, _ := cmd.ProcessState.Sys().(syscall.WaitStatus)
+	switch {
+	case to:
+		out.Status = StatusTimedOut
+		out.ExitCode = 124
+		if ws.Signaled() {
+			out.Signal = ws.Signal()
+		}
+	case ws.Signaled():
+		out.Status = StatusSignaled
+		out.Signal = ws.Signal()
+	case ws.Exited():
+		out.Status = StatusExited
+		out.ExitCode = ws.ExitStatus()
+	default:
+		out.Status = StatusExited
+		out.ExitCode = cmd.ProcessState.ExitCode()
+		if waitErr != nil && out.ExitCode < 0 {
+			out.ExitCode = 1
+		}
+	}
+	return out
+}
+
+// pump moves one stream from the child's pipe to rac's own stream and, in
+// order, to the store. Forwarding happens first and never waits for the
+// store by more than the bounded buffer between them.
+type pump struct {
+	name  string
+	src   *os.File
+	fwd   *os.File
+	store *stage
+	warn  func(string)
+
+	bytes  int64
+	nl     int64
+	last   byte
+	notes  []string
+	noFwd  bool
+	closed bool
+}
+
+func (p *pump) run() {
+	var own []byte
+	for {
+		var buf []byte
+		if p.store != nil {
+			buf = p.store.get()
+		} else {
+			if own == nil {
+				own = make([]byte, bufSize)
+			}
+			buf = own
+		}
+		n, err := p.src.Read(buf)
+		if n > 0 {
+			b := buf[:n]
+			p.count(b)
+			if !p.noFwd && p.fwd != nil {
+				if _, werr := p.fwd.Write(b); werr != nil {
+					p.noFwd = true
+					if errors.Is(werr, syscall.EPIPE) {
+						// As without rac: the child's next write gets
+						// EPIPE/SIGPIPE, because its reader is gone.
+						p.notes = append(p.notes, p.name+" closed by the reader (broken pipe); the command's later output was not read")
+						p.closed = true
+					} else {
+						p.notes = append(p.notes, fmt.Sprintf("forwarding %s failed: %v", p.name, werr))
+						p.closed = true
+					}
+				}
+			}
+			if p.store != nil {
+				p.store.put(b)
+			}
+			if p.closed {
+				p.src.Close()
+				return
+			}
+		} else if p.store != nil {
+			p.store.recycle(buf)
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+func (p *pump) count(b []byte) {
+	p.bytes += int64(len(b))
+	p.nl += int64(bytes.Count(b, []byte{'\n'}))
+	p.last = b[len(b)-1]
+}
+
+func (p *pump) counts() Counts {
+	c := Counts{Bytes: p.bytes, Lines: p.nl}
+	if p.bytes > 0 && p.last != '\n' {
+		c.Lines++
+	}
+	return c
+}
+
+func (p *pump) finish() {
+	if p.store != nil {
+		if err := p.store.close(); err != nil {
+			p.notes = append(p.notes, fmt.Sprintf("storing %s failed: %v", p.name, err))
+		}
+	}
+}
+
+// stage is the bounded buffer between a pump and the store: a fixed set of
+// buffers circulates, so a slow store slows the child instead of growing
+// memory, and never drops output.
+type stage struct {
+	free   chan []byte
+	full   chan []byte
+	done   chan struct{}
+	dst    io.Writer
+	closer io.Closer
+	err    error
+}
+
+func newStage(dst io.Writer, closer io.Closer) *stage {
+	s := &stage{free: make(chan []byte, bufCount), full: make(chan []byte, bufCount), done: make(chan struct{}), dst: dst, closer: closer}
+	for range bufCount {
+		s.free <- make([]byte, bufSize)
+	}
+	go s.loop()
+	return s
+}
+
+func (s *stage) loop() {
+	defer close(s.done)
+	for b := range s.full {
+		if s.err == nil {
+			if _, err := s.dst.Write(b); err != nil {
+				s.err = err
+			}
+		}
+		s.free <- b[:cap(b)]
+	}
+}
+
+func (s *stage) get() []byte      { return <-s.free }
+func (s *stage) put(b []byte)     { s.full <- b }
+func (s *stage) recycle(b []byte) { s.free <- b[:cap(b)] }
+
+func (s *stage) close() error {
+	close(s.full)
+	<-s.done
+	if s.closer != nil {
+		if err := s.closer.Close(); err != nil && s.err == nil {
+			s.err = err
+		}
+	}
+	return s.err
+}
+
+// lookPath finds the program as a shell would, with the shell's two errors.
+func lookPath(name string) (string, error) {
+	p, err := exec.LookPath(name)
+	if err == nil {
+		return p, nil
+	}
+	if errors.Is(err, exec.ErrDot) {
+		return "", fmt.Errorf("%s: %w", name, ErrNotFound)
+	}
+	return "", fmt.Errorf("%s: %w", name, classifyStartErr(err))
+}
+
+func classifyStartErr(err error) error {
+	switch {
+	case errors.Is(err, exec.ErrNotFound), errors.Is(err, fs.ErrNotExist):
+		return ErrNotFound
+	case errors.Is(err, fs.ErrPermission), errors.Is(err, syscall.ENOEXEC), errors.Is(err, syscall.EISDIR):
+		return ErrNotExecutable
+	}
+	return err
+}
+
+func startErrCode(err error) int {
+	if errors.Is(err, ErrNotFound) {
+		return 127
+	}
+	return 126
+}
+
+// isForeground reports whether rac belongs to the foreground process group
+// of the terminal on one of its standard streams.
+func isForeground(files ...*os.File) bool {
+	for _, f := range files {
+		if f == nil {
+			continue
+		}
+		rc, err := f.SyscallConn()
+		if err != nil {
+			continue
+		}
+		pgrp, ierr := -1, error(nil)
+		_ = rc.Control(func(fd uintptr) { pgrp, ierr = unix.IoctlGetInt(int(fd), unix.TIOCGPGRP) })
+		if ierr == nil {
+			return pgrp == unix.Getpgrp()
+		}
+	}
+	return false
+}

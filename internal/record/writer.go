@@ -1,0 +1,286 @@
+package record
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/rac-cli/rac/internal/session"
+)
+
+// CreateOptions describe a recording about to start.
+type CreateOptions struct {
+	Session    *session.SessionDir
+	Argv       []string // already redacted by the caller: it is stored as given
+	Cwd        string   // likewise
+	Mode       string
+	Streams    []string
+	Redact     bool
+	RacVersion string
+	Now        func() time.Time
+}
+
+// Writer is a recording being written. It becomes visible in the session
+// only once its lock is held, so no reader ever sees a starting recording
+// without a lock or footer.
+type Writer struct {
+	Session string
+	Name    string
+	Seq     int64
+	Meta    Meta
+
+	dir  *os.Root
+	lock *session.Lock
+	now  func() time.Time
+
+	mu      sync.Mutex // guards chunks and err
+	chunks  *os.File
+	err     error
+	streams map[string]*StreamSink
+}
+
+// Create allocates the next number of the session, creates the recording
+// under a temporary name, takes its lock, writes its metadata and renames
+// it into place.
+func Create(o CreateOptions) (*Writer, error) {
+	now := o.Now
+	if now == nil {
+		now = time.Now
+	}
+	seq, err := o.Session.NextSeq()
+	if err != nil {
+		return nil, fmt.Errorf("allocate a number in session %s: %w", o.Session.Name, err)
+	}
+	name := Name(seq, o.Argv)
+	var rnd [4]byte
+	_, _ = rand.Read(rnd[:])
+	tmp := ".new-" + name + "-" + hex.EncodeToString(rnd[:])
+	sr := o.Session.Root
+	if err := sr.Mkdir(tmp, 0o700); err != nil {
+		return nil, err
+	}
+	w := &Writer{Session: o.Session.Name, Name: name, Seq: seq, now: now, streams: map[string]*StreamSink{}}
+	fail := func(err error) (*Writer, error) {
+		w.closeFiles()
+		_ = sr.RemoveAll(tmp)
+		return nil, err
+	}
+	if w.dir, err = sr.OpenRoot(tmp); err != nil {
+		return fail(err)
+	}
+	lf, err := session.CreateExcl(w.dir, LockFile)
+	if err != nil {
+		return fail(err)
+	}
+	if w.lock, err = session.NewLock(lf); err != nil {
+		lf.Close()
+		return fail(err)
+	}
+	w.Meta = Meta{
+		Format: FormatVersion, Session: w.Session, Name: name, Seq: seq,
+		Argv: o.Argv, Cwd: o.Cwd, StartedAt: now().UTC(), RacVersion: o.RacVersion,
+		Mode: o.Mode, Streams: o.Streams, Redact: o.Redact, PID: os.Getpid(),
+	}
+	mb, err := json.MarshalIndent(w.Meta, "", "  ")
+	if err != nil {
+		return fail(err)
+	}
+	if err := writeNew(w.dir, MetaFile, append(mb, '\n')); err != nil {
+		return fail(err)
+	}
+	if w.chunks, err = session.CreateExcl(w.dir, ChunksFile); err != nil {
+		return fail(err)
+	}
+	if _, err := w.chunks.Write([]byte(chunksMagic)); err != nil {
+		return fail(err)
+	}
+	for _, s := range o.Streams {
+		sink, err := w.newSink(s)
+		if err != nil {
+			return fail(err)
+		}
+		w.streams[s] = sink
+	}
+	if err := sr.Rename(tmp, name); err != nil {
+		return fail(err)
+	}
+	return w, nil
+}
+
+func writeNew(r *os.Root, name string, data []byte) error {
+	f, err := session.CreateExcl(r, name)
+	if err != nil {
+		return err
+	}
+	_, werr := f.Write(data)
+	return errors.Join(werr, f.Close())
+}
+
+// Ref is the qualified reference SESSION/NAME.
+func (w *Writer) Ref() string { return w.Session + "/" + w.Name }
+
+// Sink returns the store side of one stream.
+func (w *Writer) Sink(stream string) *StreamSink { return w.streams[stream] }
+
+// Err returns the first store error, after which nothing more is written.
+func (w *Writer) Err() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.err
+}
+
+func (w *Writer) setErr(err error) {
+	w.mu.Lock()
+	if w.err == nil {
+		w.err = err
+	}
+	w.mu.Unlock()
+}
+
+// Finish writes the footer, closes every file (checking each close: a
+// failed close can mean a short recording) and releases the lock.
+func (w *Writer) Finish(f Footer) error {
+	f.Format = FormatVersion
+	f.Stored = map[string]Counts{}
+	for name, s := range w.streams {
+		f.Stored[name] = s.counts()
+	}
+	var errs []error
+	for _, s := range w.streams {
+		errs = append(errs, s.close())
+	}
+	if w.chunks != nil {
+		errs = append(errs, w.chunks.Close())
+		w.chunks = nil
+	}
+	if err := errors.Join(append(errs, w.Err())...); err != nil {
+		f.BrokenOff = true
+		f.Notes = append(f.Notes, "recording broken off: "+firstLine(err.Error()))
+	}
+	fb, err := json.MarshalIndent(f, "", "  ")
+	if err == nil {
+		err = session.WriteFileAtomic(w.dir, FooterFile, append(fb, '\n'))
+	}
+	w.closeFiles()
+	return err
+}
+
+func (w *Writer) closeFiles() {
+	for _, s := range w.streams {
+		_ = s.close()
+	}
+	if w.chunks != nil {
+		_ = w.chunks.Close()
+		w.chunks = nil
+	}
+	if w.lock != nil {
+		_ = w.lock.Close()
+		w.lock = nil
+	}
+	if w.dir != nil {
+		_ = w.dir.Close()
+		w.dir = nil
+	}
+}
+
+func firstLine(s string) string {
+	if i := bytes.IndexByte([]byte(s), '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// StreamSink appends one stream's bytes to its data file and notes each
+// write in the chunk index and, every lineStride bytes, in the line index.
+// One goroutine writes to a sink at a time.
+type StreamSink struct {
+	w      *Writer
+	id     byte
+	data   *os.File
+	lines  *os.File
+	off    int64
+	nl     int64 // newlines written so far
+	nextIx int64 // offset at or after which the next line index entry goes
+	last   byte
+	entry  [chunkSize]byte
+	closed bool
+}
+
+func (w *Writer) newSink(stream string) (*StreamSink, error) {
+	id, ok := streamIDs[stream]
+	if !ok {
+		return nil, fmt.Errorf("unknown stream %q", stream)
+	}
+	data, err := session.CreateExcl(w.dir, stream)
+	if err != nil {
+		return nil, err
+	}
+	lines, err := session.CreateExcl(w.dir, linesPfx+stream)
+	if err != nil {
+		data.Close()
+		return nil, err
+	}
+	if _, err := lines.Write([]byte(linesMagic)); err != nil {
+		data.Close()
+		lines.Close()
+		return nil, err
+	}
+	return &StreamSink{w: w, id: id, data: data, lines: lines}, nil
+}
+
+// Write stores p. After the first store error it discards everything and
+// reports success, so the filter in front of it keeps flowing: the error is
+// kept in the Writer and reported once.
+func (s *StreamSink) Write(p []byte) (int, error) {
+	if len(p) == 0 || s.closed || s.w.Err() != nil {
+		return len(p), nil
+	}
+	if s.off >= s.nextIx {
+		var e [lineEntry]byte
+		binary.LittleEndian.PutUint64(e[0:], uint64(s.nl))
+		binary.LittleEndian.PutUint64(e[8:], uint64(s.off))
+		if _, err := s.lines.Write(e[:]); err != nil {
+			s.w.setErr(err)
+			return len(p), nil
+		}
+		s.nextIx = s.off + lineStride
+	}
+	if _, err := s.data.Write(p); err != nil {
+		s.w.setErr(err)
+		return len(p), nil
+	}
+	encodeChunk(s.entry[:], s.id, s.off, int64(len(p)), s.w.now())
+	s.w.mu.Lock()
+	_, err := s.w.chunks.Write(s.entry[:])
+	s.w.mu.Unlock()
+	if err != nil {
+		s.w.setErr(err)
+	}
+	s.off += int64(len(p))
+	s.nl += int64(bytes.Count(p, []byte{'\n'}))
+	s.last = p[len(p)-1]
+	return len(p), nil
+}
+
+func (s *StreamSink) counts() Counts {
+	c := Counts{Bytes: s.off, Lines: s.nl}
+	if s.off > 0 && s.last != '\n' {
+		c.Lines++
+	}
+	return c
+}
+
+func (s *StreamSink) close() error {
+	if s.closed {
+		return nil
+	}
+	s.closed = true
+	return errors.Join(s.data.Close(), s.lines.Close())
+}

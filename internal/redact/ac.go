@@ -1,0 +1,136 @@
+package redact
+
+// automaton is an Aho-Corasick automaton over ASCII-case-folded bytes,
+// compiled to a dense DFA over byte classes: the bytes that occur in no
+// literal share one class, so a row is a few dozen entries, not 256. One scan
+// reports every occurrence of every literal, overlapping ones included,
+// which is what the union-of-rules semantics needs (a leftmost-first or
+// earliest-ending search would hide a literal inside another).
+type automaton struct {
+	class  [256]uint8
+	stride uint32
+	// trans[s+c] is the next state, premultiplied by stride, with outFlag set
+	// when that state ends at least one literal.
+	trans  []uint32
+	outIdx []uint32 // per state number: outs[outIdx[n]:outIdx[n+1]]
+	outs   []int32  // literal indexes
+	lens   []int32  // literal lengths
+}
+
+const outFlag = 1 << 31
+
+type hit struct {
+	end int32 // index just past the literal
+	pat int32
+}
+
+func foldByte(b byte) byte {
+	if b >= 'A' && b <= 'Z' {
+		return b + ('a' - 'A')
+	}
+	return b
+}
+
+func newAutomaton(pats []string) *automaton {
+	a := &automaton{lens: make([]int32, len(pats))}
+	ncls := 1
+	for _, p := range pats {
+		for i := 0; i < len(p); i++ {
+			f := foldByte(p[i])
+			if a.class[f] == 0 {
+				a.class[f] = uint8(ncls)
+				ncls++
+			}
+		}
+	}
+	for b := 'A'; b <= 'Z'; b++ {
+		a.class[b] = a.class[b+('a'-'A')]
+	}
+	// Trie.
+	type node struct {
+		next []int32
+		out  []int32
+	}
+	newNode := func() node {
+		n := node{next: make([]int32, ncls)}
+		for i := range n.next {
+			n.next[i] = -1
+		}
+		return n
+	}
+	nodes := []node{newNode()}
+	for pi, p := range pats {
+		a.lens[pi] = int32(len(p))
+		s := int32(0)
+		for i := 0; i < len(p); i++ {
+			c := a.class[p[i]]
+			if nodes[s].next[c] < 0 {
+				nodes = append(nodes, newNode())
+				nodes[s].next[c] = int32(len(nodes) - 1)
+			}
+			s = nodes[s].next[c]
+		}
+		nodes[s].out = append(nodes[s].out, int32(pi))
+	}
+	// Failure links, completing the DFA in breadth-first order.
+	fail := make([]int32, len(nodes))
+	queue := make([]int32, 0, len(nodes))
+	for c := 0; c < ncls; c++ {
+		if t := nodes[0].next[c]; t >= 0 {
+			fail[t] = 0
+			queue = append(queue, t)
+		} else {
+			nodes[0].next[c] = 0
+		}
+	}
+	for qi := 0; qi < len(queue); qi++ {
+		s := queue[qi]
+		nodes[s].out = append(nodes[s].out, nodes[fail[s]].out...)
+		for c := 0; c < ncls; c++ {
+			t := nodes[s].next[c]
+			if t < 0 {
+				nodes[s].next[c] = nodes[fail[s]].next[c]
+				continue
+			}
+			fail[t] = nodes[fail[s]].next[c]
+			queue = append(queue, t)
+		}
+	}
+	a.stride = uint32(ncls)
+	a.trans = make([]uint32, len(nodes)*ncls)
+	a.outIdx = make([]uint32, len(nodes)+1)
+	for s := range nodes {
+		a.outIdx[s] = uint32(len(a.outs))
+		a.outs = append(a.outs, nodes[s].out...)
+	}
+	a.outIdx[len(nodes)] = uint32(len(a.outs))
+	for s := range nodes {
+		for c := 0; c < ncls; c++ {
+			t := nodes[s].next[c]
+			v := uint32(t) * a.stride
+			if len(nodes[t].out) > 0 {
+				v |= outFlag
+			}
+			a.trans[s*ncls+c] = v
+		}
+	}
+	return a
+}
+
+// scan appends every literal occurrence in src to hits, ordered by end.
+func (a *automaton) scan(src []byte, hits []hit) []hit {
+	trans := a.trans
+	class := &a.class
+	s := uint32(0)
+	for i := 0; i < len(src); i++ {
+		t := trans[s+uint32(class[src[i]])]
+		s = t &^ outFlag
+		if t&outFlag != 0 {
+			n := s / a.stride
+			for _, p := range a.outs[a.outIdx[n]:a.outIdx[n+1]] {
+				hits = append(hits, hit{end: int32(i + 1), pat: p})
+			}
+		}
+	}
+	return hits
+}

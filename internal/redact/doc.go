@@ -1,0 +1,70 @@
+// Package redact owns rac's secret redaction: it decides which bytes of a
+// command's output, argv, cwd and summaries are secrets and replaces each
+// secret span with a marker naming the rule that found it, such as
+// [REDACTED:github-token] or [REDACTED:env:GH_TOKEN].
+//
+// Two promises hold for every caller and must never be broken:
+//
+//   - no byte that a rule classifies as secret is ever written to dst, and if
+//     redaction itself fails, raw bytes stop reaching dst (fail closed);
+//   - no other byte is dropped, changed or reordered: the output is the input
+//     with secret spans replaced by markers, whatever the write sizes were.
+//
+// # How it finds secrets
+//
+// The rule table is data in rules.go. Every rule has literal prefixes; one
+// Aho-Corasick automaton over ASCII-case-folded bytes finds all of them in a
+// single pass, and each hit is verified by a small byte-loop matcher on the
+// line that holds it. No rule matches across a newline, so complete lines are
+// final: the Writer redacts and emits everything up to the last newline and
+// holds only the partial last line. Where rules overlap, the union of their
+// spans is replaced and the marker names the most specific rule (environment
+// literal, then private key, then token shapes, then Kubernetes secret data,
+// then header and URL credentials, then generic assignments).
+//
+// Three kinds of state cross lines:
+//
+//   - PEM private keys: a BEGIN ... PRIVATE KEY line whose key body follows on
+//     later lines starts a small state machine; the header and footer are kept,
+//     the first body line becomes the marker and later body lines are dropped.
+//     RFC 1421 header fields (Proc-Type, DEK-Info, PGP's Version) and blank
+//     lines before the body are kept. The machine stops at the footer, at the
+//     first line that is not key material, or after 1 MiB of body.
+//     Base64-encoded PEM (LS0tLS1CRUdJTi...) wrapped at 64 or 76 columns is
+//     followed the same way.
+//   - Kubernetes Secret data. kubectl prints data: before kind: Secret, so a
+//     streaming redactor cannot know in time that a data: block belongs to a
+//     Secret, and holding output until kind: appears would delay lines and
+//     complicate the bound. Instead every YAML data: block (data: alone on its
+//     line) and JSON "data": {...} object is treated as if it were a Secret's:
+//     its direct values are redacted when they are well-formed base64 (standard
+//     alphabet, correct padding, not plain hex or digits) that decodes to at
+//     least 8 bytes, carries padding, or decodes to printable text. Every
+//     stringData: value is redacted. ConfigMap data whose values happen to be
+//     such base64 is redacted too: a deliberate false positive, since the
+//     alternative leaks Secrets; block scalars (key: |) under data: are
+//     left alone because Secret data is never written that way by kubectl.
+//   - Lines longer than 64 KiB without a newline: all but the last 16 KiB are
+//     emitted, moving the cut before any secret that touches it, and at most
+//     about 1 MiB is held; past that the span is emitted redacted and the rest
+//     of its non-space run is dropped.
+//
+// # Parallel writers
+//
+// A Writer with more than one worker splits its input into line-aligned
+// regions (256 KiB by default), redacts them on worker goroutines assuming no
+// multi-line state is open at the region start, and writes results to dst in
+// order from one committer goroutine. The committer knows the true state:
+// when a region starts inside a PEM block or a data: block, its speculative
+// result is discarded and the region is redacted again, sequentially, with the
+// real state. Long lines are always handled by the committer. In-flight
+// regions are bounded, so Write blocks (backpressure) when redaction cannot
+// keep up; nothing is ever dropped.
+//
+// # Failure
+//
+// If redaction panics or hits an internal error, the Writer writes a single
+// line "[REDACTED:redactor-failed]" (preceded by a newline if the last byte
+// written was not one), never writes another byte to dst, and returns an error
+// wrapping ErrRedactorFailed from Write, Flush and Close.
+package redact

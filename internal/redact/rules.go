@@ -1,0 +1,247 @@
+package redact
+
+// The rule table. Everything rac recognises as a secret is listed here as
+// data; the matchers it names live in match.go. To add a token shape with a
+// literal prefix and a body alphabet, add a shape entry: no code is needed.
+//
+// Literals are prefilter strings, matched on ASCII-folded input; every
+// matcher verifies the original bytes itself, case-sensitively unless the rule
+// is about header or variable names, which are case-insensitive in practice.
+
+// Marker priorities: when spans of several rules overlap, the union is
+// replaced and the marker names the rule with the highest priority.
+const (
+	prioAssignment = 10
+	prioHeader     = 20
+	prioKube       = 30
+	prioToken      = 50
+	prioPrivateKey = 60
+	prioExtra      = 70
+	prioEnv        = 100
+)
+
+// rule is one row of the table. Exactly one of match and shape is set.
+type rule struct {
+	id       string
+	prio     int
+	literals []string
+	match    matchFunc
+	shape    *tokenShape
+}
+
+// tokenShape describes the common token form: an exact, case-sensitive
+// prefix, then a run of one alphabet. The whole run is consumed (so a token is
+// never cut short by a length cap), trailing trim bytes are given back, and
+// the run must be at least min long; with max > 0 a longer run is not this
+// token at all (exact-length shapes also want rb).
+type tokenShape struct {
+	prefixes []string
+	body     string // alphabet in byteSet syntax, e.g. "A-Za-z0-9_"
+	min, max int
+	trim     string // bytes that may not end a token (separators that follow it)
+	lb       bool   // previous byte must not be [A-Za-z0-9_]
+	rb       bool   // next byte must not be [A-Za-z0-9_]
+	reject   func(tok []byte) bool
+}
+
+// builtinRules returns a fresh copy of the table so a Redactor can never see
+// another's modifications.
+func builtinRules() []rule {
+	return []rule{
+		// Private keys. PEM bodies on later lines are followed by the line state
+		// machine in engine.go; the header matcher starts it.
+		{id: "private-key", prio: prioPrivateKey, literals: []string{"-----begin"}, match: matchPEMHeader},
+		{id: "private-key", prio: prioPrivateKey, literals: []string{"ls0tls1crudjti"}, match: matchPEMBase64},
+
+		// GitHub: classic and app tokens, including the ~520-byte stateless
+		// ghs_<appid>_<JWT> form, which contains '.' and '-'.
+		{id: "github-token", prio: prioToken, shape: &tokenShape{
+			prefixes: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"},
+			body:     "A-Za-z0-9_.-", min: 36, trim: ".-", lb: true,
+		}},
+		{id: "github-token", prio: prioToken, shape: &tokenShape{
+			prefixes: []string{"github_pat_"}, body: "A-Za-z0-9_", min: 82, lb: true,
+		}},
+
+		// GitLab family; routable tokens carry ".xx.yyyyyyy" suffixes.
+		{id: "gitlab-token", prio: prioToken, shape: &tokenShape{
+			prefixes: []string{
+				"glpat-", "gloas-", "gldt-", "glrt-", "glcbt-", "glptt-", "glft-",
+				"glimt-", "glagent-", "glsoat-", "glffct-",
+			},
+			body: "A-Za-z0-9_.-", min: 20, trim: ".-", lb: true,
+		}},
+		{id: "gitlab-token", prio: prioToken, shape: &tokenShape{
+			prefixes: []string{"GR1348941"}, body: "A-Za-z0-9_-", min: 20, trim: "-", lb: true,
+		}},
+
+		// Slack.
+		{id: "slack-token", prio: prioToken, shape: &tokenShape{
+			prefixes: []string{"xoxb-", "xoxp-", "xoxa-", "xoxr-", "xoxs-", "xoxo-", "xoxe-", "xoxe."},
+			body:     "A-Za-z0-9.-", min: 10, trim: ".-", lb: true,
+		}},
+		{id: "slack-token", prio: prioToken, literals: []string{"xapp-"}, match: matchSlackApp},
+		{id: "slack-webhook", prio: prioToken, literals: []string{"hooks.slack.com/"}, match: matchSlackWebhook},
+
+		// AWS access key ids: exact length, upper case only, so "Asia/Tokyo"
+		// and the documentation key ending in EXAMPLE stay.
+		{id: "aws-access-key-id", prio: prioToken, shape: &tokenShape{
+			prefixes: []string{"AKIA", "ASIA", "ABIA", "ACCA"},
+			body:     "A-Z0-9", min: 16, max: 16, lb: true, rb: true, reject: awsExample,
+		}},
+		{id: "aws-access-key-id", prio: prioToken, shape: &tokenShape{
+			prefixes: []string{"A3T"}, body: "A-Z0-9", min: 17, max: 17, lb: true, rb: true, reject: awsExample,
+		}},
+
+		// Anthropic: sk-ant-<kind><NN>- (api03, admin01, oat01, ort01, sid01 ...).
+		{id: "anthropic-key", prio: prioToken, literals: []string{"sk-ant-"}, match: matchAnthropic},
+
+		// OpenAI: keys carry T3BlbkFJ ("OpenAI" in base64) in the middle; project,
+		// service-account and admin keys also have a recognisable prefix.
+		{id: "openai-key", prio: prioToken, literals: []string{"t3blbkfj"}, match: matchOpenAIMarker},
+		{id: "openai-key", prio: prioToken, shape: &tokenShape{
+			prefixes: []string{"sk-proj-", "sk-svcacct-", "sk-admin-"},
+			body:     "A-Za-z0-9_-", min: 40, lb: true,
+		}},
+
+		{id: "google-api-key", prio: prioToken, shape: &tokenShape{
+			prefixes: []string{"AIza"}, body: "A-Za-z0-9_-", min: 35, lb: true,
+		}},
+		{id: "google-oauth-token", prio: prioToken, shape: &tokenShape{
+			prefixes: []string{"ya29."}, body: "A-Za-z0-9_-", min: 20, lb: true,
+		}},
+
+		{id: "stripe-key", prio: prioToken, shape: &tokenShape{
+			prefixes: []string{"sk_live_", "rk_live_", "sk_test_", "rk_test_"},
+			body:     "A-Za-z0-9", min: 10, lb: true,
+		}},
+		{id: "stripe-key", prio: prioToken, shape: &tokenShape{
+			prefixes: []string{"whsec_"}, body: "A-Za-z0-9", min: 32, lb: true,
+		}},
+
+		// npm: exact length, so npm_config_cache and friends never match.
+		{id: "npm-token", prio: prioToken, shape: &tokenShape{
+			prefixes: []string{"npm_"}, body: "A-Za-z0-9", min: 36, max: 36, lb: true, rb: true,
+		}},
+
+		{id: "jwt", prio: prioToken, literals: []string{"eyj"}, match: matchJWT},
+
+		// Optional rows of the reference table.
+		{id: "huggingface-token", prio: prioToken, shape: &tokenShape{
+			prefixes: []string{"hf_"}, body: "A-Za-z", min: 34, max: 34, lb: true, rb: true,
+		}},
+		{id: "pypi-token", prio: prioToken, shape: &tokenShape{
+			prefixes: []string{"pypi-AgEIcHlwaS5vcmc"}, body: "A-Za-z0-9_-", min: 50, lb: true,
+		}},
+		{id: "digitalocean-token", prio: prioToken, shape: &tokenShape{
+			prefixes: []string{"dop_v1_", "doo_v1_", "dor_v1_"}, body: "a-f0-9", min: 64, max: 64, lb: true, rb: true,
+		}},
+		{id: "vault-token", prio: prioToken, shape: &tokenShape{
+			prefixes: []string{"hvs.", "hvb."}, body: "A-Za-z0-9_-", min: 24, lb: true,
+		}},
+		{id: "dockerhub-token", prio: prioToken, shape: &tokenShape{
+			prefixes: []string{"dckr_pat_"}, body: "A-Za-z0-9_-", min: 27, lb: true,
+		}},
+		{id: "linear-key", prio: prioToken, shape: &tokenShape{
+			prefixes: []string{"lin_api_"}, body: "A-Za-z0-9", min: 40, max: 40, lb: true, rb: true,
+		}},
+		{id: "age-secret-key", prio: prioToken, shape: &tokenShape{
+			prefixes: []string{"AGE-SECRET-KEY-1"}, body: "QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L", min: 58, max: 58, lb: true, rb: true,
+		}},
+		{id: "shopify-token", prio: prioToken, shape: &tokenShape{
+			prefixes: []string{"shpat_", "shpss_", "shpca_", "shppa_"}, body: "a-fA-F0-9", min: 32, max: 32, lb: true, rb: true,
+		}},
+		{id: "sendgrid-key", prio: prioToken, literals: []string{"sg."}, match: matchSendGrid},
+		{id: "azure-client-secret", prio: prioToken, literals: []string{"q~"}, match: matchAzureSecret},
+
+		// Headers and URL credentials: the name, the scheme and the host stay.
+		{id: "auth-header", prio: prioHeader, literals: []string{"authorization", "api-key", "x-auth-token"}, match: matchAuthHeader},
+		{id: "cookie-header", prio: prioHeader, literals: []string{"cookie"}, match: matchCookieHeader},
+		{id: "url-credentials", prio: prioHeader, literals: []string{"://"}, match: matchURLCredentials},
+
+		// kubectl get secret -o yaml|json (see the package doc).
+		{id: "k8s-secret-data", prio: prioKube, literals: []string{"data:", "data\""}, match: matchKubeData},
+
+		// NAME=VALUE, NAME: VALUE and "name": "value" with a secret-like name. The
+		// literals only need to cover every keyword segment of IsSecretName.
+		{id: "secret-assignment", prio: prioAssignment, literals: assignmentLiterals(), match: matchAssignment},
+	}
+}
+
+func awsExample(tok []byte) bool {
+	return len(tok) >= 7 && string(tok[len(tok)-7:]) == "EXAMPLE"
+}
+
+// keyQualifiers are the words that make a following "key" segment secret.
+var keyQualifiers = []string{"api", "access", "private", "secret", "signing", "session", "client", "master", "encryption"}
+
+func assignmentLiterals() []string {
+	lits := []string{"token", "secret", "pass", "pwd", "credential", "auth", "_pat", "-pat", "apikey"}
+	for _, q := range keyQualifiers {
+		if q == "secret" {
+			continue // "secret" is a literal already
+		}
+		for _, sep := range []string{"", "_", "-", "."} {
+			lits = append(lits, q+sep+"key")
+		}
+	}
+	return lits
+}
+
+// Name classification data, used by IsSecretName (names.go).
+var (
+	// A name needs one of these segments (or "key" after a keyQualifier).
+	secretSegments = map[string]bool{
+		"token": true, "secret": true, "password": true, "passwd": true, "passphrase": true,
+		"apikey": true, "credential": true, "credentials": true, "auth": true, "pat": true,
+		"accesskey": true, "privatekey": true, "secretkey": true, "signingkey": true,
+		"sessionkey": true, "clientkey": true, "masterkey": true, "encryptionkey": true,
+		"clientsecret": true, "accesstoken": true, "authtoken": true, "refreshtoken": true,
+	}
+	// Compound segments ending in one of these are secret too (PGPASSWORD,
+	// GITHUBTOKEN); auth and pat are left out on purpose (oauth, compat).
+	secretSuffixes = []string{"password", "passwd", "passphrase", "secret", "token"}
+	// Secret only as the last of two or more segments (DB_PASS, MYSQL_PWD),
+	// never alone: PWD is the working directory.
+	secretLastSegments = map[string]bool{"pass": true, "pwd": true}
+	// The variable names a thing about a secret, not the secret itself.
+	nonSecretLast = map[string]bool{
+		"name": true, "file": true, "path": true, "dir": true, "id": true, "url": true, "uri": true,
+		"endpoint": true, "type": true, "length": true, "len": true, "size": true, "count": true,
+		"ttl": true, "expiry": true, "expires": true, "expiration": true, "header": true,
+		"field": true, "env": true, "var": true, "ref": true, "mode": true, "sock": true,
+		"enabled": true, "disabled": true, "required": true, "min": true, "max": true,
+		"version": true, "kind": true, "hash": true, "host": true, "port": true, "user": true,
+		"username": true, "prefix": true, "suffix": true, "format": true, "scope": true,
+		"scopes": true, "provider": true, "method": true, "timeout": true, "limit": true,
+		"helper": true, "location": true, "policy": true, "issuer": true, "audience": true,
+		"algorithm": true, "files": true, "dirs": true, "paths": true, "names": true,
+		"ids": true, "urls": true, "types": true, "command": true, "cmd": true, "store": true,
+		"cache": true, "index": true, "schema": true, "strategy": true, "config": true,
+	}
+	// Any of these segments means the name is not about a secret value.
+	nonSecretAny = map[string]bool{
+		"public": true, "tokens": true, "tokenizer": true, "tokenizers": true,
+		"author": true, "max": true, "min": true,
+	}
+	// Names ending in a source-file extension are file names (token.go:42:7:).
+	fileExtensions = map[string]bool{
+		"go": true, "py": true, "rs": true, "js": true, "ts": true, "jsx": true, "tsx": true,
+		"mjs": true, "cjs": true, "c": true, "h": true, "cc": true, "cpp": true, "hpp": true,
+		"java": true, "kt": true, "rb": true, "php": true, "cs": true, "swift": true,
+		"scala": true, "sh": true, "bash": true, "zsh": true, "ps1": true, "yaml": true,
+		"yml": true, "json": true, "toml": true, "ini": true, "cfg": true, "conf": true,
+		"xml": true, "html": true, "css": true, "md": true, "txt": true, "lock": true,
+		"sum": true, "mod": true, "proto": true, "sql": true, "tf": true, "lua": true,
+		"pem": true, "crt": true, "pub": true, "key": true, "log": true, "test": true,
+		"o": true, "a": true, "so": true, "class": true, "jar": true, "vue": true,
+	}
+	// Values that are placeholders, not secrets (case-insensitive).
+	placeholderWords = map[string]bool{
+		"null": true, "none": true, "nil": true, "true": true, "false": true,
+		"undefined": true, "changeme": true, "redacted": true, "hidden": true,
+		"masked": true, "secret": true, "password": true, "token": true,
+		"bearer": true, "basic": true, "required": true, "optional": true,
+		"string": true, "example": true, "empty": true, "unset": true,
+	}
+)

@@ -1,0 +1,270 @@
+package session
+
+// This file owns the store on disk: where it is, the checks that make it
+// safe to use, the session directories inside it and their sequence
+// counters. Every file in the store is reached through an os.Root; no path
+// is ever built by joining a user-supplied string.
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"syscall"
+)
+
+// Errors a caller maps to messages and exit statuses.
+var (
+	ErrUnsafeStore  = errors.New("unsafe store")
+	ErrNoSession    = errors.New("no such session")
+	ErrUnsafeFile   = errors.New("unsafe file in store")
+	ErrStoreMissing = errors.New("store does not exist")
+)
+
+// SessionsDir is the folder of the store root that holds one folder per session.
+const SessionsDir = "sessions"
+
+// Location says where the store is and whether the user chose it.
+type Location struct {
+	Path     string // primary store root
+	Explicit bool   // from RAC_HOME: never replaced by the fallback
+	Fallback string // $TMPDIR/rac-UID, used when the default cannot be written
+}
+
+// Locate finds the store root: $RAC_HOME; else $XDG_STATE_HOME/rac; else
+// ~/.local/state/rac. The fallback is $TMPDIR/rac-UID (TMPDIR or /tmp).
+func Locate(getenv func(string) string) Location {
+	tmp := getenv("TMPDIR")
+	if tmp == "" {
+		tmp = "/tmp"
+	}
+	fb := filepath.Join(tmp, "rac-"+strconv.Itoa(os.Geteuid()))
+	if h := getenv("RAC_HOME"); h != "" {
+		return Location{Path: h, Explicit: true, Fallback: fb}
+	}
+	if x := getenv("XDG_STATE_HOME"); x != "" && filepath.IsAbs(x) {
+		return Location{Path: filepath.Join(x, "rac"), Fallback: fb}
+	}
+	home := getenv("HOME")
+	if home == "" {
+		home, _ = os.UserHomeDir()
+	}
+	return Location{Path: filepath.Join(home, ".local", "state", "rac"), Fallback: fb}
+}
+
+// Store is an open store root.
+type Store struct {
+	Path string
+	Root *os.Root
+}
+
+// Close releases the root handle.
+func (s *Store) Close() error { return s.Root.Close() }
+
+// CheckOwnedPrivate refuses, as ssh does with its keys, a path that is a
+// symlink, not owned by the current user, or writable by group or others.
+func CheckOwnedPrivate(path string, fi fs.FileInfo, what string) error {
+	if fi.Mode()&fs.ModeSymlink != 0 {
+		return fmt.Errorf("%w: %s %s is a symlink; point %s at a real directory", ErrUnsafeStore, what, path, what)
+	}
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok && int(st.Uid) != os.Geteuid() {
+		return fmt.Errorf("%w: %s %s is owned by uid %d, not by you (uid %d)", ErrUnsafeStore, what, path, st.Uid, os.Geteuid())
+	}
+	if fi.Mode().Perm()&0o022 != 0 {
+		return fmt.Errorf("%w: %s %s is writable by group or others (mode %04o); fix it with: chmod go-w %s", ErrUnsafeStore, what, path, fi.Mode().Perm(), path)
+	}
+	return nil
+}
+
+// OpenStore opens an existing store root after checking it.
+func OpenStore(path string) (*Store, error) {
+	fi, err := os.Lstat(path)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("%w: %s", ErrStoreMissing, path)
+		}
+		return nil, err
+	}
+	if err := CheckOwnedPrivate(path, fi, "store root"); err != nil {
+		return nil, err
+	}
+	if !fi.IsDir() {
+		return nil, fmt.Errorf("%w: store root %s is not a directory", ErrUnsafeStore, path)
+	}
+	r, err := os.OpenRoot(path)
+	if err != nil {
+		return nil, err
+	}
+	return &Store{Path: path, Root: r}, nil
+}
+
+// CreateStore opens the store root, creating it (0700) when missing.
+func CreateStore(path string) (*Store, error) {
+	s, err := OpenStore(path)
+	if err == nil || !errors.Is(err, ErrStoreMissing) {
+		return s, err
+	}
+	if err := os.MkdirAll(path, 0o700); err != nil {
+		return nil, err
+	}
+	if err := os.Chmod(path, 0o700); err != nil {
+		return nil, err
+	}
+	return OpenStore(path)
+}
+
+// IsUnwritable reports whether err means the location cannot be written
+// (permission denied, read-only file system): the reason to fall back.
+func IsUnwritable(err error) bool {
+	return errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.EROFS)
+}
+
+// SessionDir is one session's folder in a store.
+type SessionDir struct {
+	Name  string
+	Root  *os.Root
+	Store *Store
+}
+
+// Close releases the session's root handle.
+func (d *SessionDir) Close() error { return d.Root.Close() }
+
+// Session opens the folder of session name; with create it is made (0700)
+// when missing. The name must already be valid: it is checked again here
+// because it becomes a path component.
+func (s *Store) Session(name string, create bool) (*SessionDir, error) {
+	if !ValidName(name) {
+		return nil, fmt.Errorf("%w %q", ErrInvalidName, name)
+	}
+	rel := SessionsDir + "/" + name
+	fi, err := s.Root.Lstat(rel)
+	if errors.Is(err, fs.ErrNotExist) && create {
+		if err = s.Root.Mkdir(SessionsDir, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
+			return nil, err
+		}
+		if err = s.Root.Mkdir(rel, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
+			return nil, err
+		}
+		fi, err = s.Root.Lstat(rel)
+	}
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("%w %q", ErrNoSession, name)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if !fi.IsDir() || fi.Mode()&fs.ModeSymlink != 0 {
+		return nil, fmt.Errorf("%w: %s is not a directory", ErrUnsafeFile, rel)
+	}
+	r, err := s.Root.OpenRoot(rel)
+	if err != nil {
+		return nil, err
+	}
+	return &SessionDir{Name: name, Root: r, Store: s}, nil
+}
+
+// Sessions lists the session names in the store, sorted.
+func (s *Store) Sessions() ([]string, error) {
+	f, err := s.Root.Open(SessionsDir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	ents, err := f.ReadDir(-1)
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, e := range ents {
+		if e.IsDir() && ValidName(e.Name()) {
+			names = append(names, e.Name())
+		}
+	}
+	sort.Strings(names)
+	return names, nil
+}
+
+// Info is what a session directory says about where its name came from.
+type Info struct {
+	Rule   string `json:"rule"`
+	Source string `json:"source"`
+	RawID  string `json:"raw_id,omitempty"`
+}
+
+const (
+	infoFile = "session.json"
+	seqFile  = "seq"
+	lockFile = "lock"
+)
+
+// WriteInfo records the raw id and its source once, for people reading the
+// store; nothing ever builds a path from it.
+func (d *SessionDir) WriteInfo(id Identity) error {
+	if _, err := d.Root.Lstat(infoFile); err == nil {
+		return nil
+	}
+	b, err := json.Marshal(Info{Rule: id.Rule, Source: id.Source, RawID: id.RawID})
+	if err != nil {
+		return err
+	}
+	return WriteFileAtomic(d.Root, infoFile, append(b, '\n'))
+}
+
+// NextSeq allocates the next sequence number under the session lock. The
+// counter only grows, so numbers are never reused in a session, also after
+// its recordings are removed.
+func (d *SessionDir) NextSeq() (int64, error) {
+	l, err := LockFile(d.Root, lockFile, true)
+	if err != nil {
+		return 0, err
+	}
+	defer l.Close()
+	n, err := d.ReadSeq()
+	if err != nil {
+		return 0, err
+	}
+	n++
+	if err := WriteFileAtomic(d.Root, seqFile, []byte(strconv.FormatInt(n, 10)+"\n")); err != nil {
+		return 0, err
+	}
+	return n, nil
+}
+
+// ReadSeq returns the last allocated sequence number (0 when none).
+func (d *SessionDir) ReadSeq() (int64, error) {
+	b, err := ReadSmallFile(d.Root, seqFile, 64)
+	if errors.Is(err, fs.ErrNotExist) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	n, err := strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64)
+	if err != nil || n < 0 {
+		return 0, fmt.Errorf("%w: session %s has a damaged sequence counter", ErrUnsafeFile, d.Name)
+	}
+	return n, nil
+}
+
+// SetSeqAtLeast raises the counter to n (used when a removed session is
+// used again, so its numbering continues).
+func (d *SessionDir) SetSeqAtLeast(n int64) error {
+	l, err := LockFile(d.Root, lockFile, true)
+	if err != nil {
+		return err
+	}
+	defer l.Close()
+	cur, err := d.ReadSeq()
+	if err != nil || cur >= n {
+		return err
+	}
+	return WriteFileAtomic(d.Root, seqFile, []byte(strconv.FormatInt(n, 10)+"\n"))
+}
