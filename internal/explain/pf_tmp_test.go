@@ -34,3 +34,18 @@ func BenchmarkPrefilter(b *testing.B) {
 		}
 	}
 }
+
+func BenchmarkLoopOnly(b *testing.B) {
+	data := benchLog(64 << 20)
+	b.SetBytes(int64(len(data)))
+	b.ResetTimer()
+	n := 0
+	for i := 0; i < b.N; i++ {
+		for _, c := range data {
+			if pf.at[c] != 0 {
+				n++
+			}
+		}
+	}
+	b.Logf("hits %d of %d", n/b.N, len(data))
+}

@@ -204,6 +204,9 @@ func (r *Recording) Chunks() ([]Chunk, error) {
 			}
 		}
 	}
+	// Arrival order across streams; each stream's chunks keep their order
+	// because their times never decrease.
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Time.Before(out[j].Time) })
 	for _, s := range r.Meta.Streams {
 		size := r.StreamSize(s)
 		if size < covered[s] {

@@ -69,7 +69,7 @@ const (
 func Run(o RunOptions) Outcome {
 	now := o.Now
 	if now == nil {
-		now = time.Now
+		now = monotonicClock()
 	}
 	warn := o.Warn
 	if warn == nil {
@@ -140,7 +140,7 @@ func Run(o RunOptions) Outcome {
 	var wg sync.WaitGroup
 	pumps := make([]*pump, len(streams))
 	for i, s := range streams {
-		p := &pump{name: s.name, src: readEnds[i], fwd: s.fwd, warn: warn}
+		p := &pump{name: s.name, src: readEnds[i], fwd: s.fwd, warn: warn, now: now}
 		if o.Rec != nil {
 			if sink := o.Rec.Sink(s.name); sink != nil {
 				var dst io.Writer = sink
@@ -149,7 +149,7 @@ func Run(o RunOptions) Outcome {
 					fw := o.Filter(s.name, sink)
 					dst, closer = fw, fw
 				}
-				p.store = newStage(dst, closer)
+				p.store = newStage(dst, closer, sink.Arrived)
 			}
 		}
 		pumps[i] = p
@@ -256,6 +256,7 @@ type pump struct {
 	fwd   *os.File
 	store *stage
 	warn  func(string)
+	now   func() time.Time
 
 	bytes  int64
 	nl     int64
@@ -296,7 +297,7 @@ func (p *pump) run() {
 				}
 			}
 			if p.store != nil {
-				p.store.put(b)
+				p.store.put(b, p.now())
 			}
 			if p.closed {
 				p.src.Close()
@@ -338,15 +339,23 @@ func (p *pump) finish() {
 // memory, and never drops output.
 type stage struct {
 	free   chan []byte
-	full   chan []byte
+	full   chan arrival
 	done   chan struct{}
 	dst    io.Writer
 	closer io.Closer
+	mark   func(time.Time)
 	err    error
 }
 
-func newStage(dst io.Writer, closer io.Closer) *stage {
-	s := &stage{free: make(chan []byte, bufCount), full: make(chan []byte, bufCount), done: make(chan struct{}), dst: dst, closer: closer}
+// arrival is a buffer and the time rac read it from the child: the chunk
+// index keeps arrival times, which order the two streams when read back.
+type arrival struct {
+	b []byte
+	t time.Time
+}
+
+func newStage(dst io.Writer, closer io.Closer, mark func(time.Time)) *stage {
+	s := &stage{free: make(chan []byte, bufCount), full: make(chan arrival, bufCount), done: make(chan struct{}), dst: dst, closer: closer, mark: mark}
 	for range bufCount {
 		s.free <- make([]byte, bufSize)
 	}
@@ -356,18 +365,19 @@ func newStage(dst io.Writer, closer io.Closer) *stage {
 
 func (s *stage) loop() {
 	defer close(s.done)
-	for b := range s.full {
+	for a := range s.full {
 		if s.err == nil {
-			if _, err := s.dst.Write(b); err != nil {
+			s.mark(a.t)
+			if _, err := s.dst.Write(a.b); err != nil {
 				s.err = err
 			}
 		}
-		s.free <- b[:cap(b)]
+		s.free <- a.b[:cap(a.b)]
 	}
 }
 
 func (s *stage) get() []byte      { return <-s.free }
-func (s *stage) put(b []byte)     { s.full <- b }
+func (s *stage) put(b []byte, t time.Time) { s.full <- arrival{b, t} }
 func (s *stage) recycle(b []byte) { s.free <- b[:cap(b)] }
 
 func (s *stage) close() error {
@@ -428,4 +438,10 @@ func isForeground(files ...*os.File) bool {
 		}
 	}
 	return false
+}
+
+// monotonicClock never goes backwards: arrival times order chunks.
+func monotonicClock() func() time.Time {
+	t0 := time.Now()
+	return func() time.Time { return t0.Add(time.Since(t0)) }
 }

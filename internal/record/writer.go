@@ -209,6 +209,7 @@ type StreamSink struct {
 	nl     int64 // newlines written so far
 	nextIx int64 // offset at or after which the next line index entry goes
 	last   byte
+	at     time.Time // arrival time of the bytes being written
 	entry  [chunkSize]byte
 	closed bool
 }
@@ -256,7 +257,11 @@ func (s *StreamSink) Write(p []byte) (int, error) {
 		s.w.setErr(err)
 		return len(p), nil
 	}
-	encodeChunk(s.entry[:], s.id, s.off, int64(len(p)), s.w.now())
+	t := s.at
+	if t.IsZero() {
+		t = s.w.now()
+	}
+	encodeChunk(s.entry[:], s.id, s.off, int64(len(p)), t)
 	s.w.mu.Lock()
 	_, err := s.w.chunks.Write(s.entry[:])
 	s.w.mu.Unlock()
@@ -268,6 +273,10 @@ func (s *StreamSink) Write(p []byte) (int, error) {
 	s.last = p[len(p)-1]
 	return len(p), nil
 }
+
+// Arrived sets the arrival time of the bytes the next writes store (a
+// filter in front of the sink may hold bytes back and write them later).
+func (s *StreamSink) Arrived(t time.Time) { s.at = t }
 
 func (s *StreamSink) counts() Counts {
 	c := Counts{Bytes: s.off, Lines: s.nl}

@@ -196,7 +196,8 @@ func (r *resolver) ruleFlag() (Identity, bool, error) {
 // RAC_SESSION, RAC_SESSION came from the shell that started the agent, and
 // taking it would merge every conversation of that agent into one session.
 // An agent that sets RAC_SESSION in its own command is nearer and wins, and
-// so does one that injects it together with its id (a tie).
+// so does a harness that injects it together with its id (a tie), unless
+// the harness's own environment cannot be read.
 func (r *resolver) ruleEnv() (Identity, bool, error) {
 	v := r.getenv(EnvVar)
 	if v == "" {
@@ -210,8 +211,16 @@ func (r *resolver) ruleEnv() (Identity, bool, error) {
 		saw[0] += ": " + w.where(d)
 		best := r.nearest(sigs)
 		saw = append(saw, best.describe()+": "+w.where(r.depth(best)))
-		if r.depth(best) < d {
+		switch bd := r.depth(best); {
+		case bd < d:
 			r.skip(RuleEnv, saw, EnvVar+" was inherited from above the agent harness ("+best.Var+" was injected nearer), so it would merge the agent's conversations")
+			return Identity{}, false, nil
+		case bd == d && d != far && w.unreadable(d):
+			// Both first seen below a process whose environment is hidden
+			// (Codex is non-dumpable): RAC_SESSION may have come from the
+			// shell that started it. Not merging conversations is the safe
+			// side; an agent that sets RAC_SESSION in its command is nearer.
+			r.skip(RuleEnv, saw, EnvVar+" and "+best.Var+" both first appear below a process whose environment rac cannot read, so "+EnvVar+" may come from the shell that started the agent; the agent's own variable wins")
 			return Identity{}, false, nil
 		}
 	}

@@ -16,12 +16,12 @@ const far = math.MaxInt32
 // walker reads rac's ancestors lazily, one at a time, and only as far as a
 // question needs: most runs read none.
 type walker struct {
-	p      Proc
-	self   ProcStat
-	selfOK bool
+	p       Proc
+	self    ProcStat
+	selfOK  bool
 	selfErr error
-	chain  []link // chain[k-1] is the ancestor k levels up
-	done   bool   // no ancestor beyond the end of chain
+	chain   []link // chain[k-1] is the ancestor k levels up
+	done    bool   // no ancestor beyond the end of chain
 }
 
 type link struct {
@@ -91,6 +91,17 @@ func (w *walker) injectedAt(name, value string) int {
 			return k
 		}
 	}
+}
+
+// unreadable reports whether the boundary at depth is an ancestor whose
+// environment rac could not read: there, "injected here" only means "first
+// seen here", and a tie says nothing about which variable came first.
+func (w *walker) unreadable(depth int) bool {
+	if depth < 1 || depth > len(w.chain) {
+		return false
+	}
+	_, err := w.environ(depth)
+	return err != nil
 }
 
 // where describes an injection depth for the explain output.

@@ -8,8 +8,8 @@ type noProc struct{}
 
 func systemProc() Proc { return noProc{} }
 
-func (noProc) Self() int                        { return 0 }
-func (noProc) BootID() (string, error)          { return "", errNoProcTable }
-func (noProc) Stat(int) (ProcStat, error)       { return ProcStat{}, errNoProcTable }
-func (noProc) Environ(int) ([]byte, error)      { return nil, errNoProcTable }
-func (noProc) Cmdline(int) ([]byte, error)      { return nil, errNoProcTable }
+func (noProc) Self() int                   { return 0 }
+func (noProc) BootID() (string, error)     { return "", errNoProcTable }
+func (noProc) Stat(int) (ProcStat, error)  { return ProcStat{}, errNoProcTable }
+func (noProc) Environ(int) ([]byte, error) { return nil, errNoProcTable }
+func (noProc) Cmdline(int) ([]byte, error) { return nil, errNoProcTable }

@@ -1,0 +1,228 @@
+package main
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden parts of testscript files")
+
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"rac": func() { os.Exit(Main(os.Args[1:], systemStreams())) },
+	})
+}
+
+func TestScripts(t *testing.T) {
+	testscript.Run(t, scriptParams(t, "testdata/script"))
+}
+
+func scriptParams(t *testing.T, dir string) testscript.Params {
+	return testscript.Params{
+		Dir:           filepath.Join("..", "..", dir),
+		UpdateScripts: *update,
+		Setup: func(env *testscript.Env) error {
+			work := env.WorkDir
+			home := filepath.Join(work, "home")
+			for k, v := range map[string]string{
+				"HOME":            home,
+				"XDG_STATE_HOME":  filepath.Join(home, ".local", "state"),
+				"XDG_CONFIG_HOME": filepath.Join(home, ".config"),
+				"RAC_HOME":        filepath.Join(work, "store"),
+				"TMPDIR":          filepath.Join(work, "tmp"),
+				"NO_COLOR":        "1",
+				"RAC_SESSION":     "test",
+				"LC_ALL":          "C",
+			} {
+				env.Setenv(k, v)
+			}
+			// A harness id inherited from the machine running the tests
+			// must not leak into the scripts' sessions.
+			for _, kv := range os.Environ() {
+				k, _, _ := strings.Cut(kv, "=")
+				if strings.HasPrefix(k, "CLAUDE") || strings.HasPrefix(k, "CODEX") || strings.HasPrefix(k, "GEMINI") ||
+					strings.HasPrefix(k, "CURSOR") || strings.HasPrefix(k, "COPILOT") || strings.HasPrefix(k, "OPENCODE") ||
+					strings.HasPrefix(k, "AMP_") || strings.HasPrefix(k, "GOOSE") || k == "AGENT" || k == "AI_AGENT" ||
+					strings.HasPrefix(k, "TMUX") || strings.HasPrefix(k, "RAC_") {
+					env.Setenv(k, "")
+				}
+			}
+			env.Setenv("RAC_HOME", filepath.Join(work, "store"))
+			env.Setenv("RAC_SESSION", "test")
+			for _, d := range []string{home, filepath.Join(work, "tmp")} {
+				if err := os.MkdirAll(d, 0o700); err != nil {
+					return err
+				}
+			}
+			return nil
+		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"exitcode":  cmdExitcode,
+			"waitfile":  cmdWaitfile,
+			"sha256eq":  cmdSha256eq,
+			"perm":      cmdPerm,
+			"nofile":    cmdNofile,
+			"grepstore": cmdGrepStore,
+		},
+		Condition: func(cond string) (bool, error) {
+			switch cond {
+			case "root":
+				return os.Geteuid() == 0, nil
+			}
+			if name, ok := strings.CutPrefix(cond, "have:"); ok {
+				_, err := exec.LookPath(name)
+				return err == nil, nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
+		},
+	}
+}
+
+// exitcode N prog args...: run prog and require status N; a signal death
+// counts as 128+N, as a shell reports it. Its stdout and stderr are kept
+// for the stdout/stderr checks.
+func cmdExitcode(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: exitcode N prog [args...]")
+	}
+	want, err := strconv.Atoi(args[0])
+	ts.Check(err)
+	err = ts.Exec(args[1], args[2:]...)
+	got := 0
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+	case errors.As(err, &ee):
+		ws := ee.Sys().(syscall.WaitStatus)
+		if ws.Signaled() {
+			got = 128 + int(ws.Signal())
+		} else {
+			got = ws.ExitStatus()
+		}
+	default:
+		ts.Fatalf("exitcode: %v", err)
+	}
+	if got != want {
+		ts.Fatalf("%s exited with status %d, want %d", args[1], got, want)
+	}
+}
+
+// waitfile PATH: wait for a file a background command creates (bounded:
+// the script fails after a minute rather than hanging).
+func cmdWaitfile(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 1 {
+		ts.Fatalf("usage: waitfile PATH")
+	}
+	path := ts.MkAbs(args[0])
+	deadline := time.Now().Add(time.Minute)
+	for {
+		_, err := os.Stat(path)
+		if err == nil {
+			return
+		}
+		if time.Now().After(deadline) {
+			ts.Fatalf("waitfile: %s did not appear", args[0])
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// sha256eq A B: the two files have the same content.
+func cmdSha256eq(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 {
+		ts.Fatalf("usage: sha256eq A B")
+	}
+	sum := func(p string) [32]byte {
+		b, err := os.ReadFile(ts.MkAbs(p))
+		ts.Check(err)
+		return sha256.Sum256(b)
+	}
+	eq := sum(args[0]) == sum(args[1])
+	if eq == neg {
+		ts.Fatalf("sha256 of %s and %s: equal=%v", args[0], args[1], eq)
+	}
+}
+
+// perm DIRMODE FILEMODE ROOT: every folder under ROOT has DIRMODE and every
+// file FILEMODE (octal).
+func cmdPerm(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 3 {
+		ts.Fatalf("usage: perm DIRMODE FILEMODE ROOT")
+	}
+	dm, err := strconv.ParseUint(args[0], 8, 32)
+	ts.Check(err)
+	fm, err := strconv.ParseUint(args[1], 8, 32)
+	ts.Check(err)
+	n := 0
+	ts.Check(filepath.Walk(ts.MkAbs(args[2]), func(p string, fi os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		want := os.FileMode(fm)
+		if fi.IsDir() {
+			want = os.FileMode(dm)
+		}
+		if fi.Mode().Perm() != want {
+			ts.Fatalf("%s has mode %04o, want %04o", p, fi.Mode().Perm(), want)
+		}
+		n++
+		return nil
+	}))
+	ts.Logf("perm: %d entries checked", n)
+}
+
+// nofile PATH: PATH does not exist.
+func cmdNofile(ts *testscript.TestScript, neg bool, args []string) {
+	for _, a := range args {
+		if _, err := os.Lstat(ts.MkAbs(a)); err == nil {
+			ts.Fatalf("%s exists", a)
+		}
+	}
+}
+
+// grepstore [!] TEXT...: no file under $RAC_HOME contains TEXT (with !),
+// or some file does. TEXT may be $VAR-expanded by the script.
+func cmdGrepStore(ts *testscript.TestScript, neg bool, args []string) {
+	root := ts.Getenv("RAC_HOME")
+	for _, text := range args {
+		found := ""
+		ts.Check(filepath.Walk(root, func(p string, fi os.FileInfo, err error) error {
+			if err != nil || !fi.Mode().IsRegular() {
+				return err
+			}
+			f, err := os.Open(p)
+			if err != nil {
+				return err
+			}
+			defer f.Close()
+			b, err := io.ReadAll(f)
+			if err != nil {
+				return err
+			}
+			if bytes.Contains(b, []byte(text)) && found == "" {
+				found = p
+			}
+			return nil
+		}))
+		if neg && found != "" {
+			ts.Fatalf("store file %s contains %q", found, text)
+		}
+		if !neg && found == "" {
+			ts.Fatalf("no store file contains %q", text)
+		}
+	}
+}

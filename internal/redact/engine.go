@@ -1,0 +1,341 @@
+package redact
+
+import (
+	"bytes"
+	"slices"
+)
+
+// Limits of the line machinery (see the package doc).
+const (
+	longLineThreshold = 64 << 10 // a partial line longer than this is emitted in part
+	longLineTail      = 16 << 10 // ... all but this much
+	longLineMax       = 1 << 20  // never hold more than this of one line
+	longLineContext   = 1 << 10  // emitted bytes kept for boundary checks
+	pemBodyMax        = 1 << 20  // a PEM body longer than this is not a key
+	pemPrefixMax      = 256
+)
+
+type mlMode uint8
+
+const (
+	modeIdle mlMode = iota
+	modePEM
+	modePEMBase64
+	modeKubeYAML
+	modeKubeJSON
+)
+
+// mlState is the state that crosses lines. It is a plain value so a region's
+// end state can be handed from a worker to the committer.
+type mlState struct {
+	mode mlMode
+	// PEM: bytes before the header on its line, repeated by body lines
+	// unless they are only indentation; whether the marker is out; body size.
+	prefix  string
+	started bool
+	body    int
+	width   int // base64 PEM: the wrap width of the encoded key
+	// Kubernetes data blocks.
+	stringData  bool
+	keyCol      int // column of the data: key (or of the JSON quote)
+	entryIndent int // -1 until the first entry
+	scalar      bool
+}
+
+type span struct {
+	start, end int
+	rule       int32
+}
+
+type lineAction uint8
+
+const (
+	actSpans     lineAction = iota // replace e.merged
+	actBodyFirst                   // replace line[bodyStart:bodyEnd] with the private-key marker
+	actBodyDrop                    // drop the line and its newline
+)
+
+// engine holds the scratch space of one redaction in progress; engines are
+// pooled and never shared between goroutines.
+type engine struct {
+	r      *Redactor
+	hits   []hit
+	spans  []span
+	merged []span
+	counts []int
+
+	open          bool // the line may continue past the end of the buffer
+	pending       mlState
+	hasPending    bool
+	lastAssignEnd int
+	bodyStart     int
+	bodyEnd       int
+}
+
+func newEngine(r *Redactor) *engine {
+	return &engine{r: r, counts: make([]int, len(r.rules))}
+}
+
+// add records a candidate span, line-relative, unless it is allow-listed.
+func (e *engine) add(line []byte, start, end int, ri int32) {
+	if start >= end {
+		return
+	}
+	if len(e.r.allow) > 0 {
+		if _, ok := e.r.allow[string(line[start:end])]; ok {
+			return
+		}
+	}
+	e.spans = append(e.spans, span{start: start, end: end, rule: ri})
+}
+
+func (e *engine) setPending(st mlState) {
+	e.pending = st
+	e.hasPending = true
+}
+
+// region appends the redaction of src to out. src is a run of whole lines;
+// only its last line may lack a newline, and then the stream has ended there.
+// It returns out untouched and false when nothing in src changes, so the
+// caller can write src itself.
+func (e *engine) region(out, src []byte, st *mlState) ([]byte, bool) {
+	hits := e.r.ac.scan(src, e.hits[:0])
+	e.hits = hits
+	emit := 0
+	changed := false
+	hi := 0
+	pos := 0
+	for pos < len(src) {
+		if st.mode == modeIdle {
+			// Lines without hits cannot change and cannot start a state.
+			if hi >= len(hits) {
+				break
+			}
+			hs := int(hits[hi].end) - int(e.r.ac.lens[hits[hi].pat])
+			if hs > pos {
+				pos += bytes.LastIndexByte(src[pos:hs], '\n') + 1
+			}
+		}
+		le := bytes.IndexByte(src[pos:], '\n')
+		if le < 0 {
+			le = len(src)
+		} else {
+			le += pos
+		}
+		hj := hi
+		for hj < len(hits) && int(hits[hj].end) <= le {
+			hj++
+		}
+		act := e.analyze(src[pos:le], hits[hi:hj], pos, st, false, true)
+		switch act {
+		case actSpans:
+			for _, sp := range e.merged {
+				out = append(out, src[emit:pos+sp.start]...)
+				out = append(out, e.r.markers[sp.rule]...)
+				emit = pos + sp.end
+				changed = true
+			}
+		case actBodyFirst:
+			out = append(out, src[emit:pos+e.bodyStart]...)
+			out = append(out, e.r.markers[e.r.privateKeyRule]...)
+			emit = pos + e.bodyEnd
+			changed = true
+		case actBodyDrop:
+			out = append(out, src[emit:pos]...)
+			emit = min(le+1, len(src))
+			changed = true
+		}
+		hi = hj
+		pos = le + 1
+	}
+	if !changed {
+		return out, false
+	}
+	return append(out, src[emit:]...), true
+}
+
+// analyze decides what happens to one line: line is its content without the
+// newline, hits its literal hits with positions relative to base. atStart
+// says line[0] is the real start of the line (false for the later pieces of
+// a long line), open that more of the line may follow.
+func (e *engine) analyze(line []byte, hits []hit, base int, st *mlState, open, atStart bool) lineAction {
+	e.spans = e.spans[:0]
+	e.merged = e.merged[:0]
+	e.hasPending = false
+	e.lastAssignEnd = -1
+	e.open = open
+	if atStart && st.mode != modeIdle {
+		if act, done := e.stateLine(line, st); done {
+			return act
+		}
+	}
+	r := e.r
+	for _, h := range hits {
+		he := int(h.end) - base
+		hs := he - int(r.ac.lens[h.pat])
+		for _, ri := range r.patRules[h.pat] {
+			cr := &r.rules[ri]
+			if cr.shape != nil {
+				matchShape(e, line, hs, he, ri, h.pat)
+			} else {
+				cr.match(e, line, hs, he, ri, h.pat)
+			}
+		}
+	}
+	e.merge()
+	if e.hasPending && !open && st.mode == modeIdle {
+		*st = e.pending
+	}
+	return actSpans
+}
+
+// stateLine handles a line while a multi-line state is open. done means the
+// line is fully handled; otherwise normal rules run on it too.
+func (e *engine) stateLine(line []byte, st *mlState) (lineAction, bool) {
+	switch st.mode {
+	case modePEM:
+		kind, cs, ce := pemBodyLine(st, line)
+		switch kind {
+		case pemBody:
+			st.body += ce - cs
+			if st.started {
+				return actBodyDrop, true
+			}
+			st.started = true
+			e.counts[e.r.privateKeyRule]++
+			e.bodyStart, e.bodyEnd = cs, ce
+			return actBodyFirst, true
+		case pemKeep:
+			return actSpans, false
+		default: // footer or not key material
+			*st = mlState{}
+		}
+	case modePEMBase64:
+		c, _, _ := trimSpaceBounds(line)
+		if len(c) > 0 && len(c) <= st.width && len(line) <= longLineThreshold && isBase64Run(c) {
+			if len(c) < st.width || c[len(c)-1] == '=' {
+				*st = mlState{}
+			}
+			return actBodyDrop, true
+		}
+		*st = mlState{}
+	case modeKubeYAML:
+		e.kubeYAMLLine(line, st)
+	case modeKubeJSON:
+		e.kubeJSONLine(line, st)
+	}
+	return actSpans, false
+}
+
+// merge sorts the candidate spans and replaces overlapping ones by their
+// union, named after the highest-priority rule among them.
+func (e *engine) merge() {
+	sp := e.spans
+	if len(sp) == 0 {
+		return
+	}
+	if len(sp) > 1 {
+		slices.SortFunc(sp, func(a, b span) int { return a.start - b.start })
+	}
+	rules := e.r.rules
+	cur := sp[0]
+	for _, s := range sp[1:] {
+		if s.start < cur.end {
+			if s.end > cur.end {
+				cur.end = s.end
+			}
+			if rules[s.rule].prio > rules[cur.rule].prio {
+				cur.rule = s.rule
+			}
+			continue
+		}
+		e.merged = append(e.merged, cur)
+		cur = s
+	}
+	e.merged = append(e.merged, cur)
+	for _, s := range e.merged {
+		e.counts[s.rule]++
+	}
+}
+
+// uncount undoes merge's count of a span the long-line path does not emit
+// (yet): it is counted when it is.
+func (e *engine) uncount(s span) { e.counts[s.rule]-- }
+
+type pemLineKind uint8
+
+const (
+	pemEnd pemLineKind = iota
+	pemBody
+	pemKeep
+)
+
+// pemBodyLine classifies a line inside a PEM block and returns the bounds of
+// its content (without prefix and surrounding blanks).
+func pemBodyLine(st *mlState, line []byte) (pemLineKind, int, int) {
+	if len(line) > longLineThreshold {
+		return pemEnd, 0, 0
+	}
+	c := line
+	off := 0
+	if st.prefix != "" {
+		if len(c) < len(st.prefix) || string(c[:len(st.prefix)]) != st.prefix {
+			return pemEnd, 0, 0
+		}
+		off = len(st.prefix)
+		c = c[off:]
+	}
+	c, ls, _ := trimSpaceBounds(c)
+	off += ls
+	if len(c) == 0 {
+		if st.started {
+			return pemEnd, 0, 0
+		}
+		return pemKeep, 0, 0
+	}
+	if bytes.Contains(c, []byte("-----END")) {
+		return pemEnd, 0, 0
+	}
+	if isBase64Run(c) && st.body+len(c) <= pemBodyMax {
+		return pemBody, off, off + len(c)
+	}
+	if !st.started && isPEMHeaderField(c) {
+		return pemKeep, 0, 0
+	}
+	return pemEnd, 0, 0
+}
+
+// isPEMHeaderField matches RFC 1421 / OpenPGP armor headers such as
+// "Proc-Type: 4,ENCRYPTED" or "Version: GnuPG v2".
+func isPEMHeaderField(c []byte) bool {
+	i := 0
+	for i < len(c) && (isAlnum(c[i]) || c[i] == '-') {
+		i++
+	}
+	return i > 0 && i+1 < len(c) && c[i] == ':' && c[i+1] == ' '
+}
+
+func isBase64Run(c []byte) bool {
+	for _, b := range c {
+		if !b64Pem[b] {
+			return false
+		}
+	}
+	return true
+}
+
+// trimSpaceBounds trims ASCII blanks (space, tab, CR) and returns the rest
+// with the number of bytes trimmed at each end.
+func trimSpaceBounds(c []byte) ([]byte, int, int) {
+	s := 0
+	for s < len(c) && isBlank(c[s]) {
+		s++
+	}
+	t := len(c)
+	for t > s && isBlank(c[t-1]) {
+		t--
+	}
+	return c[s:t], s, len(c) - t
+}
+
+func isBlank(b byte) bool { return b == ' ' || b == '\t' || b == '\r' }

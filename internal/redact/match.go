@@ -1,0 +1,700 @@
+package redact
+
+import (
+	"bytes"
+	"encoding/base64"
+)
+
+// A matchFunc verifies one prefilter hit: line is the whole line (or, for a
+// long line, what is held of it), [hs, he) the literal's bytes in it, ri the
+// rule and pi the literal. It adds the secret spans it confirms.
+type matchFunc func(e *engine, line []byte, hs, he int, ri, pi int32)
+
+// byteSet is a membership table; mkset takes "A-Za-z0-9_.-" style specs,
+// where a '-' that is first or last is literal.
+type byteSet [256]bool
+
+func mkset(spec string) byteSet {
+	var s byteSet
+	for i := 0; i < len(spec); i++ {
+		if i+2 < len(spec) && spec[i+1] == '-' {
+			for c := int(spec[i]); c <= int(spec[i+2]); c++ {
+				s[c] = true
+			}
+			i += 2
+			continue
+		}
+		s[spec[i]] = true
+	}
+	return s
+}
+
+func mksetExcept(except string) byteSet {
+	var s byteSet
+	for i := range s {
+		s[i] = true
+	}
+	for i := 0; i < len(except); i++ {
+		s[except[i]] = false
+	}
+	return s
+}
+
+var (
+	wordSet     = mkset("A-Za-z0-9_")
+	alnumSet    = mkset("A-Za-z0-9")
+	tokenSet    = mkset("A-Za-z0-9_-")
+	nameSet     = mkset("A-Za-z0-9_.-")
+	schemeSet   = mkset("A-Za-z0-9+.-")
+	b64Std      = mkset("A-Za-z0-9+/")
+	b64Pem      = mkset("A-Za-z0-9+/=")
+	azureSet    = mkset("A-Za-z0-9_~.")
+	azureBody   = mkset("A-Za-z0-9_~.-")
+	valueStop   = mkset(" \t\r\n\v\f\"',;")
+	headerStop  = mkset(" \t\r\n\v\f\"',;")
+	urlUserStop = mkset(" \t\r\n\v\f:/@\"'<>")
+	urlPassStop = mkset(" \t\r\n\v\f/@\"'<>")
+	cookieSet   = mksetExcept("\r\n\"'")
+	nonSpace    = mksetExcept(" \t\r\n\v\f")
+)
+
+func isAlnum(b byte) bool { return alnumSet[b] }
+
+func lbOK(line []byte, i int) bool { return i == 0 || !wordSet[line[i-1]] }
+
+func rbOK(line []byte, j int) bool { return j >= len(line) || !wordSet[line[j]] }
+
+func hasAt(line []byte, i int, s string) bool {
+	return i >= 0 && i+len(s) <= len(line) && string(line[i:i+len(s)]) == s
+}
+
+// hasFoldAt compares ASCII case-insensitively; s must be lower case.
+func hasFoldAt(line []byte, i int, s string) bool {
+	if i < 0 || i+len(s) > len(line) {
+		return false
+	}
+	for k := 0; k < len(s); k++ {
+		if foldByte(line[i+k]) != s[k] {
+			return false
+		}
+	}
+	return true
+}
+
+func runOf(line []byte, i int, set *byteSet) int {
+	for i < len(line) && set[line[i]] {
+		i++
+	}
+	return i
+}
+
+func matchShape(e *engine, line []byte, hs, he int, ri, _ int32) {
+	cr := &e.r.rules[ri]
+	sh := cr.shape
+	ok := false
+	for _, p := range sh.prefixes {
+		if len(p) == he-hs && string(line[hs:he]) == p {
+			ok = true
+			break
+		}
+	}
+	if !ok || (sh.lb && !lbOK(line, hs)) {
+		return
+	}
+	j := runOf(line, he, &cr.body)
+	for j > he && cr.trim[line[j-1]] {
+		j--
+	}
+	n := j - he
+	if n < sh.min || (sh.max > 0 && n > sh.max) || (sh.rb && !rbOK(line, j)) {
+		return
+	}
+	if sh.reject != nil && sh.reject(line[hs:j]) {
+		return
+	}
+	e.add(line, hs, j, ri)
+}
+
+// xapp-\d-[A-Za-z0-9-]{10,}
+func matchSlackApp(e *engine, line []byte, hs, he int, ri, _ int32) {
+	if !hasAt(line, hs, "xapp-") || !lbOK(line, hs) {
+		return
+	}
+	if he+1 >= len(line) || line[he] < '0' || line[he] > '9' || line[he+1] != '-' {
+		return
+	}
+	set := mkset("A-Za-z0-9-")
+	j := runOf(line, he+2, &set)
+	for j > he+2 && line[j-1] == '-' {
+		j--
+	}
+	if j-(he+2) >= 10 {
+		e.add(line, hs, j, ri)
+	}
+}
+
+// hooks.slack.com/(services|workflows|triggers)/<secret path>: the host stays.
+func matchSlackWebhook(e *engine, line []byte, hs, he int, ri, _ int32) {
+	if !hasAt(line, hs, "hooks.slack.com/") {
+		return
+	}
+	k := -1
+	for _, kind := range []string{"services/", "workflows/", "triggers/"} {
+		if hasAt(line, he, kind) {
+			k = he + len(kind)
+			break
+		}
+	}
+	if k < 0 {
+		return
+	}
+	j := runOf(line, k, &b64Std)
+	if j-k >= 20 {
+		e.add(line, k, j, ri)
+	}
+}
+
+// sk-ant-[a-z]{2,10}[0-9]{2}-[A-Za-z0-9_-]{32,}
+func matchAnthropic(e *engine, line []byte, hs, he int, ri, _ int32) {
+	if !hasAt(line, hs, "sk-ant-") || !lbOK(line, hs) {
+		return
+	}
+	k := he
+	for k < len(line) && k-he < 10 && line[k] >= 'a' && line[k] <= 'z' {
+		k++
+	}
+	if k-he < 2 || k+3 > len(line) {
+		return
+	}
+	if line[k] < '0' || line[k] > '9' || line[k+1] < '0' || line[k+1] > '9' || line[k+2] != '-' {
+		return
+	}
+	k += 3
+	j := runOf(line, k, &tokenSet)
+	if j-k >= 32 {
+		e.add(line, hs, j, ri)
+	}
+}
+
+// sk-[...]{16,}T3BlbkFJ[...]{16,}: the hit is the marker in the middle, so
+// walk back (at most 512 bytes) to the sk- that starts the key.
+func matchOpenAIMarker(e *engine, line []byte, hs, he int, ri, _ int32) {
+	if !hasAt(line, hs, "T3BlbkFJ") {
+		return
+	}
+	k := hs
+	for k > 0 && hs-k < 512 && tokenSet[line[k-1]] {
+		k--
+	}
+	start := -1
+	for p := k; p+3 <= hs-16; p++ {
+		if hasAt(line, p, "sk-") && lbOK(line, p) {
+			start = p
+			break
+		}
+	}
+	if start < 0 {
+		return
+	}
+	j := runOf(line, he, &tokenSet)
+	if j-he >= 16 {
+		e.add(line, start, j, ri)
+	}
+}
+
+// eyJ...{10,}.eyJ...{10,}.[sig]*
+func matchJWT(e *engine, line []byte, hs, he int, ri, _ int32) {
+	if !hasAt(line, hs, "eyJ") || !lbOK(line, hs) {
+		return
+	}
+	j := runOf(line, he, &tokenSet)
+	if j-he < 10 || !hasAt(line, j, ".eyJ") {
+		return
+	}
+	k := j + 4
+	j = runOf(line, k, &tokenSet)
+	if j-k < 10 || j >= len(line) || line[j] != '.' {
+		return
+	}
+	j = runOf(line, j+1, &tokenSet)
+	e.add(line, hs, j, ri)
+}
+
+// SG.[22].[43]
+func matchSendGrid(e *engine, line []byte, hs, he int, ri, _ int32) {
+	if !hasAt(line, hs, "SG.") || !lbOK(line, hs) {
+		return
+	}
+	j := runOf(line, he, &tokenSet)
+	if j-he != 22 || j >= len(line) || line[j] != '.' {
+		return
+	}
+	k := runOf(line, j+1, &tokenSet)
+	if k-(j+1) == 43 {
+		e.add(line, hs, k, ri)
+	}
+}
+
+// [A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.-]{31,34}
+func matchAzureSecret(e *engine, line []byte, hs, he int, ri, _ int32) {
+	if !hasAt(line, hs, "Q~") || hs < 4 {
+		return
+	}
+	if d := line[hs-1]; d < '0' || d > '9' {
+		return
+	}
+	start := hs - 4
+	for i := start; i < hs-1; i++ {
+		if !azureSet[line[i]] {
+			return
+		}
+	}
+	if start > 0 && (wordSet[line[start-1]] || azureSet[line[start-1]]) {
+		return
+	}
+	j := runOf(line, he, &azureBody)
+	if n := j - he; n < 31 || n > 34 {
+		return
+	}
+	e.add(line, start, j, ri)
+}
+
+// pemLabel matches "[ A-Z0-9_-]{0,100}PRIVATE KEY( BLOCK)?-----" at i and
+// returns the index after it.
+func pemLabel(line []byte, i int) (int, bool) {
+	lim := min(len(line), i+100+len("PRIVATE KEY"))
+	at := bytes.Index(line[i:lim], []byte("PRIVATE KEY"))
+	if at < 0 {
+		return 0, false
+	}
+	for _, c := range line[i : i+at] {
+		if !(c == ' ' || c == '_' || c == '-' || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) {
+			return 0, false
+		}
+	}
+	k := i + at + len("PRIVATE KEY")
+	if hasAt(line, k, " BLOCK") {
+		k += len(" BLOCK")
+	}
+	if !hasAt(line, k, "-----") {
+		return 0, false
+	}
+	return k + 5, true
+}
+
+// matchPEMHeader keeps the header and footer and redacts the body between
+// them on the same line (a JSON string with \n escapes, a one-line dump), or
+// starts the PEM state machine when the body follows on the next lines.
+func matchPEMHeader(e *engine, line []byte, hs, he int, ri, _ int32) {
+	if !hasAt(line, hs, "-----BEGIN") {
+		return
+	}
+	hdrEnd, ok := pemLabel(line, he)
+	if !ok {
+		return
+	}
+	for f := hdrEnd; ; {
+		at := bytes.Index(line[f:], []byte("-----END"))
+		if at < 0 {
+			break
+		}
+		fs := f + at
+		if _, ok := pemLabel(line, fs+len("-----END")); ok {
+			body := line[hdrEnd:fs]
+			if len(bytes.TrimSpace(body)) > 0 {
+				e.add(line, hdrEnd, fs, ri)
+			}
+			return
+		}
+		f = fs + 1
+	}
+	// No footer on this line: key material may follow the header here,
+	// after blanks or \n escapes, and on the next lines.
+	k := hdrEnd
+	for k < len(line) && (isBlank(line[k]) || line[k] == '\\') {
+		if line[k] == '\\' && k+1 < len(line) && (line[k+1] == 'n' || line[k+1] == 'r') {
+			k += 2
+			continue
+		}
+		if line[k] == '\\' {
+			break
+		}
+		k++
+	}
+	if k < len(line) && b64Pem[line[k]] {
+		j := k
+		for j < len(line) && (b64Pem[line[j]] || isBlank(line[j]) || line[j] == '\\') {
+			j++
+		}
+		for j > k && isBlank(line[j-1]) {
+			j--
+		}
+		e.add(line, k, j, ri)
+		if j < len(line) {
+			return // something else ends the key on this line
+		}
+	} else if k < len(line) {
+		return // the header is quoted or mentioned, not printed
+	}
+	if e.open || hs > pemPrefixMax {
+		return
+	}
+	prefix := line[:hs]
+	if len(bytes.TrimLeft(prefix, " \t")) == 0 {
+		prefix = nil
+	}
+	e.setPending(mlState{mode: modePEM, prefix: string(prefix)})
+}
+
+// LS0tLS1CRUdJTi is "-----BEGIN" in base64; decode the start of the run and
+// require PRIVATE KEY so base64 certificates stay.
+func matchPEMBase64(e *engine, line []byte, hs, he int, ri, _ int32) {
+	if !hasAt(line, hs, "LS0tLS1CRUdJTi") || (hs > 0 && b64Std[line[hs-1]]) {
+		return
+	}
+	j := runOf(line, he, &b64Std)
+	if j-he < 20 {
+		return
+	}
+	for p := 0; p < 2 && j < len(line) && line[j] == '='; p++ {
+		j++
+	}
+	head := line[hs:min(j, hs+200)]
+	head = head[:len(head)/4*4]
+	dec := make([]byte, base64.StdEncoding.DecodedLen(len(head)))
+	n, _ := base64.StdEncoding.Decode(dec, bytes.TrimRight(head, "="))
+	if !bytes.Contains(dec[:n], []byte("PRIVATE KEY")) {
+		return
+	}
+	e.add(line, hs, j, ri)
+	// Wrapped output (base64 at 64 or 76 columns): follow the next lines.
+	c, ls, _ := trimSpaceBounds(line)
+	if !e.open && ls == hs && ls+len(c) == j && (len(c) == 64 || len(c) == 76) {
+		e.setPending(mlState{mode: modePEMBase64, width: len(c)})
+	}
+}
+
+// Authorization, Proxy-Authorization, X-Api-Key, Api-Key, X-Goog-Api-Key,
+// X-Auth-Token: the name and a Bearer/Basic/Token scheme stay.
+func matchAuthHeader(e *engine, line []byte, hs, he int, ri, _ int32) {
+	ns := hs
+	switch {
+	case hasFoldAt(line, hs, "authorization"):
+		if hasFoldAt(line, hs-6, "proxy-") {
+			ns = hs - 6
+		}
+	case hasFoldAt(line, hs, "api-key"):
+		if hasFoldAt(line, hs-7, "x-goog-") {
+			ns = hs - 7
+		} else if hasFoldAt(line, hs-2, "x-") {
+			ns = hs - 2
+		}
+	}
+	if !lbOK(line, ns) {
+		return
+	}
+	k, ok := headerSeparator(line, he)
+	if !ok {
+		return
+	}
+	for _, scheme := range []string{"bearer", "basic", "token", "bot", "digest"} {
+		if hasFoldAt(line, k, scheme) && k+len(scheme) < len(line) && isBlank(line[k+len(scheme)]) {
+			k += len(scheme)
+			for k < len(line) && isBlank(line[k]) {
+				k++
+			}
+			break
+		}
+	}
+	j := k
+	for j < len(line) && !headerStop[line[j]] {
+		j++
+	}
+	if v := line[k:j]; len(v) >= 4 && !isPlaceholder(v) {
+		e.add(line, k, j, ri)
+	}
+}
+
+// headerSeparator accepts `"?[ \t]*:[ \t]*"?` (either quote) after a header
+// name and returns where the value starts.
+func headerSeparator(line []byte, k int) (int, bool) {
+	if k < len(line) && (line[k] == '"' || line[k] == '\'') {
+		k++
+	}
+	for k < len(line) && isBlank(line[k]) {
+		k++
+	}
+	if k >= len(line) || line[k] != ':' {
+		return 0, false
+	}
+	k++
+	for k < len(line) && isBlank(line[k]) {
+		k++
+	}
+	if k < len(line) && (line[k] == '"' || line[k] == '\'') {
+		k++
+	}
+	return k, true
+}
+
+// Cookie and Set-Cookie: the whole cookie list is the secret.
+func matchCookieHeader(e *engine, line []byte, hs, he int, ri, _ int32) {
+	ns := hs
+	if hasFoldAt(line, hs-4, "set-") {
+		ns = hs - 4
+	}
+	if !lbOK(line, ns) {
+		return
+	}
+	k, ok := headerSeparator(line, he)
+	if !ok {
+		return
+	}
+	j := runOf(line, k, &cookieSet)
+	for j > k && isBlank(line[j-1]) {
+		j--
+	}
+	if v := line[k:j]; len(v) >= 4 && !isPlaceholder(v) {
+		e.add(line, k, j, ri)
+	}
+}
+
+// scheme://user:password@host: the password is the secret; with the GitHub
+// convention TOKEN:x-oauth-basic@ it is the user.
+func matchURLCredentials(e *engine, line []byte, hs, he int, ri, _ int32) {
+	// A scheme of 2..21 bytes starting with a letter must end at hs.
+	s := hs
+	for s > 0 && hs-s < 21 && schemeSet[line[s-1]] {
+		s--
+	}
+	letter := false
+	for p := s; p <= hs-2; p++ {
+		if c := line[p]; (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') {
+			letter = true
+			break
+		}
+	}
+	if !letter {
+		return
+	}
+	u := he
+	k := u
+	for k < len(line) && k-u <= 256 && !urlUserStop[line[k]] {
+		k++
+	}
+	if k >= len(line) || line[k] != ':' || k-u > 256 {
+		return
+	}
+	p := k + 1
+	j := p
+	for j < len(line) && j-p <= 256 && !urlPassStop[line[j]] {
+		j++
+	}
+	if j >= len(line) || line[j] != '@' || j-p < 3 || j-p > 256 {
+		return
+	}
+	pass := line[p:j]
+	if string(pass) == "x-oauth-basic" {
+		if k-u >= 3 {
+			e.add(line, u, k, ri)
+		}
+		return
+	}
+	if isPlaceholder(pass) {
+		return
+	}
+	e.add(line, p, j, ri)
+}
+
+// matchAssignment handles NAME=VALUE, NAME: VALUE, "name": "value" and
+// --name=value whose name IsSecretName accepts.
+func matchAssignment(e *engine, line []byte, hs, he int, ri, _ int32) {
+	ne := runOf(line, he, &nameSet)
+	if ne == e.lastAssignEnd {
+		return // the same name, reached through another keyword literal
+	}
+	e.lastAssignEnd = ne
+	k := ne
+	if k+1 < len(line) && line[k] == '\\' && line[k+1] == '"' {
+		k += 2
+	} else if k < len(line) && (line[k] == '"' || line[k] == '\'') {
+		k++
+	}
+	for k < len(line) && isBlank(line[k]) {
+		k++
+	}
+	if k >= len(line) || (line[k] != ':' && line[k] != '=') {
+		return
+	}
+	sep := line[k]
+	k++
+	if k < len(line) {
+		c := line[k]
+		if (sep == ':' && (c == '=' || c == ':')) || (sep == '=' && (c == '=' || c == '>' || c == '~')) {
+			return // :=, ::, ==, =>, =~ are code, not assignments
+		}
+	}
+	for k < len(line) && isBlank(line[k]) {
+		k++
+	}
+	ns := hs
+	for ns > 0 && hs-ns < 128 && nameSet[line[ns-1]] {
+		ns--
+	}
+	if ns >= 2 && line[ns-1] == '/' && line[ns-2] == '/' {
+		return // URL userinfo: matchURLCredentials' business
+	}
+	query := ns > 0 && (line[ns-1] == '?' || line[ns-1] == '&')
+	var quote byte
+	escaped := false
+	if k+1 < len(line) && line[k] == '\\' && line[k+1] == '"' {
+		quote, escaped = '"', true
+		k += 2
+	} else if k < len(line) && (line[k] == '"' || line[k] == '\'') {
+		quote = line[k]
+		k++
+	}
+	vs := k
+	if quote != 0 {
+		for k < len(line) {
+			c := line[k]
+			if query && (c == '&' || c == '#') {
+				break
+			}
+			if escaped {
+				if c == '\\' && k+1 < len(line) && line[k+1] == '"' {
+					break
+				}
+			} else if c == quote {
+				break
+			} else if c == '\\' && quote == '"' {
+				k++
+			}
+			k++
+		}
+		k = min(k, len(line))
+		for k > vs && isBlank(line[k-1]) {
+			k--
+		}
+	} else {
+		for k < len(line) && !valueStop[line[k]] && !(query && (line[k] == '&' || line[k] == '#')) {
+			k++
+		}
+	}
+	val := line[vs:k]
+	name := line[ns:ne]
+	if !assignmentValueOK(val, name) || !isAssignmentName(name) {
+		return
+	}
+	e.add(line, vs, k, ri)
+}
+
+// assignmentValueOK applies the value validation of the reference, plus a few
+// shapes that are code rather than secrets (cfg.Password, getToken()).
+func assignmentValueOK(v, name []byte) bool {
+	if len(v) < 4 || isPlaceholder(v) {
+		return false
+	}
+	switch v[0] {
+	case '(', '{', '[':
+		return false
+	}
+	if hasAt(v, 0, "-----BEGIN") {
+		return false
+	}
+	digitsColons := true
+	for _, c := range v {
+		if !(c >= '0' && c <= '9') && c != ':' {
+			digitsColons = false
+			break
+		}
+	}
+	if digitsColons && v[0] != ':' {
+		return false // 1234, 42:7:, 12:30:00
+	}
+	if bytes.EqualFold(v, bytes.TrimLeft(name, "-.")) {
+		return false // Password: password, a variable passed on
+	}
+	// A dotted identifier (cfg.Password, os.Args) or a call (getToken(...)).
+	i := 0
+	dots := 0
+	for i < len(v) {
+		if !(v[i] == '_' || (v[i]|0x20 >= 'a' && v[i]|0x20 <= 'z')) {
+			break
+		}
+		for i < len(v) && wordSet[v[i]] {
+			i++
+		}
+		if i < len(v) && v[i] == '.' {
+			dots++
+			i++
+			continue
+		}
+		break
+	}
+	if i == len(v) && dots > 0 && v[len(v)-1] != '.' {
+		return false
+	}
+	if i < len(v) && v[i] == '(' && i > 0 {
+		return false
+	}
+	return true
+}
+
+// isPlaceholder recognises values that stand for a secret without being one.
+func isPlaceholder(v []byte) bool {
+	if len(v) == 0 {
+		return true
+	}
+	if placeholderWords[string(bytes.ToLower(v))] {
+		return true
+	}
+	same := func(c byte) bool {
+		for _, b := range v {
+			if b != c {
+				return false
+			}
+		}
+		return true
+	}
+	switch {
+	case same('*'), same('x'), same('X'), same('.'), same('#'), same('-'):
+		return true
+	case bytes.Count(v, []byte("•")) == len(v)/len("•") && len(v)%len("•") == 0:
+		return true
+	case v[0] == '<' && v[len(v)-1] == '>':
+		return true
+	case hasAt(v, 0, "{{"), hasAt(v, 0, "[REDACTED"), hasAt(v, 0, "$("), hasAt(v, 0, "%s"), hasAt(v, 0, "%v"):
+		return true
+	case v[0] == '$' && len(v) > 1 && (v[1] == '{' || v[1] == '_' || (v[1] >= 'A' && v[1] <= 'Z')):
+		// $TOKEN and ${TOKEN:-x}; $ecret, with a lower-case letter, stays a value
+		return true
+	case hasAt(v, 0, "***"), hasAt(v, 0, "..."):
+		return true
+	}
+	return false
+}
+
+// matchEnvLiteral confirms an exact, case-sensitive occurrence of a secret
+// environment value (or one of its encodings).
+func matchEnvLiteral(e *engine, line []byte, hs, he int, ri, pi int32) {
+	if string(line[hs:he]) == e.r.pats[pi] {
+		e.add(line, hs, he, ri)
+	}
+}
+
+// matchExtra runs a team rule's anchored regexp on the rest of the line.
+func matchExtra(e *engine, line []byte, hs, he int, ri, _ int32) {
+	cr := &e.r.rules[ri]
+	if cr.lb && !lbOK(line, hs) {
+		return
+	}
+	if !hasAt(line, hs, cr.extraPrefix) {
+		return
+	}
+	loc := cr.re.FindIndex(line[hs:])
+	if loc == nil || loc[0] != 0 || loc[1] == 0 {
+		return
+	}
+	e.add(line, hs, hs+loc[1], ri)
+}
