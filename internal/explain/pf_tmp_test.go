@@ -42,7 +42,7 @@ func BenchmarkLoopOnly(b *testing.B) {
 	n := 0
 	for i := 0; i < b.N; i++ {
 		for _, c := range data {
-			if pf.at[c] != 0 {
+			if pf.at[uint16(c)] != 0 {
 				n++
 			}
 		}

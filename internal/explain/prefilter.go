@@ -12,12 +12,13 @@ var lower = func() (t [256]byte) {
 }()
 
 // anchor is a literal that a line must contain before classify looks at it.
-// The scan does not look at every byte of every anchor: it waits for the
-// anchor's trigger, its rarest byte in ordinary output, and only then
-// compares the rest. Picking rare triggers is what makes the scan cheap.
+// The scan does not compare every anchor at every byte: it looks up each
+// pair of adjacent bytes in a table and compares an anchor only where its
+// trigger pair, a pair chosen to be rare in ordinary output, occurs. Rare
+// triggers are what make the scan cheap.
 type anchor struct {
 	text    string // folded to lower case unless exact
-	trigger int    // offset in text of the byte the scan waits for
+	trigger int    // offset in text of the first byte of the trigger pair
 	exact   bool   // compare case-sensitively
 }
 
@@ -32,39 +33,39 @@ var anchors = []anchor{
 	{"fail", 0, false}, // fail, failed, failure, FAIL
 	{"panic", 0, false},
 	{"exception", 1, false},
-	{"traceback", 8, false},
-	{"denied", 0, false},
+	{"traceback", 4, false},
+	{"denied", 3, false},
 	{"not found", 4, false},
 	{"no such", 4, false},
-	{"cannot", 0, false},
-	{"can't", 3, false},
-	{"can not", 0, false},
-	{"could not", 0, false},
+	{"cannot", 2, false},
+	{"can't", 2, false},
+	{"could not", 2, false},
 	{"couldn't", 5, false},
-	{"unable", 3, false},
+	{"unable", 1, false},
 	{"refused", 2, false},
-	{"timeout", 2, false},
-	{"timed out", 2, false},
-	{"conflict", 3, false},
-	{"reject", 2, false},
+	{"timeout", 3, false},
+	{"timed out", 1, false},
+	{"conflict", 2, false},
+	{"reject", 1, false},
 	{"abort", 1, false},
-	{"segmentation fault", 3, false},
-	{"undefined reference", 5, false},
+	{"segmentation fault", 2, false},
+	{"undefined reference", 3, false},
 	{"backoff", 3, false}, // CrashLoopBackOff, ImagePullBackOff
-	{".go:", 1, false},    // go compiler and vet lines, t.Errorf lines, klog's file.go:NN]
+	{".go:", 0, false},    // go compiler and vet lines, t.Errorf lines, klog's file.go:NN]
 	{"=== ", 0, false},    // go test -v markers: they say whose log lines follow
 	{"--- ", 0, false},    // --- PASS / --- SKIP / --- FAIL
 	{"\nE   ", 0, true},   // pytest's "E   " lines, at a line start only
-	{"left:", 2, false},   // assert_eq! details under a Rust panic
-	{"right:", 2, false},
-	{"***", 0, false}, // make's own messages ("*** No rule to make target")
+	{"left:", 3, false},   // assert_eq! details under a Rust panic
+	{"right:", 4, false},
+	{"not ok", 4, false}, // TAP's failing test line
+	{"***", 0, false},    // make's own messages ("*** No rule to make target")
 }
 
 // prefilter finds the first line holding an anchor.
 type prefilter struct {
-	// at maps a byte to 1 + the index in lists of the anchors it triggers;
-	// 0 means it triggers none, which is the case for most bytes.
-	at    [256]uint8
+	// at maps a pair of adjacent bytes (first byte high) to 1 + the index
+	// in lists of the anchors it triggers; 0, for most pairs, means none.
+	at    [1 << 16]uint8
 	lists [][]anchor
 }
 
@@ -72,6 +73,12 @@ var pf = newPrefilter(anchors)
 
 func newPrefilter(as []anchor) *prefilter {
 	p := &prefilter{}
+	cases := func(c byte, exact bool) []byte {
+		if !exact && 'a' <= c && c <= 'z' {
+			return []byte{c, c - 'a' + 'A'}
+		}
+		return []byte{c}
+	}
 	for _, a := range as {
 		if !a.exact {
 			b := []byte(a.text)
@@ -80,17 +87,18 @@ func newPrefilter(as []anchor) *prefilter {
 			}
 			a.text = string(b)
 		}
-		c := a.text[a.trigger]
-		if p.at[c] == 0 {
+		key := uint16(a.text[a.trigger])<<8 | uint16(a.text[a.trigger+1])
+		k := p.at[key]
+		if k == 0 {
 			p.lists = append(p.lists, nil)
-			k := uint8(len(p.lists))
-			p.at[c] = k
-			if !a.exact && 'a' <= c && c <= 'z' {
-				p.at[c-'a'+'A'] = k
+			k = uint8(len(p.lists))
+			for _, c := range cases(a.text[a.trigger], a.exact) {
+				for _, d := range cases(a.text[a.trigger+1], a.exact) {
+					p.at[uint16(c)<<8|uint16(d)] = k
+				}
 			}
 		}
-		k := p.at[c] - 1
-		p.lists[k] = append(p.lists[k], a)
+		p.lists[k-1] = append(p.lists[k-1], a)
 	}
 	return p
 }
@@ -101,8 +109,8 @@ func (p *prefilter) index(b []byte) int {
 	if len(b) >= 4 && string(b[:4]) == "E   " {
 		return 0
 	}
-	for i := 0; i < len(b); i++ {
-		k := p.at[b[i]]
+	for i := 0; i+1 < len(b); i++ {
+		k := p.at[uint16(b[i])<<8|uint16(b[i+1])]
 		if k == 0 {
 			continue
 		}
@@ -115,19 +123,11 @@ func (p *prefilter) index(b []byte) int {
 			w := b[start : start+len(a.text)]
 			if a.exact {
 				if string(w) == a.text {
-					if a.text[0] == '\n' {
-						return start + 1
-					}
-					return start
+					return start + len(a.text) - 1 // inside the line the anchor ends on
 				}
 				continue
 			}
-			for j := a.trigger + 1; j < len(w); j++ {
-				if lower[w[j]] != a.text[j] {
-					continue next
-				}
-			}
-			for j := 0; j < a.trigger; j++ {
+			for j := range w {
 				if lower[w[j]] != a.text[j] {
 					continue next
 				}

@@ -182,6 +182,9 @@ func (e *engine) analyze(line []byte, hits []hit, base int, st *mlState, open, a
 			}
 		}
 	}
+	if len(e.spans) > 0 {
+		e.dropMarkerOverlaps(line)
+	}
 	e.merge()
 	if e.hasPending && !open && st.mode == modeIdle {
 		*st = e.pending
@@ -226,6 +229,39 @@ func (e *engine) stateLine(line []byte, st *mlState) (lineAction, bool) {
 	}
 	return actSpans, false
 }
+
+var markerPrefix = []byte("[REDACTED:")
+
+// dropMarkerOverlaps removes candidate spans that touch a marker already in
+// the line, so redacting rac's own output again changes nothing. Only a
+// well-formed marker counts: "[REDACTED:" alone must not shield what follows.
+func (e *engine) dropMarkerOverlaps(line []byte) {
+	for i := 0; ; {
+		at := bytes.Index(line[i:], markerPrefix)
+		if at < 0 {
+			return
+		}
+		ms := i + at
+		k := ms + len(markerPrefix)
+		for k < len(line) && k-ms < 100 && markerIDSet[line[k]] {
+			k++
+		}
+		i = k
+		if k >= len(line) || line[k] != ']' {
+			continue
+		}
+		me := k + 1
+		kept := e.spans[:0]
+		for _, s := range e.spans {
+			if s.end <= ms || s.start >= me {
+				kept = append(kept, s)
+			}
+		}
+		e.spans = kept
+	}
+}
+
+var markerIDSet = mkset("A-Za-z0-9:._-")
 
 // merge sorts the candidate spans and replaces overlapping ones by their
 // union, named after the highest-priority rule among them.

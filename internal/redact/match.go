@@ -56,9 +56,21 @@ var (
 	urlPassStop = mkset(" \t\r\n\v\f/@\"'<>")
 	cookieSet   = mksetExcept("\r\n\"'")
 	nonSpace    = mksetExcept(" \t\r\n\v\f")
+	slackAppSet = mkset("A-Za-z0-9-")
 )
 
 func isAlnum(b byte) bool { return alnumSet[b] }
+
+func isLetter(b byte) bool { return (b|0x20) >= 'a' && (b|0x20) <= 'z' }
+
+func isLowerWord(v []byte) bool {
+	for _, c := range v {
+		if c < 'a' || c > 'z' {
+			return false
+		}
+	}
+	return len(v) > 0
+}
 
 func lbOK(line []byte, i int) bool { return i == 0 || !wordSet[line[i-1]] }
 
@@ -123,8 +135,7 @@ func matchSlackApp(e *engine, line []byte, hs, he int, ri, _ int32) {
 	if he+1 >= len(line) || line[he] < '0' || line[he] > '9' || line[he+1] != '-' {
 		return
 	}
-	set := mkset("A-Za-z0-9-")
-	j := runOf(line, he+2, &set)
+	j := runOf(line, he+2, &slackAppSet)
 	for j > he+2 && line[j-1] == '-' {
 		j--
 	}
@@ -544,7 +555,7 @@ func matchAssignment(e *engine, line []byte, hs, he int, ri, _ int32) {
 	if ns >= 2 && line[ns-1] == '/' && line[ns-2] == '/' {
 		return // URL userinfo: matchURLCredentials' business
 	}
-	query := ns > 0 && (line[ns-1] == '?' || line[ns-1] == '&')
+	query := ns > 0 && (line[ns-1] == '?' || line[ns-1] == '&' || line[ns-1] == '#')
 	var quote byte
 	escaped := false
 	if k+1 < len(line) && line[k] == '\\' && line[k+1] == '"' {
@@ -583,6 +594,9 @@ func matchAssignment(e *engine, line []byte, hs, he int, ri, _ int32) {
 	}
 	val := line[vs:k]
 	name := line[ns:ne]
+	if sep == ':' && quote == 0 && k+1 < len(line) && line[k] == ' ' && isLowerWord(val) && isLetter(line[k+1]) {
+		return // prose: "auth: retry failed logins", "TOKEN: unbound variable"
+	}
 	if !assignmentValueOK(val, name) || !isAssignmentName(name) {
 		return
 	}
@@ -646,8 +660,14 @@ func isPlaceholder(v []byte) bool {
 	if len(v) == 0 {
 		return true
 	}
-	if placeholderWords[string(bytes.ToLower(v))] {
-		return true
+	if len(v) <= 12 {
+		var low [12]byte
+		for i, c := range v {
+			low[i] = foldByte(c)
+		}
+		if placeholderWords[string(low[:len(v)])] {
+			return true
+		}
 	}
 	same := func(c byte) bool {
 		for _, b := range v {

@@ -1,6 +1,6 @@
 package redact
 
-import "strings"
+import "bytes"
 
 // IsSecretName reports whether a variable, flag or field name names a secret
 // value. It is the one classifier of names in rac: the environment scan, the
@@ -17,26 +17,40 @@ import "strings"
 // TYPE, SOCK, ...) or any segment is PUBLIC, TOKENS, TOKENIZER, AUTHOR, MAX
 // or MIN.
 func IsSecretName(name string) bool {
-	var buf [16]string
-	segs := nameSegments(name, buf[:0])
+	var buf [128]byte
+	if len(name) > len(buf) {
+		return isSecretNameBytes([]byte(name))
+	}
+	return isSecretNameBytes(buf[:copy(buf[:], name)])
+}
+
+// isSecretNameBytes is IsSecretName on a scratch copy it may modify (it
+// lower-cases it in place), so the hot path of the redactor does not allocate.
+func isSecretNameBytes(name []byte) bool {
+	var segBuf [24][2]int
+	segs := nameSegments(name, segBuf[:0])
 	if len(segs) == 0 {
 		return false
 	}
-	last := segs[len(segs)-1]
-	if nonSecretLast[last] {
+	for i := range name {
+		name[i] = foldByte(name[i])
+	}
+	seg := func(i int) []byte { return name[segs[i][0]:segs[i][1]] }
+	if nonSecretLast[string(seg(len(segs)-1))] {
 		return false
 	}
 	secret := false
-	for i, s := range segs {
-		if nonSecretAny[s] {
+	for i := range segs {
+		s := seg(i)
+		if nonSecretAny[string(s)] {
 			return false
 		}
 		switch {
-		case secretSegments[s]:
+		case secretSegments[string(s)]:
 			secret = true
-		case s == "key" && i > 0 && isKeyQualifier(segs[i-1]):
+		case string(s) == "key" && i > 0 && isKeyQualifier(seg(i-1)):
 			secret = true
-		case i == len(segs)-1 && i > 0 && secretLastSegments[s]:
+		case i == len(segs)-1 && i > 0 && secretLastSegments[string(s)]:
 			secret = true
 		case hasSecretSuffix(s):
 			secret = true
@@ -45,35 +59,38 @@ func IsSecretName(name string) bool {
 	return secret
 }
 
-func isKeyQualifier(s string) bool {
+func isKeyQualifier(s []byte) bool {
 	for _, q := range keyQualifiers {
-		if s == q {
+		if string(s) == q {
 			return true
 		}
 	}
 	return false
 }
 
-func hasSecretSuffix(s string) bool {
+func hasSecretSuffix(s []byte) bool {
 	for _, suf := range secretSuffixes {
-		if len(s) > len(suf) && strings.HasSuffix(s, suf) {
+		if len(s) > len(suf) && string(s[len(s)-len(suf):]) == suf {
 			return true
 		}
 	}
 	return false
 }
 
-// nameSegments splits a name into lower-case segments. Trailing digits are
-// dropped from each segment so PASSWORD2 and OAUTH2 compare as their words.
-func nameSegments(name string, segs []string) []string {
+// nameSegments splits a name into segments, returned as bounds. Trailing
+// digits are dropped from each segment so PASSWORD2 and OAUTH2 compare as
+// their words.
+func nameSegments(name []byte, segs [][2]int) [][2]int {
 	start := -1
 	flush := func(end int) {
 		if start < 0 {
 			return
 		}
-		s := strings.TrimRight(name[start:end], "0123456789")
-		if s != "" {
-			segs = append(segs, strings.ToLower(s))
+		for end > start && name[end-1] >= '0' && name[end-1] <= '9' {
+			end--
+		}
+		if end > start {
+			segs = append(segs, [2]int{start, end})
 		}
 		start = -1
 	}
@@ -108,12 +125,23 @@ func nameSegments(name string, segs []string) []string {
 // isAssignmentName adds the checks that only make sense for a name found in
 // text: a name ending in a file extension is a file (token.go:42:7:).
 func isAssignmentName(name []byte) bool {
-	n := strings.TrimLeft(string(name), "-.")
-	if n == "" {
+	for len(name) > 0 && (name[0] == '-' || name[0] == '.') {
+		name = name[1:]
+	}
+	if len(name) == 0 || len(name) > 128 {
 		return false
 	}
-	if dot := strings.LastIndexByte(n, '.'); dot > 0 && fileExtensions[strings.ToLower(n[dot+1:])] {
-		return false
+	if dot := bytes.LastIndexByte(name, '.'); dot > 0 {
+		var ext [8]byte
+		if e := name[dot+1:]; len(e) <= len(ext) {
+			for i, c := range e {
+				ext[i] = foldByte(c)
+			}
+			if fileExtensions[string(ext[:len(e)])] {
+				return false
+			}
+		}
 	}
-	return IsSecretName(n)
+	var buf [128]byte
+	return isSecretNameBytes(buf[:copy(buf[:], name)])
 }

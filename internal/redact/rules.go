@@ -160,7 +160,7 @@ func builtinRules() []rule {
 		{id: "url-credentials", prio: prioHeader, literals: []string{"://"}, match: matchURLCredentials},
 
 		// kubectl get secret -o yaml|json (see the package doc).
-		{id: "k8s-secret-data", prio: prioKube, literals: []string{"data:", "data\""}, match: matchKubeData},
+		{id: "k8s-secret-data", prio: prioKube, literals: []string{"data:", "data\"", "data\\\""}, match: matchKubeData},
 
 		// NAME=VALUE, NAME: VALUE and "name": "value" with a secret-like name. The
 		// literals only need to cover every keyword segment of IsSecretName.

@@ -100,7 +100,8 @@ func quoteSafe(s string) string {
 
 // InSession finds the recording a short form names among names (sorted by
 // number): all digits is the number; "last" the highest number; otherwise
-// the full name or a unique prefix of one.
+// the full name, or a unique prefix of a name or of the part of a name
+// after its number ("git-p" for 0042-git-push).
 func InSession(sessionName string, names []string, short string) (string, error) {
 	notFound := func() (string, error) {
 		return "", fmt.Errorf("%w: no recording %q in session %q", ErrNotFound, short, sessionName)
@@ -128,7 +129,8 @@ func InSession(sessionName string, names []string, short string) (string, error)
 		if n == short {
 			return n, nil
 		}
-		if strings.HasPrefix(n, short) {
+		_, slug, _ := strings.Cut(n, "-")
+		if strings.HasPrefix(n, short) || strings.HasPrefix(slug, short) {
 			cands = append(cands, n)
 		}
 	}

@@ -84,7 +84,8 @@ func (r *resolver) panes() (found []paneMatch, notes []string) {
 				saw = append(saw, v+"="+quoteShort(val, 24))
 			}
 		}
-		found = append(found, paneMatch{label: safeLabel(pv.Label), key: key, saw: strings.Join(saw, " ") + " (" + pv.Label + ")"})
+		label := safeLabel(pv.Label)
+		found = append(found, paneMatch{label: label, key: key, saw: strings.Join(saw, " ") + " (" + label + ")"})
 	}
 	for _, iv := range ignoredPaneVars {
 		if val := r.getenv(iv.Var); val != "" {

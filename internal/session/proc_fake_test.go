@@ -140,8 +140,8 @@ func envMap(m map[string]string) func(string) string {
 // equivalents, other systems).
 type noProcTable struct{}
 
-func (noProcTable) Self() int                     { return 0 }
-func (noProcTable) BootID() (string, error)       { return "", errNoProcTable }
-func (noProcTable) Stat(int) (ProcStat, error)    { return ProcStat{}, errNoProcTable }
-func (noProcTable) Environ(int) ([]byte, error)   { return nil, errNoProcTable }
-func (noProcTable) Cmdline(int) ([]byte, error)   { return nil, errNoProcTable }
+func (noProcTable) Self() int                   { return 0 }
+func (noProcTable) BootID() (string, error)     { return "", errNoProcTable }
+func (noProcTable) Stat(int) (ProcStat, error)  { return ProcStat{}, errNoProcTable }
+func (noProcTable) Environ(int) ([]byte, error) { return nil, errNoProcTable }
+func (noProcTable) Cmdline(int) ([]byte, error) { return nil, errNoProcTable }

@@ -21,7 +21,7 @@ import (
 func OpenSafe(r *os.Root, name string) (*os.File, error) {
 	f, err := r.OpenFile(name, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
 	if err != nil {
-		if errors.Is(err, syscall.ELOOP) {
+		if fi, lerr := r.Lstat(name); lerr == nil && fi.Mode()&fs.ModeSymlink != 0 {
 			return nil, fmt.Errorf("%w: %s is a symlink", ErrUnsafeFile, name)
 		}
 		return nil, err

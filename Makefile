@@ -1,0 +1,56 @@
+# rac: build, demo, test, bench. `make demo` and `make test` are all a
+# fresh machine needs (Go 1.26 and the tools .ci/run installs).
+GO            ?= go
+BIN           := $(CURDIR)/bin
+RAC           := $(BIN)/rac
+GOLANGCI_VER  := v2.15.0
+GOLANGCI      := $(BIN)/golangci-lint-$(GOLANGCI_VER)
+FUZZTIME      ?= 10s
+export GOFLAGS := -buildvcs=false
+
+.PHONY: all build demo test lint vet unit fuzz fuzz-long bench clean
+
+all: build
+
+build:
+	$(GO) build -o $(RAC) ./cmd/rac
+
+# demo: record a real git command, then read it back from a second shell
+# that belongs to another session, by the qualified reference.
+demo: build
+	@./scripts/demo.sh $(RAC)
+
+test: lint unit fuzz
+
+vet:
+	$(GO) vet ./...
+	GOOS=darwin $(GO) vet ./...
+
+lint: vet $(GOLANGCI)
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	  if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+	$(GOLANGCI) run ./...
+
+$(GOLANGCI):
+	@mkdir -p $(BIN)
+	GOBIN=$(BIN) $(GO) install github.com/golangci/golangci-lint/v2/cmd/golangci-lint@$(GOLANGCI_VER)
+	mv $(BIN)/golangci-lint $(GOLANGCI)
+
+unit:
+	$(GO) test -race -count=1 -timeout 8m ./...
+
+# a short fuzz run of every property target (long runs: make fuzz-long)
+fuzz:
+	$(GO) test -run '^$$' -fuzz '^FuzzOpen$$' -fuzztime $(FUZZTIME) ./internal/resolve/
+	@./scripts/fuzz-all.sh $(FUZZTIME)
+
+fuzz-long:
+	$(MAKE) fuzz FUZZTIME=5m
+
+# bench: throughput, memory and start-up against tee, dd and a minimal
+# wrapper measured in the same run (medians of interleaved runs).
+bench: build
+	$(GO) run ./bench -rac $(RAC)
+
+clean:
+	rm -rf $(BIN)

@@ -1,0 +1,152 @@
+// Command bench measures rac against references run in the same process
+// and the same minute: tee and dd for the tee path, a minimal Go wrapper
+// for start-up. Every figure is the median of interleaved runs, and every
+// verdict is a ratio, so a slower or busier machine changes the figures
+// but not the comparison. Run it with `make bench`.
+package main
+
+import (
+	"bufio"
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"syscall"
+	"time"
+)
+
+var (
+	racBin = flag.String("rac", "bin/rac", "the rac binary to measure")
+	sizeMB = flag.Int("size", 512, "MiB of output for the throughput runs")
+	runs   = flag.Int("runs", 5, "interleaved runs per measurement (medians)")
+	only   = flag.String("only", "", "comma-separated sections to run (default all)")
+	keep   = flag.Bool("keep", false, "keep the work folder")
+)
+
+type section struct {
+	name string
+	run  func(b *bench)
+}
+
+var sections []section
+
+func register(name string, fn func(b *bench)) { sections = append(sections, section{name, fn}) }
+
+type bench struct {
+	work string
+	rac  string
+	env  []string
+}
+
+func main() {
+	flag.Parse()
+	rac, err := filepath.Abs(*racBin)
+	check(err)
+	work, err := os.MkdirTemp("", "rac-bench-")
+	check(err)
+	if !*keep {
+		defer os.RemoveAll(work)
+	}
+	b := &bench{work: work, rac: rac}
+	b.env = append(os.Environ(), "RAC_HOME="+filepath.Join(work, "store"), "RAC_SESSION=bench", "RAC_GC_MAX_AGE=1000d")
+	fmt.Printf("rac bench: %s, %d MiB, medians of %d interleaved runs, %s\n", rac, *sizeMB, *runs, time.Now().Format(time.RFC3339))
+	want := map[string]bool{}
+	for _, s := range strings.Split(*only, ",") {
+		if s != "" {
+			want[s] = true
+		}
+	}
+	for _, s := range sections {
+		if len(want) > 0 && !want[s.name] {
+			continue
+		}
+		fmt.Printf("\n## %s\n", s.name)
+		s.run(b)
+	}
+}
+
+func check(err error) {
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(1)
+	}
+}
+
+// result of one timed command.
+type result struct {
+	wall   time.Duration
+	maxRSS int64 // KiB, of the process and its reaped descendants
+}
+
+// timeCmd runs argv with stdout to /dev/null and returns its wall time and peak RSS.
+func (b *bench) timeCmd(env []string, argv ...string) result {
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Env = env
+	devnull, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	check(err)
+	defer devnull.Close()
+	cmd.Stdout = devnull
+	cmd.Stderr = os.Stderr
+	start := time.Now()
+	if err := cmd.Run(); err != nil {
+		check(fmt.Errorf("%s: %w", strings.Join(argv, " "), err))
+	}
+	r := result{wall: time.Since(start)}
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		r.maxRSS = ru.Maxrss
+	}
+	return r
+}
+
+func median(ds []time.Duration) time.Duration {
+	s := append([]time.Duration(nil), ds...)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	return s[len(s)/2]
+}
+
+func mbps(bytes int64, d time.Duration) float64 { return float64(bytes) / (1 << 20) / d.Seconds() }
+
+// verdict prints PASS/MISS for a ratio against its target.
+func verdict(ok bool) string {
+	if ok {
+		return "ok"
+	}
+	return "MISS"
+}
+
+// textFile writes size bytes of log-like text lines (cached for reuse).
+func (b *bench) textFile(name string, size int64) string {
+	p := filepath.Join(b.work, name)
+	if _, err := os.Stat(p); err == nil {
+		return p
+	}
+	f, err := os.Create(p)
+	check(err)
+	w := bufio.NewWriterSize(f, 1<<20)
+	rng := rand.New(rand.NewPCG(1, 2))
+	words := strings.Fields("build test ok FAIL pkg module error warning compile link run go vet main internal record session store read write line byte file path the of and to in is for with")
+	var n int64
+	for i := 0; n < size; i++ {
+		line := fmt.Sprintf("2026-11-30T10:%02d:%02d.%03dZ %5d", i/60%60, i%60, i%1000, i)
+		for k := 0; k < 8+rng.IntN(8); k++ {
+			line += " " + words[rng.IntN(len(words))]
+		}
+		line += "\n"
+		if n+int64(len(line)) > size {
+			line = line[:size-n]
+		}
+		m, _ := w.WriteString(line)
+		n += int64(m)
+	}
+	check(w.Flush())
+	check(f.Close())
+	return p
+}
+
+func (b *bench) resetStore() { check(os.RemoveAll(filepath.Join(b.work, "store"))) }
+
+func (b *bench) sh(script string) []string { return []string{"/bin/sh", "-c", script} }

@@ -1,0 +1,66 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+func init() { register("throughput", benchThroughput) }
+
+// benchThroughput: rac run -- cat FILE >/dev/null against cat|tee and the
+// pipe+file limit cat|dd, interleaved.
+func benchThroughput(b *bench) {
+	size := int64(*sizeMB) << 20
+	file := b.textFile("text.log", size)
+	out := filepath.Join(b.work, "tee.out")
+	_ = b.timeCmd(b.env, "cat", file) // warm the page cache
+	type variant struct {
+		name string
+		argv []string
+	}
+	variants := []variant{
+		{"rac run -- cat (redaction on)", []string{b.rac, "run", "-q", "--", "cat", file}},
+		{"rac run --no-redact -- cat", []string{b.rac, "run", "-q", "--no-redact", "--", "cat", file}},
+		{"cat | tee OUT", b.sh(fmt.Sprintf("cat %s | tee %s >/dev/null", file, out))},
+		{"cat | dd of=OUT bs=1M", b.sh(fmt.Sprintf("cat %s | dd of=%s bs=1M 2>/dev/null", file, out))},
+	}
+	if !b.supports("--no-redact") {
+		variants = append(variants[:1], variants[2:]...)
+		variants[0].name = "rac run -- cat"
+	}
+	times := make([][]time.Duration, len(variants))
+	var peak int64
+	for i := 0; i < *runs; i++ {
+		for v, vr := range variants {
+			b.resetStore()
+			_ = os.Remove(out)
+			r := b.timeCmd(b.env, vr.argv...)
+			times[v] = append(times[v], r.wall)
+			if v < len(variants)-2 && r.maxRSS > peak {
+				peak = r.maxRSS
+			}
+		}
+	}
+	b.resetStore()
+	_ = os.Remove(out)
+	med := make([]time.Duration, len(variants))
+	for v, vr := range variants {
+		med[v] = median(times[v])
+		fmt.Printf("%-32s %8.1f ms  %7.0f MiB/s\n", vr.name, float64(med[v].Microseconds())/1000, mbps(size, med[v]))
+	}
+	tee, dd := med[len(variants)-2], med[len(variants)-1]
+	for v := 0; v < len(variants)-2; v++ {
+		fmt.Printf("%-32s throughput vs tee %.2fx (target >= 1.5x: %s), time vs dd limit %.2fx (target <= 1.3x: %s)\n",
+			variants[v].name, tee.Seconds()/med[v].Seconds(), verdict(tee.Seconds()/med[v].Seconds() >= 1.5),
+			med[v].Seconds()/dd.Seconds(), verdict(med[v].Seconds()/dd.Seconds() <= 1.3))
+	}
+	fmt.Printf("rac peak RSS (with cat): %.1f MiB (target < 32 MiB: %s)\n", float64(peak)/1024, verdict(peak < 32*1024))
+}
+
+// supports reports whether rac run knows a flag (the bench runs across versions).
+func (b *bench) supports(flag string) bool {
+	r := b.timeCmdQuiet(b.rac, "run", "--help")
+	return contains(r, flag)
+}

@@ -1,0 +1,675 @@
+package explain
+
+import (
+	"bytes"
+	"regexp"
+	"strings"
+)
+
+// Tiers order candidate lines; a higher tier is more likely the cause.
+//
+// The ranking rule, in a few lines:
+//
+//  1. A line shaped like a cause outranks a line that merely says "error":
+//     a compiler or vet diagnostic, an exception line (for a Python
+//     traceback the line that ends it), a panic, a failing test's own
+//     message, a tool's "error:"/"fatal:" line, git's "! [rejected]" and
+//     "CONFLICT", an ERROR/FATAL log line.
+//  2. A line that only contains an error term (failed, not found, denied,
+//     ...) comes next.
+//  3. Summaries and consequences come after those: go test's FAIL lines,
+//     make's "*** [...] Error 1", npm's error block, "N errors", cargo's
+//     "could not compile", a Traceback header.
+//  4. Hints, notes, warnings and INFO lines that mention a term come last,
+//     and never make a report show "cause" on their own.
+//  5. Within a tier the earlier line wins (the first error of a cascade is
+//     its cause; a chained Python traceback prints its first exception
+//     first), compared by per-stream line number, stdout before stderr on a
+//     tie: the recording does not keep the order between streams.
+//
+// Lines that say a test passed ("--- PASS: TestErrorHandling", "ok  pkg/errors")
+// and counts of zero ("0 failed") are never candidates.
+const (
+	tierNone    = -1
+	tierContext = 0
+	tierSummary = 1
+	tierTerm    = 2
+	tierCause   = 3
+	nTiers      = 4
+)
+
+// Kinds say, in the report, why a line was picked.
+const (
+	kindCompiler  = "compiler"  // file:line[:col]: error ... from a compiler, vet or linter
+	kindException = "exception" // the exception line of a traceback or an uncaught error
+	kindPanic     = "panic"     // a Go or Rust panic and its message
+	kindTest      = "test"      // a failing test's own message (t.Errorf, pytest's E lines)
+	kindTool      = "tool"      // a tool's own error line: "error: ...", "fatal: ...", "Error from server"
+	kindGit       = "git"       // git's "! [rejected]" and "CONFLICT (...)"
+	kindLog       = "log"       // a log line at ERROR or FATAL level
+	kindMake      = "make"      // make's own errors ("*** No rule to make target")
+	kindTerm      = "term"      // a line that contains an error term
+	kindDetail    = "detail"    // left:/right: under a failed assertion
+	kindSummary   = "summary"   // a consequence or summary line
+	kindContext   = "context"   // a hint, note, warning or info line that mentions a term
+	kindTail      = "tail"      // a tail line (no line matched)
+)
+
+// Go test markers, remembered per stream to tell whose log lines follow.
+const (
+	goNone = iota
+	goRun  // "=== RUN/CONT/NAME": -v output, log lines belong to a running test
+	goPass // "--- PASS/SKIP"
+	goFail // "--- FAIL": the indented lines that follow are its messages
+)
+
+// maxPending bounds the log lines kept for one running go test (-v output
+// prints them before the test's "--- FAIL"/"--- PASS" line).
+const maxPending = 4
+
+type pendingLine struct {
+	line int
+	text string
+}
+
+// lineState is what classification remembers between lines of one stream.
+type lineState struct {
+	goTest    int
+	pending   []pendingLine
+	traceback bool   // inside a Python traceback: the next unindented line is the exception
+	next      string // the next line is a message of this kind ("thread ... panicked at ...:" is followed by its message)
+}
+
+// wantAll says the next line must be classified even without an anchor.
+func (s *lineState) wantAll() bool { return s.traceback || s.next != "" }
+
+var (
+	// goFrame matches a function line of a Go stack trace, "panic({0x1?})"
+	// or "main.main()": context, whatever words the names hold.
+	goFrame = regexp.MustCompile(`^(?:created by )?[\w./*()\[\]-]+\([^()]*\)(?: in goroutine \d+)?$`)
+	// goFrameFile matches the file line under it, "/src/x.go:12 +0x1d".
+	goFrameFile = regexp.MustCompile(`^\S+\.go:\d+(?: \+0x[0-9a-f]+)?$`)
+	// klog matches Kubernetes' log prefix "E1130 05:54:29.625498 5910 x.go:265]".
+	klog = regexp.MustCompile(`^([IWEF])\d{4} \d\d:\d\d:\d\d\.\d+ +\d+ \S+:\d+\] `)
+	// countLine matches "3 errors", "2 errors generated.", "1 error and 2 warnings".
+	countLine = regexp.MustCompile(`^\d+ (?:errors?|warnings?)\b.*$`)
+	// makeRecipe matches make's "*** [target] Error 1" (and its other ends).
+	makeRecipe = regexp.MustCompile(`\*\*\* \[[^\]]*\] `)
+	// cargoTest matches "test tests::name ... ok" and its other outcomes.
+	cargoTest = regexp.MustCompile(`^test \S+ \.\.\. (ok|ignored|FAILED)\b`)
+	// tapCount matches TAP's closing count of failures "# fail 1" (node --test).
+	tapCount = regexp.MustCompile(`^# (?:fail|cancelled) [1-9]\d*$`)
+	// tapOK matches TAP's passing test line "ok 2 - handles error input".
+	tapOK = regexp.MustCompile(`^ok \d+ `)
+	// pytestBar matches pytest's "==== 1 failed, 2 passed in 0.1s ====".
+	pytestBar = regexp.MustCompile(`^=+ .* =+$`)
+)
+
+// classify decides whether a cleaned line is a candidate and how strong; it
+// also advances the stream's state. pend is called for go test log lines
+// whose test has not ended yet; promote for those whose test failed.
+func (sc *scanner) classify(s []byte, line int) (int, string) {
+	t := bytes.TrimLeft(s, " \t")
+	if len(t) == 0 {
+		return tierNone, ""
+	}
+	indent := len(s) - len(t)
+	st := &sc.state
+
+	if st.traceback {
+		if indent > 0 {
+			return tierNone, "" // a frame or its source line
+		}
+		st.traceback = false
+		if isExceptionName(t) {
+			return tierCause, kindException
+		}
+		// Not shaped like an exception: the traceback was cut short;
+		// judge the line on its own.
+	}
+	if st.next != "" {
+		kind := st.next
+		st.next = ""
+		return tierCause, kind
+	}
+
+	// go test: markers and the lines of passing tests.
+	switch {
+	case hasPrefix(t, "=== RUN") || hasPrefix(t, "=== CONT") || hasPrefix(t, "=== NAME") || hasPrefix(t, "=== PAUSE"):
+		st.goTest, st.pending = goRun, st.pending[:0]
+		return tierNone, ""
+	case hasPrefix(t, "--- PASS:") || hasPrefix(t, "--- SKIP:"):
+		st.goTest, st.pending = goPass, st.pending[:0]
+		return tierNone, ""
+	case hasPrefix(t, "--- FAIL:"):
+		// The test's own messages are more telling than this header:
+		// -v output printed them before it.
+		for _, p := range st.pending {
+			sc.addText(testMessageTier([]byte(p.text)), kindTest, p.line, []byte(p.text))
+		}
+		st.goTest, st.pending = goFail, st.pending[:0]
+		return tierSummary, kindSummary
+	case indent == 0 && (string(t) == "PASS" || hasPrefix(t, "ok  ") || hasPrefix(t, "?   ")):
+		st.goTest = goNone
+		return tierNone, ""
+	case indent == 0 && (string(t) == "FAIL" || hasPrefix(t, "FAIL\t") || hasPrefix(t, "FAIL ")):
+		st.goTest = goNone
+		return tierSummary, kindSummary
+	}
+
+	// Every regexp below is behind a literal test: most lines that reach
+	// classify are false hits of the prefilter and must leave cheaply.
+	file, nums, rest, isLoc := parseLoc(t)
+	if isLoc && nums <= 2 && bytes.HasSuffix(file, []byte(".go")) && len(rest) > 0 && rest[0] == ' ' {
+		hasCol := nums == 2
+		rest = bytes.TrimLeft(rest, " ")
+		if indent > 0 && !hasCol {
+			// A test's log line (t.Errorf, t.Fatal, t.Log).
+			switch st.goTest {
+			case goFail:
+				return testMessageTier(rest), kindTest
+			case goRun:
+				if len(st.pending) < maxPending {
+					st.pending = append(st.pending, pendingLine{line, string(s[indent:])})
+				}
+				return tierNone, ""
+			default:
+				return tierNone, ""
+			}
+		}
+		if indent == 0 {
+			if sev := severity(rest); sev == tierContext {
+				return contextIfTerm(t)
+			}
+			return tierCause, kindCompiler
+		}
+	}
+
+	if len(t) > 5 && strings.IndexByte("IWEF", t[0]) >= 0 && isDigit(t[1]) {
+		if m := klog.FindSubmatch(t); m != nil {
+			switch m[1][0] {
+			case 'E', 'F':
+				return tierCause, kindLog
+			default:
+				return contextIfTerm(t)
+			}
+		}
+	}
+	if tier, kind, ok := toolShape(t, indent, st); ok {
+		return tier, kind
+	}
+
+	if isLoc {
+		switch diagSeverity(rest) {
+		case tierCause:
+			return tierCause, kindCompiler
+		case tierContext:
+			return contextIfTerm(t)
+		}
+	}
+	if isToolError(t) {
+		if hasPrefix(t, "collect2: ") {
+			return tierSummary, kindSummary // "ld returned 1 exit status": the undefined reference above it is the cause
+		}
+		return tierCause, kindTool
+	}
+	if indent == 0 {
+		if name, ok := exceptionPrefix(t); ok {
+			if bytes.HasSuffix(name, []byte("Warning")) {
+				return contextIfTerm(t)
+			}
+			return tierCause, kindException
+		}
+	}
+	switch logLevel(t) {
+	case levelError:
+		return tierCause, kindLog
+	case levelOther:
+		return contextIfTerm(t)
+	}
+	if hasTerm(t) {
+		return tierTerm, kindTerm
+	}
+	return tierNone, ""
+}
+
+// toolShape recognises the literal shapes of the tools rac wraps.
+func toolShape(t []byte, indent int, st *lineState) (int, string, bool) {
+	switch {
+	// Lines that say a test passed, stack frames, empty npm error lines.
+	case hasPrefix(t, "ok ") && tapOK.Match(t), hasPrefix(t, "# Subtest: "):
+		return tierNone, "", true
+	case t[len(t)-1] == ')' && goFrame.Match(t), indent > 0 && bytes.Contains(t, []byte(".go:")) && goFrameFile.Match(t):
+		return tierNone, "", true
+	case string(t) == "npm error" || string(t) == "npm ERR!":
+		return tierNone, "", true
+
+	// Summaries and consequences: several start like causes.
+	case hasPrefix(t, "error: could not compile"), hasPrefix(t, "error: aborting due to"),
+		hasPrefix(t, "error: test failed"), hasPrefix(t, "error: process didn't exit successfully"),
+		hasPrefix(t, "error: failed to push some refs"), hasPrefix(t, "error: Recipe `"),
+		hasPrefix(t, "test result: FAILED"), string(t) == "failures:",
+		hasPrefix(t, "npm ERR!"), hasPrefix(t, "npm error"),
+		hasPrefix(t, "Automatic merge failed"),
+		hasPrefix(t, "During handling of the above exception"),
+		hasPrefix(t, "The above exception was the direct cause"),
+		hasPrefix(t, "FAILED "), string(t) == "FAILED",
+		bytes.Contains(t, []byte("too many errors")),
+		bytes.Contains(t, []byte("exit status ")), bytes.Contains(t, []byte("exit code ")),
+		isDigit(t[0]) && countLine.Match(t):
+		return tierSummary, kindSummary, true
+	case hasPrefix(t, "Traceback (most recent call last)"):
+		st.traceback = true
+		return tierSummary, kindSummary, true
+	case hasPrefix(t, "test ") && cargoTest.Match(t):
+		if bytes.HasSuffix(t, []byte("FAILED")) {
+			return tierSummary, kindSummary, true
+		}
+		return tierNone, "", true
+	case indent == 0 && t[0] == '=' && pytestBar.Match(t):
+		if hasTerm(t) {
+			return tierSummary, kindSummary, true
+		}
+		return tierNone, "", true
+	case bytes.Contains(t, []byte("***")) && (hasPrefix(t, "make") || hasPrefix(t, "gmake") || bytes.Contains(t, []byte(": ***"))):
+		switch {
+		case makeRecipe.Match(t), bytes.Contains(t, []byte("not remade because of errors")):
+			return tierSummary, kindSummary, true
+		case bytes.Contains(t, []byte("*** Waiting for unfinished jobs")):
+			return tierNone, "", true
+		}
+		return tierCause, kindMake, true
+	case bytes.Contains(t, []byte("not remade because of errors")):
+		return tierSummary, kindSummary, true
+
+	// Context: hints, notes, warnings and source frames.
+	case hasPrefixFold(t, "hint:"), hasPrefixFold(t, "note:"), hasPrefixFold(t, "help:"),
+		hasPrefixFold(t, "warning:"), hasPrefixFold(t, "warn:"), hasPrefix(t, "= note:"), hasPrefix(t, "= help:"),
+		hasPrefix(t, "npm warn"), hasPrefix(t, "npm WARN"), hasPrefix(t, "For more information about this error"):
+		tier, kind := contextIfTerm(t)
+		return tier, kind, true
+	case isCodeFrame(t):
+		return tierNone, "", true
+
+	// Causes.
+	case hasPrefix(t, "panic: "), hasPrefix(t, "fatal error: "):
+		return tierCause, kindPanic, true
+	case hasPrefix(t, "thread '") && bytes.Contains(t, []byte(" panicked at ")):
+		// Rust 1.73+ prints the message on the next line.
+		if bytes.HasSuffix(t, []byte(":")) {
+			st.next = kindPanic
+		}
+		return tierCause, kindPanic, true
+	case string(t) == "error: |-" || string(t) == "error: >-":
+		// A TAP YAML block (node --test): the message is on the next line.
+		st.next = kindTest
+		return tierNone, "", true
+	case hasPrefix(t, "not ok ") || hasPrefix(t, "# ") && tapCount.Match(t):
+		return tierSummary, kindSummary, true
+	case indent <= 2 && (hasPrefix(t, "left: ") || hasPrefix(t, "right: ")):
+		return tierTerm, kindDetail, true
+	case indent == 0 && hasPrefix(t, "E ") && len(t) >= 4 && string(t[1:4]) == "   ":
+		return tierCause, kindTest, true
+	case hasPrefix(t, "error[E"), hasPrefix(t, "error: "), hasPrefix(t, "fatal: "),
+		hasPrefix(t, "Error from server"), hasPrefix(t, "ERROR: "), hasPrefix(t, "FATAL: "):
+		return tierCause, kindTool, true
+	case hasPrefix(t, "! [") && bytes.Contains(t, []byte("rejected]")):
+		return tierCause, kindGit, true
+	case hasPrefix(t, "CONFLICT ("):
+		return tierCause, kindGit, true
+	case hasPrefix(t, "Exception in thread "), hasPrefix(t, "Caused by: "):
+		return tierCause, kindException, true
+	}
+	return 0, "", false
+}
+
+// testMessageTier ranks a failing test's log line: one that reads like a
+// failed expectation is the cause; a plain t.Log line is context for it.
+func testMessageTier(t []byte) int {
+	if hasTerm(t) || bytes.Contains(t, []byte("!=")) {
+		return tierCause
+	}
+	for _, w := range []string{"want", "got", "expect", "should", "mismatch", "unexpected", "differ"} {
+		if containsFold(t, w) {
+			return tierCause
+		}
+	}
+	return tierTerm
+}
+
+// parseLoc splits a position prefix "file:12:3:" off t: the file, how many
+// numbers follow it, and the rest after the last colon.
+func parseLoc(t []byte) (file []byte, nums int, rest []byte, ok bool) {
+	i := 0
+	for i < len(t) && t[i] != ' ' && t[i] != '\t' && t[i] != ':' {
+		i++
+	}
+	if i == 0 {
+		return nil, 0, nil, false
+	}
+	file = t[:i]
+	for i+1 < len(t) && t[i] == ':' && isDigit(t[i+1]) {
+		i++
+		for i < len(t) && isDigit(t[i]) {
+			i++
+		}
+		nums++
+	}
+	if nums == 0 || i >= len(t) || t[i] != ':' {
+		return nil, 0, nil, false
+	}
+	return file, nums, t[i+1:], true
+}
+
+// diagSeverity reads the severity word of a compiler diagnostic after its
+// position: tierCause for errors, tierContext for warnings and notes,
+// tierNone when there is none.
+func diagSeverity(rest []byte) int {
+	rest = bytes.TrimLeft(rest, " \t")
+	for _, w := range []struct {
+		word string
+		tier int
+	}{{"fatal error", tierCause}, {"error", tierCause}, {"warning", tierContext}, {"note", tierContext}, {"remark", tierContext}} {
+		if hasPrefixFold(rest, w.word) && (len(rest) == len(w.word) || !isIdent(rest[len(w.word)])) {
+			return w.tier
+		}
+	}
+	return tierNone
+}
+
+// isToolError recognises "tool: error: ..." and "tool[12]: fatal: ...".
+func isToolError(t []byte) bool {
+	i := bytes.Index(t, []byte(": "))
+	if i <= 0 {
+		return false
+	}
+	for _, c := range t[:i] {
+		if !(isIdent(c) || strings.IndexByte(".+/-[]", c) >= 0) {
+			return false
+		}
+	}
+	rest := t[i+2:]
+	for _, p := range []string{"error:", "fatal:", "Error:", "ERROR:"} {
+		if hasPrefix(rest, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// severity reads the word after a compiler position: tierContext for
+// warnings and notes, tierCause otherwise (go prints errors without a
+// severity word).
+func severity(rest []byte) int {
+	for _, w := range []string{"warning", "note", "remark", "help"} {
+		if hasPrefixFold(rest, w) {
+			return tierContext
+		}
+	}
+	return tierCause
+}
+
+func contextIfTerm(t []byte) (int, string) {
+	if hasTerm(t) {
+		return tierContext, kindContext
+	}
+	return tierNone, ""
+}
+
+// isCodeFrame reports a source excerpt as compilers print it under a
+// diagnostic ("  |", "3 |     code"): context, and often quoting words
+// like "error" from the code itself.
+func isCodeFrame(t []byte) bool {
+	i := 0
+	for i < len(t) && '0' <= t[i] && t[i] <= '9' {
+		i++
+	}
+	for i < len(t) && t[i] == ' ' {
+		i++
+	}
+	return i < len(t) && t[i] == '|' && (i+1 == len(t) || t[i+1] == ' ')
+}
+
+// isExceptionName reports whether t starts the way the last line of a
+// Python traceback does: a dotted name alone or followed by ':'.
+func isExceptionName(t []byte) bool {
+	if !isIdentStart(t[0]) {
+		return false
+	}
+	for i := 1; i < len(t); i++ {
+		c := t[i]
+		switch {
+		case c == ':':
+			return true
+		case isIdent(c) || c == '.':
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// exceptionPrefix recognises an uncaught error printed by Python, Node or
+// the JVM at column 0: "ValueError: ...", "TypeError [ERR_X]: ...",
+// "java.io.IOException: ...", "Uncaught Error: ...".
+func exceptionPrefix(t []byte) ([]byte, bool) {
+	t = bytes.TrimPrefix(t, []byte("Uncaught "))
+	i := 0
+	for i < len(t) && (isIdent(t[i]) || t[i] == '.' || t[i] == '$') {
+		i++
+	}
+	name := t[:i]
+	if i == 0 || !(bytes.HasSuffix(name, []byte("Error")) || bytes.HasSuffix(name, []byte("Exception")) ||
+		bytes.HasSuffix(name, []byte("Warning"))) {
+		return nil, false
+	}
+	rest := t[i:]
+	if len(rest) > 2 && rest[0] == ' ' && rest[1] == '[' { // node: "TypeError [ERR_INVALID_ARG_TYPE]: ..."
+		if j := bytes.IndexByte(rest, ']'); j > 0 {
+			rest = rest[j+1:]
+		}
+	}
+	if len(rest) == 0 || rest[0] == ':' {
+		return name, true
+	}
+	return nil, false
+}
+
+// Log levels.
+const (
+	levelNone = iota
+	levelError
+	levelOther // WARN, INFO, DEBUG, ...: a term in such a line is context
+)
+
+// logLevel finds a level among the first words of a log line: a bare
+// upper-case ERROR/FATAL/..., or any case after "level=", inside [] or <>.
+func logLevel(t []byte) int {
+	if len(t) > 80 {
+		t = t[:80]
+	}
+	words := 0
+	for i := 0; i < len(t) && words < 6; {
+		if !isIdent(t[i]) {
+			i++
+			continue
+		}
+		j := i
+		digits := true
+		for j < len(t) && isIdent(t[j]) {
+			digits = digits && isDigit(t[j])
+			j++
+		}
+		if digits { // timestamps and pids do not count as words
+			i = j
+			continue
+		}
+		words++
+		w := t[i:j]
+		if len(w) >= 3 && len(w) <= 8 {
+			var buf [8]byte
+			upper := true
+			for k, c := range w {
+				if 'a' <= c && c <= 'z' {
+					upper = false
+				}
+				buf[k] = lower[c]
+			}
+			marked := upper
+			if i > 0 {
+				switch t[i-1] {
+				case '[', '<':
+					marked = true
+				case '=', '"':
+					marked = marked || bytes.HasSuffix(bytes.TrimRight(t[:i], `":=`), []byte("level")) ||
+						bytes.HasSuffix(bytes.TrimRight(t[:i], `":=`), []byte("lvl")) ||
+						bytes.HasSuffix(bytes.TrimRight(t[:i], `":=`), []byte("severity"))
+				}
+			}
+			if marked {
+				switch string(buf[:len(w)]) {
+				case "error", "err", "fatal", "critical", "crit", "panic", "severe", "emerg", "alert":
+					if string(w) == "ERR" && j < len(t) && t[j] == '!' { // npm ERR!, handled before
+						break
+					}
+					return levelError
+				case "warn", "warning", "info", "notice", "debug", "trace", "fine":
+					return levelOther
+				}
+			}
+		}
+		i = j
+	}
+	return levelNone
+}
+
+// Words that matter before a term: the first half of a two-word term, or
+// a word that turns a term into a statement that all went well.
+const (
+	prevOther = iota
+	prevNot
+	prevTimed
+	prevNo
+	prevCould
+	prevCan
+	prevSegmentation
+	prevUndefined
+	prevNegation // "without", "zero"
+)
+
+// hasTerm reports whether t holds an error term as a word of its own:
+// "TestErrorHandling" and "error_pages" hold none, "0 failed" and
+// "errors: 0" do not count.
+func hasTerm(t []byte) bool {
+	prev := prevOther
+	for i := 0; i < len(t); {
+		if !isLetter(t[i]) {
+			i++
+			continue
+		}
+		start := i
+		for i < len(t) && (isLetter(t[i]) || t[i] == '\'' && i+1 < len(t) && isLetter(t[i+1])) {
+			i++
+		}
+		// A word glued to digits or '_' is part of an identifier; one inside
+		// a path or file name ("/api/errors", "panic.go") names a thing.
+		glued := start > 0 && (isDigit(t[start-1]) || t[start-1] == '_' || t[start-1] == '/' || t[start-1] == '\\' || t[start-1] == '.') ||
+			i < len(t) && (isDigit(t[i]) || t[i] == '_' || t[i] == '/' || t[i] == '\\' || t[i] == '.' && i+1 < len(t) && isLetter(t[i+1])) ||
+			start >= 4 && hasPrefixFold(t[start-4:], "non-")
+		var buf [20]byte
+		n := i - start
+		if glued || n > len(buf) {
+			prev = prevOther
+			continue
+		}
+		for k := 0; k < n; k++ {
+			buf[k] = lower[t[start+k]]
+		}
+		term, next := false, prevOther
+		switch string(buf[:n]) {
+		case "error", "errors", "errored", "fatal", "fail", "fails", "failed", "failure", "failures", "failing",
+			"panic", "panicked", "exception", "traceback", "denied", "cannot", "can't", "couldn't", "unable",
+			"refused", "timeout", "timeouts", "conflict", "conflicts", "rejected", "reject", "abort", "aborted",
+			"aborting", "crashloopbackoff", "imagepullbackoff", "errimagepull":
+			term = true
+		case "found":
+			term = prev == prevNot
+		case "out":
+			term = prev == prevTimed
+		case "such":
+			term, prev = prev == prevNo, prevOther // "no such" is the term, not a negation
+		case "not":
+			term = prev == prevCould || prev == prevCan
+			next = prevNot
+		case "fault":
+			term = prev == prevSegmentation
+		case "reference":
+			term = prev == prevUndefined
+		case "timed":
+			next = prevTimed
+		case "no":
+			next = prevNo
+		case "could":
+			next = prevCould
+		case "can":
+			next = prevCan
+		case "segmentation":
+			next = prevSegmentation
+		case "undefined":
+			next = prevUndefined
+		case "without", "zero":
+			next = prevNegation
+		}
+		if term && !zeroCount(t, start, i, prev) {
+			return true
+		}
+		prev = next
+	}
+	return false
+}
+
+// zeroCount reports a term used to say that nothing went wrong: "0 errors",
+// "no errors", "without errors", "failures: 0", "failed=0".
+func zeroCount(t []byte, start, end, prev int) bool {
+	if prev == prevNo || prev == prevNegation {
+		return true
+	}
+	if start >= 2 && t[start-1] == ' ' && t[start-2] == '0' && (start == 2 || !isDigit(t[start-3])) {
+		return true
+	}
+	i := end
+	for i < len(t) && (t[i] == ':' || t[i] == '=' || t[i] == ' ' || t[i] == '"') {
+		i++
+	}
+	return i > end && i < len(t) && t[i] == '0' && (i+1 == len(t) || !isWord(t[i+1]) && t[i+1] != '.')
+}
+
+func hasPrefix(b []byte, p string) bool { return len(b) >= len(p) && string(b[:len(p)]) == p }
+
+func hasPrefixFold(b []byte, p string) bool {
+	if len(b) < len(p) {
+		return false
+	}
+	for i := 0; i < len(p); i++ {
+		if lower[b[i]] != lower[p[i]] {
+			return false
+		}
+	}
+	return true
+}
+
+// containsFold reports whether t contains the lower-case word w in any case.
+func containsFold(t []byte, w string) bool {
+	for i := 0; i+len(w) <= len(t); i++ {
+		if lower[t[i]] == w[0] && hasPrefixFold(t[i:], w) {
+			return true
+		}
+	}
+	return false
+}
+
+func isLetter(c byte) bool     { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
+func isDigit(c byte) bool      { return '0' <= c && c <= '9' }
+func isWord(c byte) bool       { return isLetter(c) || isDigit(c) }
+func isIdent(c byte) bool      { return isWord(c) || c == '_' }
+func isIdentStart(c byte) bool { return isLetter(c) || c == '_' }

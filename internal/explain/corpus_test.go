@@ -1,0 +1,613 @@
+package explain
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+// The corpus: real runs of the tools rac wraps, made live in temporary
+// directories, each with the substring of the line that really caused its
+// failure. explain must show that line among its lines in at least 95% of
+// the runs; the score is printed beside tail -10's and a naive
+// grep -iE 'error|fail|fatal' | head -4's on the same output.
+
+// corpusCase is one real run.
+type corpusCase struct {
+	name  string
+	tools []string          // executables that must be on PATH, else the case is skipped
+	files map[string]string // written under the case directory first
+	setup [][]string        // commands run first, in the case directory; each must succeed
+	dir   string            // where argv runs, relative to the case directory
+	argv  []string
+	want  string // substring of the causal line
+	pass  bool   // the run succeeds and has no error line: explain must show its tail
+}
+
+// corpusResult is what one case scored.
+type corpusResult struct {
+	explain, tail, grep bool
+}
+
+func TestCorpus(t *testing.T) {
+	if testing.Short() {
+		t.Skip("corpus runs real tools; skipped with -short")
+	}
+	env := newCorpusEnv(t)
+	cases := corpusCases()
+
+	var (
+		mu      sync.Mutex
+		results = map[string]corpusResult{}
+		skipped []string
+	)
+	t.Run("case", func(t *testing.T) {
+		for _, c := range cases {
+			t.Run(c.name, func(t *testing.T) {
+				t.Parallel()
+				for _, tool := range c.tools {
+					if _, err := exec.LookPath(tool); err != nil {
+						mu.Lock()
+						skipped = append(skipped, c.name+" ("+tool+" missing)")
+						mu.Unlock()
+						t.Skipf("%s not on PATH: %v", tool, err)
+					}
+				}
+				r := runCorpusCase(t, env, c)
+				mu.Lock()
+				results[c.name] = r
+				mu.Unlock()
+			})
+		}
+	})
+
+	n := len(results)
+	var ex, tl, gr int
+	var missed []string
+	for _, c := range cases {
+		r, ok := results[c.name]
+		if !ok {
+			continue
+		}
+		if r.explain {
+			ex++
+		} else {
+			missed = append(missed, c.name)
+		}
+		if r.tail {
+			tl++
+		}
+		if r.grep {
+			gr++
+		}
+	}
+	pct := func(k int) int {
+		if n == 0 {
+			return 0
+		}
+		return k * 100 / n
+	}
+	line := fmt.Sprintf("explain corpus: explain %d/%d (%d%%), tail -10 %d/%d (%d%%), grep|head -4 %d/%d (%d%%)",
+		ex, n, pct(ex), tl, n, pct(tl), gr, n, pct(gr))
+	t.Log(line)
+	fmt.Println(line) // on stdout too, so make test logs carry the score
+	if len(skipped) > 0 {
+		t.Logf("skipped: %s", strings.Join(skipped, ", "))
+	}
+	if len(missed) > 0 {
+		t.Logf("explain missed: %s", strings.Join(missed, ", "))
+	}
+	require.GreaterOrEqual(t, n, 25, "at least 25 corpus cases must run on this machine")
+	require.GreaterOrEqual(t, ex*100, 95*n, "explain must show the causal line in at least 95%% of the corpus")
+}
+
+// runCorpusCase makes the run and scores explain, tail -10 and grep on it.
+func runCorpusCase(t *testing.T, env *corpusEnv, c corpusCase) corpusResult {
+	dir := t.TempDir()
+	home := filepath.Join(dir, ".home")
+	require.NoError(t, os.MkdirAll(home, 0o755))
+	vars := env.vars(home)
+	for name, body := range c.files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		require.NoError(t, os.WriteFile(p, []byte(body), 0o644))
+	}
+	for _, argv := range c.setup {
+		out, _, _, err := runCorpus(dir, vars, argv)
+		require.NoError(t, err, "setup %q failed:\n%s", argv, out)
+	}
+	runDir := filepath.Join(dir, filepath.FromSlash(c.dir))
+	start := time.Now()
+	stdout, stderr, combined, err := runCorpus(runDir, vars, c.argv)
+	end := time.Now()
+
+	meta := Meta{Ref: "corpus/" + c.name, Argv: c.argv, Cwd: runDir, StartedAt: start, EndedAt: &end}
+	var exitErr *exec.ExitError
+	switch {
+	case err == nil:
+		meta.Status, meta.ExitCode = StatusExited, new(int)
+	case errors.As(err, &exitErr) && exitErr.ExitCode() >= 0:
+		code := exitErr.ExitCode()
+		meta.Status, meta.ExitCode = StatusExited, &code
+	case errors.As(err, &exitErr):
+		meta.Status, meta.Signal = StatusSignaled, exitErr.String()
+	default:
+		t.Fatalf("%q did not run: %v", c.argv, err)
+	}
+	if c.pass {
+		require.NoError(t, err, "a passing case failed:\n%s", combined)
+	} else {
+		require.Error(t, err, "a failing case passed:\n%s", combined)
+	}
+	require.Contains(t, string(combined), c.want,
+		"the causal line is not in the output: the case is wrong for this tool version")
+
+	rep, xerr := Explain(Input{Meta: meta, Streams: []Stream{
+		{Name: "stdout", R: bytes.NewReader(stdout)},
+		{Name: "stderr", R: bytes.NewReader(stderr)},
+	}})
+	require.NoError(t, xerr)
+	var shown []string
+	for _, l := range rep.Lines {
+		shown = append(shown, cut(l.Text, TextLineBytes))
+	}
+	r := corpusResult{
+		explain: containsAny(shown, c.want) && (!c.pass || rep.Shows == ShowsTail),
+		tail:    containsAny(tailLines(combined, 10), c.want),
+		grep:    containsAny(grepHead(combined, 4), c.want),
+	}
+	if !r.explain {
+		t.Errorf("explain did not show %q:\n%s--- stdout:\n%s--- stderr:\n%s", c.want, rep, stdout, stderr)
+	} else {
+		t.Logf("\n%s", rep)
+	}
+	return r
+}
+
+func containsAny(lines []string, want string) bool {
+	for _, l := range lines {
+		if strings.Contains(l, want) {
+			return true
+		}
+	}
+	return false
+}
+
+func tailLines(b []byte, n int) []string {
+	lines := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+	return lines[max(len(lines)-n, 0):]
+}
+
+var naiveGrep = regexp.MustCompile(`(?i)error|fail|fatal`)
+
+func grepHead(b []byte, n int) []string {
+	var out []string
+	for _, l := range strings.Split(string(b), "\n") {
+		if len(out) < n && naiveGrep.MatchString(l) {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// lockedWriter interleaves the two streams roughly as a terminal would
+// show them, for the tail and grep baselines (a pipe 2>&1 would).
+type lockedWriter struct {
+	mu  *sync.Mutex
+	all *bytes.Buffer
+	own *bytes.Buffer
+}
+
+func (w lockedWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.own.Write(p)
+	return w.all.Write(p)
+}
+
+func runCorpus(dir string, env []string, argv []string) (stdout, stderr, combined []byte, err error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd.Dir = dir
+	cmd.Env = env
+	var mu sync.Mutex
+	var all, out, errb bytes.Buffer
+	cmd.Stdout = lockedWriter{&mu, &all, &out}
+	cmd.Stderr = lockedWriter{&mu, &all, &errb}
+	err = cmd.Run()
+	return out.Bytes(), errb.Bytes(), all.Bytes(), err
+}
+
+// corpusEnv is the environment of every run: a temporary HOME and git
+// config, the C locale, no colour, no network for go, cargo and npm, and
+// the toolchains' caches and homes carried over from the real home so
+// nothing is fetched or rebuilt from scratch.
+type corpusEnv struct {
+	keep []string
+}
+
+func newCorpusEnv(t *testing.T) *corpusEnv {
+	e := &corpusEnv{keep: []string{"PATH=" + os.Getenv("PATH")}}
+	realHome, _ := os.UserHomeDir()
+	if _, err := exec.LookPath("go"); err == nil {
+		out, err := exec.Command("go", "env", "GOCACHE", "GOMODCACHE", "GOPATH", "GOROOT").Output()
+		require.NoError(t, err)
+		f := strings.Split(strings.TrimSpace(string(out)), "\n")
+		if len(f) == 4 {
+			e.keep = append(e.keep, "GOCACHE="+f[0], "GOMODCACHE="+f[1], "GOPATH="+f[2], "GOROOT="+f[3])
+		}
+	}
+	// rustup's and pyenv's shims find their toolchains through these.
+	for name, def := range map[string]string{
+		"RUSTUP_HOME": filepath.Join(realHome, ".rustup"),
+		"CARGO_HOME":  filepath.Join(realHome, ".cargo"),
+		"PYENV_ROOT":  filepath.Join(realHome, ".pyenv"),
+	} {
+		if v := os.Getenv(name); v != "" {
+			e.keep = append(e.keep, name+"="+v)
+		} else if _, err := os.Stat(def); err == nil {
+			e.keep = append(e.keep, name+"="+def)
+		}
+	}
+	for _, name := range []string{"JAVA_HOME", "PYENV_VERSION", "RUSTUP_TOOLCHAIN"} {
+		if v := os.Getenv(name); v != "" {
+			e.keep = append(e.keep, name+"="+v)
+		}
+	}
+	return e
+}
+
+func (e *corpusEnv) vars(home string) []string {
+	return append(append([]string{}, e.keep...),
+		"HOME="+home,
+		"TMPDIR="+home,
+		"LC_ALL=C", "LANG=C", "TERM=dumb", "NO_COLOR=1",
+		"USER=rac", "LOGNAME=rac",
+		"GIT_CONFIG_NOSYSTEM=1",
+		"GIT_CONFIG_GLOBAL="+filepath.Join(home, ".gitconfig"),
+		"GIT_AUTHOR_NAME=rac test", "GIT_AUTHOR_EMAIL=rac@example.com",
+		"GIT_COMMITTER_NAME=rac test", "GIT_COMMITTER_EMAIL=rac@example.com",
+		"GIT_AUTHOR_DATE=2025-01-02T03:04:05Z", "GIT_COMMITTER_DATE=2025-01-02T03:04:05Z",
+		"GIT_TERMINAL_PROMPT=0",
+		"GOFLAGS=-mod=mod", "GOPROXY=off", "GOSUMDB=off", "GOTOOLCHAIN=local", "GOWORK=off", "GOTELEMETRY=off",
+		"CGO_ENABLED=0",
+		"CARGO_NET_OFFLINE=true", "CARGO_TERM_COLOR=never", "RUSTUP_AUTO_INSTALL=0",
+		"npm_config_cache="+filepath.Join(home, ".npm"), "npm_config_offline=true",
+		"npm_config_update_notifier=false", "npm_config_audit=false", "npm_config_fund=false",
+		"PYTHONDONTWRITEBYTECODE=1",
+		"KUBECONFIG="+filepath.Join(home, "no-kubeconfig"),
+	)
+}
+
+// goModule is a throwaway module: go.mod plus the given files.
+func goModule(files map[string]string) map[string]string {
+	files["go.mod"] = "module example.com/m\n\ngo 1.22\n"
+	return files
+}
+
+// goPackages makes n small passing packages with a test each.
+func goPackages(files map[string]string, names ...string) map[string]string {
+	for _, n := range names {
+		files[n+"/"+n+".go"] = fmt.Sprintf("package %s\n\n// Name names the package.\nfunc Name() string { return %q }\n", n, n)
+		files[n+"/"+n+"_test.go"] = fmt.Sprintf("package %s\n\nimport \"testing\"\n\nfunc TestName(t *testing.T) {\n\tif Name() != %q {\n\t\tt.Fatal(\"wrong name\")\n\t}\n}\n", n, n)
+	}
+	return files
+}
+
+// gitRepo is the setup of a repository with one commit of f.txt.
+var gitRepo = [][]string{
+	{"git", "init", "-q", "-b", "main", "repo"},
+	{"sh", "-c", "cd repo && printf 'port = 8080\\nhost = localhost\\n' > f.txt && git add f.txt && git commit -qm init"},
+}
+
+// serverLog writes a long service log with one ERROR in the middle.
+const serverLog = `import logging, sys
+logging.basicConfig(stream=sys.stderr, level=logging.INFO,
+                    format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+log = logging.getLogger("orders")
+db = logging.getLogger("db")
+log.info("starting orders service, error budget 99.9%, retries=3")
+for i in range(1, 3001):
+    log.info("GET /api/orders/%d 200 %dms", i, 3 + i % 17)
+    if i % 500 == 0:
+        log.warning("slow request /api/orders/%d took %dms (timeout 2000ms)", i, 1500 + i % 400)
+    if i == 1500:
+        db.error("connection to postgres://orders-db:5432 refused; giving up after 3 attempts")
+        failed = i
+log.info("drained; processed 3000 requests")
+sys.exit(1)
+`
+
+func corpusCases() []corpusCase {
+	progress := strings.Repeat("echo step ok\n", 40)
+	return []corpusCase{
+		// go
+		{
+			name: "go test: one failing package among twelve", tools: []string{"go"},
+			files: goModule(goPackages(map[string]string{
+				"billing/billing.go": "package billing\n\n// Total sums cents.\nfunc Total(items ...int) int {\n\tt := 1\n\tfor _, i := range items {\n\t\tt += i\n\t}\n\treturn t\n}\n",
+				"billing/billing_test.go": "package billing\n\nimport \"testing\"\n\nfunc TestTotal(t *testing.T) {\n\tif got := Total(10, 20); got != 30 {\n\t\tt.Errorf(\"Total(10, 20) = %d, want 30\", got)\n\t}\n}\n\nfunc TestTotalEmpty(t *testing.T) {\n\tt.Log(\"empty cart\")\n}\n",
+			}, "api", "auth", "cache", "config", "db", "events", "httpx", "jobs", "logx", "metrics", "search")),
+			argv: []string{"go", "test", "./..."}, want: "Total(10, 20) = 31, want 30",
+		},
+		{
+			name: "go test -v: failing test message printed before its FAIL", tools: []string{"go"},
+			files: goModule(goPackages(map[string]string{
+				"parse/parse.go":      "package parse\n\nimport \"strconv\"\n\n// Port parses a port.\nfunc Port(s string) (int, error) { return strconv.Atoi(s[1:]) }\n",
+				"parse/parse_test.go": "package parse\n\nimport \"testing\"\n\nfunc TestPortError(t *testing.T) {\n\tif _, err := Port(\"x\"); err == nil {\n\t\tt.Log(\"no error\")\n\t}\n}\n\nfunc TestPort(t *testing.T) {\n\tt.Log(\"parsing 8080\")\n\tif p, err := Port(\"8080\"); err != nil || p != 8080 {\n\t\tt.Fatalf(\"Port(8080) = %d, %v; want 8080\", p, err)\n\t}\n}\n\nfunc TestPortRange(t *testing.T) {\n\tfor i := 0; i < 3; i++ {\n\t\tt.Logf(\"case %d\", i)\n\t}\n}\n",
+			}, "alpha", "beta", "gamma")),
+			argv: []string{"go", "test", "-v", "./..."}, want: "Port(8080) = 80, <nil>; want 8080",
+		},
+		{
+			name: "go test -v: passing tests named Error", tools: []string{"go"}, pass: true,
+			files: goModule(map[string]string{
+				"errors/errors.go":      "package errors\n\n// Wrap wraps.\nfunc Wrap(s string) string { return \"wrapped: \" + s }\n",
+				"errors/errors_test.go": "package errors\n\nimport \"testing\"\n\nfunc TestErrorHandling(t *testing.T) { t.Log(\"error path handled\") }\nfunc TestWrapError(t *testing.T) {\n\tif Wrap(\"x\") != \"wrapped: x\" {\n\t\tt.Fatal(\"bad\")\n\t}\n}\nfunc TestFailover(t *testing.T) {}\n",
+				"retry/retry.go":        "package retry\n\n// Max is the retry limit.\nconst Max = 3\n",
+				"retry/retry_test.go":   "package retry\n\nimport \"testing\"\n\nfunc TestRetryOnTimeoutError(t *testing.T) { t.Logf(\"max %d\", Max) }\nfunc TestFailureCount(t *testing.T) {}\n",
+			}),
+			argv: []string{"go", "test", "-v", "-count=1", "./..."}, want: "ok  \texample.com/m/retry",
+		},
+		{
+			name: "go test: compile error cascading into dependent packages", tools: []string{"go"},
+			files: goModule(map[string]string{
+				"store/store.go":  "package store\n\n// Open opens the store.\nfunc Open() error { return openDB(\"orders\") }\n",
+				"api/api.go":      "package api\n\nimport \"example.com/m/store\"\n\nvar _ = store.Open\n",
+				"api/api_test.go": "package api\n\nimport \"testing\"\n\nfunc TestAPI(t *testing.T) {}\n",
+				"cli/cli.go":      "package cli\n\nimport \"example.com/m/store\"\n\nvar _ = store.Open\n",
+				"cli/cli_test.go": "package cli\n\nimport \"testing\"\n\nfunc TestCLI(t *testing.T) {}\n",
+			}),
+			argv: []string{"go", "test", "./..."}, want: "undefined: openDB",
+		},
+		{
+			name: "go build: renamed constructor used in several places", tools: []string{"go"},
+			files: goModule(map[string]string{
+				"main.go": "package main\n\nimport \"fmt\"\n\ntype Server struct{ Port int }\n\nfunc main() {\n\ta := NewServer(8080)\n\tb := NewServer(8081)\n\tfmt.Println(a.Port, b.Port, undefinedHelper())\n}\n",
+			}),
+			argv: []string{"go", "build", "-o", os.DevNull, "."}, want: "undefined: NewServer",
+		},
+		{
+			name: "go vet: printf verb", tools: []string{"go"},
+			files: goModule(map[string]string{
+				"main.go": "package main\n\nimport \"fmt\"\n\nfunc main() {\n\tname := \"srv\"\n\tfmt.Printf(\"starting %d\\n\", name)\n}\n",
+			}),
+			argv: []string{"go", "vet", "./..."}, want: "fmt.Printf format %d has arg name of wrong type string",
+		},
+		{
+			name: "go run: index out of range panic", tools: []string{"go"},
+			files: goModule(map[string]string{
+				"main.go": "package main\n\nimport \"fmt\"\n\nfunc main() {\n\tports := []int{80, 443}\n\tfor i := 0; i <= len(ports); i++ {\n\t\tfmt.Println(\"listening on\", ports[i])\n\t}\n}\n",
+			}),
+			argv: []string{"go", "run", "."}, want: "panic: runtime error: index out of range [2] with length 2",
+		},
+		{
+			name: "go test: panic inside a test", tools: []string{"go"},
+			files: goModule(goPackages(map[string]string{
+				"cache/cache.go":      "package cache\n\n// C is a cache.\ntype C struct{ m map[string]int }\n\n// Put stores v.\nfunc (c *C) Put(k string, v int) { c.m[k] = v }\n",
+				"cache/cache_test.go": "package cache\n\nimport \"testing\"\n\nfunc TestPut(t *testing.T) {\n\tvar c C\n\tc.Put(\"a\", 1)\n}\n",
+			}, "queue", "worker")),
+			argv: []string{"go", "test", "./..."}, want: "panic: assignment to entry in nil map",
+		},
+		{
+			name: "go build: module missing with GOPROXY=off", tools: []string{"go"},
+			files: goModule(map[string]string{
+				"main.go": "package main\n\nimport \"github.com/acme/widgets/render\"\n\nfunc main() { render.Page() }\n",
+			}),
+			argv: []string{"go", "build", "-o", os.DevNull, "."}, want: "cannot find module providing package github.com/acme/widgets/render",
+		},
+
+		// git
+		{
+			name: "git push rejected by a local bare remote", tools: []string{"git"},
+			setup: [][]string{
+				{"git", "init", "-q", "--bare", "-b", "main", "remote.git"},
+				{"git", "clone", "-q", "remote.git", "one"},
+				{"sh", "-c", "cd one && echo 1 > a && git add a && git commit -qm one && git push -q origin HEAD:main"},
+				{"git", "clone", "-q", "-b", "main", "remote.git", "two"},
+				{"sh", "-c", "cd two && echo 2 > b && git add b && git commit -qm two && git push -q origin main"},
+				{"sh", "-c", "cd one && echo 3 > c && git add c && git commit -qm three"},
+			},
+			dir: "one", argv: []string{"git", "push", "origin", "HEAD:main"}, want: "! [rejected]",
+		},
+		{
+			name: "git merge conflict", tools: []string{"git"},
+			setup: append(append([][]string{}, gitRepo...),
+				[]string{"sh", "-c", "cd repo && git checkout -qb feature && sed -i 's/8080/9090/' f.txt && git commit -qam 'port 9090' && git checkout -q main && sed -i 's/8080/7070/' f.txt && git commit -qam 'port 7070'"}),
+			dir: "repo", argv: []string{"git", "merge", "feature"}, want: "CONFLICT (content): Merge conflict in f.txt",
+		},
+		{
+			name: "git rebase conflict", tools: []string{"git"},
+			setup: append(append([][]string{}, gitRepo...),
+				[]string{"sh", "-c", "cd repo && git checkout -qb feature && sed -i 's/8080/9090/' f.txt && git commit -qam 'port 9090' && git checkout -q main && sed -i 's/8080/7070/' f.txt && git commit -qam 'port 7070' && git checkout -q feature"}),
+			dir: "repo", argv: []string{"git", "rebase", "main"}, want: "CONFLICT (content): Merge conflict in f.txt",
+		},
+		{
+			name: "git checkout of a missing branch", tools: []string{"git"},
+			setup: gitRepo, dir: "repo", argv: []string{"git", "checkout", "release-2.0"},
+			want: "error: pathspec 'release-2.0' did not match",
+		},
+		{
+			name: "git clone of a missing repository", tools: []string{"git"},
+			argv: []string{"git", "clone", "/nonexistent/widgets.git"}, want: "does not exist",
+		},
+		{
+			name: "git apply of a stale patch", tools: []string{"git"},
+			setup: gitRepo,
+			files: map[string]string{"fix.patch": "diff --git a/f.txt b/f.txt\n--- a/f.txt\n+++ b/f.txt\n@@ -1,2 +1,2 @@\n-port = 9999\n+port = 8443\n host = localhost\n"},
+			dir:   "repo", argv: []string{"git", "apply", "../fix.patch"}, want: "error: patch failed: f.txt:1",
+		},
+
+		// python
+		{
+			name: "python chained traceback", tools: []string{"python3"},
+			files: map[string]string{"app.py": "import json\n\n\ndef load(path):\n    with open(path) as f:\n        return json.load(f)\n\n\ndef main():\n    try:\n        load(\"settings.json\")\n    except FileNotFoundError as e:\n        raise RuntimeError(\"cannot start: configuration unavailable\") from e\n\n\nmain()\n"},
+			argv:  []string{"python3", "app.py"}, want: "FileNotFoundError: [Errno 2] No such file or directory: 'settings.json'",
+		},
+		{
+			name: "python exception without Error in its name", tools: []string{"python3"},
+			files: map[string]string{"quota.py": "class QuotaExceeded(Exception):\n    pass\n\n\ndef store(n):\n    for i in range(n):\n        print(f\"stored chunk {i}\")\n    raise QuotaExceeded(\"disk quota of 10 GiB reached on /var/lib/app\")\n\n\nstore(30)\n"},
+			argv:  []string{"python3", "quota.py"}, want: "QuotaExceeded: disk quota of 10 GiB reached",
+		},
+		{
+			name: "python SyntaxError", tools: []string{"python3"},
+			files: map[string]string{"bad.py": "def main():\n    print(\"starting\"\n\nmain()\n"},
+			argv:  []string{"python3", "bad.py"}, want: "SyntaxError: '(' was never closed",
+		},
+		{
+			name: "python unittest failure", tools: []string{"python3"},
+			files: map[string]string{"test_cart.py": "import unittest\n\n\ndef total(items):\n    return sum(items) + 1\n\n\nclass CartTest(unittest.TestCase):\n    def test_total(self):\n        self.assertEqual(total([10, 20]), 30)\n\n    def test_error_message(self):\n        self.assertTrue(True)\n\n    def test_empty(self):\n        self.assertEqual(total([]), 1)\n\n\nif __name__ == \"__main__\":\n    unittest.main()\n"},
+			argv:  []string{"python3", "-m", "unittest", "-v", "test_cart"}, want: "AssertionError: 31 != 30",
+		},
+		{
+			name: "python missing module", tools: []string{"python3"},
+			files: map[string]string{"job.py": "import os\nimport sys\nprint('loading plugins')\nimport widgets_renderer\n"},
+			argv:  []string{"python3", "job.py"}, want: "ModuleNotFoundError: No module named 'widgets_renderer'",
+		},
+		{
+			name: "long service log with one ERROR in the middle", tools: []string{"python3"},
+			files: map[string]string{"server.py": serverLog},
+			argv:  []string{"python3", "server.py"}, want: "connection to postgres://orders-db:5432 refused",
+		},
+		{
+			name: "python json.tool on malformed JSON", tools: []string{"python3"},
+			files: map[string]string{"bad.json": "{\"name\": \"orders\" \"port\": 8080}\n"},
+			argv:  []string{"python3", "-m", "json.tool", "bad.json"}, want: "Expecting ',' delimiter",
+		},
+
+		// java
+		{
+			name: "javac cascade from a missing package", tools: []string{"javac"},
+			files: map[string]string{"Main.java": "import com.example.missing.Widget;\n\npublic class Main {\n    public static void main(String[] args) {\n        Widget w = new Widget();\n        w.render();\n        System.out.println(count(3));\n    }\n}\n"},
+			argv:  []string{"javac", "-d", "out", "Main.java"}, want: "error: package com.example.missing does not exist",
+		},
+		{
+			name: "java uncaught exception", tools: []string{"java"},
+			files: map[string]string{"App.java": "public class App {\n    static int port(String s) {\n        return Integer.parseInt(s);\n    }\n    public static void main(String[] args) {\n        System.out.println(\"booting\");\n        try {\n            port(\"80a\");\n        } catch (NumberFormatException e) {\n            throw new IllegalStateException(\"bad port in config\", e);\n        }\n    }\n}\n"},
+			argv:  []string{"java", "App.java"}, want: "java.lang.IllegalStateException: bad port in config",
+		},
+
+		// C and make
+		{
+			name: "make -k with one failing file", tools: []string{"make", "cc"},
+			files: map[string]string{
+				"Makefile": "CFLAGS=-Wall\nall: a.o b.o c.o\n",
+				"a.c":      "int a(void) { return 1; }\n",
+				"b.c":      "#include <stdio.h>\nint b(void) {\n    int unused;\n    printf(\"%d\\n\", total);\n    return 0;\n}\n",
+				"c.c":      "int c(void) { return 3; }\n",
+			},
+			argv: []string{"make", "-k"}, want: "error: 'total' undeclared",
+		},
+		{
+			name: "gcc cascade from an unknown type", tools: []string{"gcc"},
+			files: map[string]string{"main.c": "#include <stdio.h>\nstruct config cfg;\nconfig_t load(void);\nint main(void) {\n    config_t c = load();\n    printf(\"%d\\n\", c.port);\n    return cfg.x;\n}\n"},
+			argv:  []string{"gcc", "-o", "main", "main.c"}, want: "error: unknown type name 'config_t'",
+		},
+		{
+			name: "gcc link error", tools: []string{"gcc"},
+			files: map[string]string{"main.c": "int flush_queue(int);\nint main(void) { return flush_queue(3); }\n"},
+			argv:  []string{"gcc", "-o", "main", "main.c"}, want: "undefined reference to `flush_queue'",
+		},
+		{
+			name: "make missing rule", tools: []string{"make"},
+			files: map[string]string{"Makefile": "all: bundle.js\n\nbundle.js: src/index.js\n\tcat src/index.js > bundle.js\n"},
+			argv:  []string{"make"}, want: "No rule to make target 'src/index.js'",
+		},
+
+		// rust
+		{
+			name: "cargo build: unresolved names", tools: []string{"cargo"},
+			files: map[string]string{
+				"Cargo.toml":  "[package]\nname = \"calc\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[dependencies]\n",
+				"src/main.rs": "fn main() {\n    let total = add(2, 3);\n    println!(\"{}\", totl);\n}\n\nfn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n",
+			},
+			argv: []string{"cargo", "build", "--offline"}, want: "error[E0425]: cannot find value `totl` in this scope",
+		},
+		{
+			name: "cargo test: failing assert_eq", tools: []string{"cargo"},
+			files: map[string]string{
+				"Cargo.toml": "[package]\nname = \"calc\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[dependencies]\n",
+				"src/lib.rs": "pub fn add(a: i32, b: i32) -> i32 {\n    a + b + 1\n}\n\n#[cfg(test)]\nmod tests {\n    use super::*;\n    #[test]\n    fn adds_small_numbers() {\n        assert_eq!(add(2, 2), 4);\n    }\n    #[test]\n    fn error_message_is_stable() {\n        assert_eq!(1, 1);\n    }\n}\n",
+			},
+			argv: []string{"cargo", "test", "--offline"}, want: "assertion `left == right` failed",
+		},
+
+		// node and npm
+		{
+			name: "npm run: build script throws", tools: []string{"npm", "node"},
+			files: map[string]string{
+				"package.json": "{\"name\":\"site\",\"version\":\"1.0.0\",\"private\":true,\"scripts\":{\"build\":\"node build.js\"}}\n",
+				"build.js":     "const fs = require('fs');\nconst path = require('path');\nfor (let i = 0; i < 20; i++) console.log('rendered page ' + i);\nconst cfg = JSON.parse(fs.readFileSync(path.join(__dirname, 'site.config.json'), 'utf8'));\nconsole.log(cfg);\n",
+			},
+			argv: []string{"npm", "run", "build"}, want: "Error: ENOENT: no such file or directory",
+		},
+		{
+			name: "npm run: missing script", tools: []string{"npm"},
+			files: map[string]string{"package.json": "{\"name\":\"site\",\"version\":\"1.0.0\",\"private\":true,\"scripts\":{\"build\":\"node build.js\"}}\n"},
+			argv:  []string{"npm", "run", "deploy"}, want: "Missing script: \"deploy\"",
+		},
+		{
+			name: "node uncaught TypeError", tools: []string{"node"},
+			files: map[string]string{"app.js": "const users = { alice: { email: 'a@example.com' } };\nfunction email(name) { return users[name].email.toLowerCase(); }\nconsole.log(email('alice'));\nconsole.log(email('bob'));\n"},
+			argv:  []string{"node", "app.js"}, want: "TypeError: Cannot read properties of undefined",
+		},
+		{
+			name: "node --test failing assertion", tools: []string{"node"},
+			files: map[string]string{"test/math.test.js": "const test = require('node:test');\nconst assert = require('node:assert');\ntest('adds', () => { assert.strictEqual(1 + 1, 3); });\ntest('handles error input', () => { assert.ok(true); });\n"},
+			argv:  []string{"node", "--test"}, want: "Expected values to be strictly equal",
+		},
+
+		// shell and small tools
+		{
+			name: "sh: command not found after progress output", tools: []string{"sh"},
+			files: map[string]string{"deploy.sh": progress + "deployctl --now\necho done\nexit 127\n"},
+			argv:  []string{"sh", "deploy.sh"}, want: "deployctl: not found",
+		},
+		{
+			name: "sh -e: cp of a missing file", tools: []string{"sh", "cp"},
+			files: map[string]string{"release.sh": "set -e\n" + progress + "cp build/app.tar.gz /tmp/release/\necho copied\n"},
+			argv:  []string{"sh", "release.sh"}, want: "cannot stat 'build/app.tar.gz'",
+		},
+		{
+			name: "cat of a missing file", tools: []string{"cat"},
+			argv: []string{"cat", "config/app.yaml"}, want: "No such file or directory",
+		},
+		{
+			name: "tar of a missing archive", tools: []string{"tar"},
+			argv: []string{"tar", "xf", "backup.tar"}, want: "backup.tar: Cannot open: No such file or directory",
+		},
+		{
+			name: "perl open failure", tools: []string{"perl"},
+			files: map[string]string{"report.pl": "use strict;\nprint \"generating report\\n\";\nopen(my $fh, '<', 'data/sales.csv') or die \"Can't open data/sales.csv: $!\\n\";\n"},
+			argv:  []string{"perl", "report.pl"}, want: "Can't open data/sales.csv: No such file or directory",
+		},
+		{
+			name: "curl connection refused on loopback", tools: []string{"curl"},
+			argv: []string{"curl", "-sS", "--max-time", "10", "http://127.0.0.1:1/health"}, want: "Failed to connect to 127.0.0.1 port 1",
+		},
+
+		// kubectl, pointed at a closed loopback port
+		{
+			name: "kubectl get against an unreachable server", tools: []string{"kubectl"},
+			argv: []string{"kubectl", "--server=http://127.0.0.1:1", "--request-timeout=10s", "get", "pods"},
+			want: "The connection to the server 127.0.0.1:1 was refused",
+		},
+		{
+			name: "kubectl apply of a missing manifest", tools: []string{"kubectl"},
+			argv: []string{"kubectl", "--server=http://127.0.0.1:1", "apply", "-f", "deploy/web.yaml"},
+			want: "error: the path \"deploy/web.yaml\" does not exist",
+		},
+	}
+}
+

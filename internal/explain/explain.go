@@ -1,0 +1,517 @@
+// Package explain says in a few lines what failed in a recorded command:
+// the command, its outcome, and the up to four distinct output lines most
+// likely to be the cause, or a short tail when no line looks like an error.
+// It owns the matching, the ranking and the text and JSON renderings.
+//
+// It takes plain values (the recording's metadata and a reader per stream)
+// and writes to an io.Writer. It must never open the store, print to the
+// process's own stdout or stderr, or print a string that has not passed
+// through the caller's redactor. It reads each stream once, keeping only a
+// bounded set of candidate lines and a short tail, so its memory does not
+// grow with the recording.
+package explain
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/rac-cli/rac/internal/termtext"
+)
+
+// Meta is what the recording says about the run.
+type Meta struct {
+	Ref        string     // qualified reference SESSION/NAME
+	Argv       []string   // the command as run
+	Cwd        string     // its working directory
+	Status     string     // running | exited | signaled | timed_out | failed_to_start | incomplete
+	ExitCode   *int       // set when Status == exited
+	Signal     string     // e.g. SIGTERM when signaled
+	StartedAt  time.Time  // when the command started
+	EndedAt    *time.Time // nil while running / incomplete
+	Truncated  bool       // the recording was cut (head+tail cap); Note says how
+	Note       string     // free text from the recorder (how it was cut, why it failed to start)
+	Redactions int        // redactions made while recording
+}
+
+// Statuses of a recording.
+const (
+	StatusRunning       = "running"
+	StatusExited        = "exited"
+	StatusSignaled      = "signaled"
+	StatusTimedOut      = "timed_out"
+	StatusFailedToStart = "failed_to_start"
+	StatusIncomplete    = "incomplete"
+)
+
+// Stream is one recorded output stream.
+type Stream struct {
+	Name      string    // "stdout" or "stderr" (or "pty")
+	R         io.Reader // the stored bytes of that stream, from the first byte; may be nil
+	FirstLine int       // line number of the first line R yields (1 normally; >1 after a cut), default 1 when 0
+}
+
+// Input is everything Explain needs.
+type Input struct {
+	Meta    Meta
+	Streams []Stream
+	Redact  func(string) string // applied to EVERY string the report prints (argv, cwd, note, lines); nil = identity
+	Now     func() time.Time    // for the age of a running or incomplete run; nil = time.Now
+}
+
+// Report is the explanation of one recording. Every string in it has been
+// redacted; lengths are cut only when it is rendered.
+type Report struct {
+	Meta     Meta          // as given, with Argv, Cwd and Note redacted
+	Argc     int           // len(Meta.Argv) as recorded; Argv may hold fewer (see MaxArgvBytes)
+	Duration time.Duration // run time; for running and incomplete runs, the time since the start
+	Shows    string        // ShowsCause or ShowsTail
+	Lines    []Line        // the cause lines, most likely first, or the tail in stream order
+	Matched  int           // output lines that matched an error term or shape, before folding
+	Streams  []StreamStat  // what was read
+}
+
+// What a report shows.
+const (
+	ShowsCause = "cause"
+	ShowsTail  = "tail"
+)
+
+// Line is one output line in a report.
+type Line struct {
+	Stream string // stream name
+	Line   int    // per-stream line number, counted from 1 as rac out read counts
+	Text   string // the line as a terminal showed it, trimmed and redacted
+	Count  int    // similar lines folded into this one (1: none)
+	Kind   string // why it was picked (compiler, exception, panic, test, tool, git, log, make, term, detail, summary, context, tail)
+}
+
+// StreamStat says how much of a stream was read.
+type StreamStat struct {
+	Name  string `json:"name"`
+	Lines int    `json:"lines"` // number of the last line (0 for an empty stream)
+	Bytes int64  `json:"bytes"`
+}
+
+const (
+	// MaxCause is the number of distinct cause lines a report shows.
+	MaxCause = 4
+	// MaxTail is the number of tail lines a report shows: with the command,
+	// outcome and header lines the text stays under 12 lines.
+	MaxTail = 8
+	// MaxArgvBytes bounds the argv kept in a report: more would never fit
+	// the 8 KiB JSON object, and the text line shows much less.
+	MaxArgvBytes = 8 << 10
+
+	readSize = 1 << 20 // read buffer; a longer line is judged by its first maxLine bytes
+	maxLine  = 4 << 10 // bytes of a line classified, kept and redacted
+	tailRing = 10      // tail lines kept per stream
+)
+
+// Explain reads the streams once and builds the report. It fails only when
+// a stream cannot be read.
+func Explain(in Input) (*Report, error) {
+	redact := in.Redact
+	if redact == nil {
+		redact = func(s string) string { return s }
+	}
+	now := time.Now
+	if in.Now != nil {
+		now = in.Now
+	}
+	st := newStore()
+	buf := make([]byte, readSize)
+	rep := &Report{}
+	rings := make([]*ring, len(in.Streams))
+	for i, s := range in.Streams {
+		sc := &scanner{store: st, stream: i, next: max(s.FirstLine, 1), ring: &ring{}}
+		if s.R != nil {
+			if err := sc.run(s.R, buf); err != nil {
+				return nil, fmt.Errorf("explain: read %s: %w", s.Name, err)
+			}
+		}
+		rings[i] = sc.ring
+		rep.Streams = append(rep.Streams, StreamStat{Name: s.Name, Lines: sc.next - 1, Bytes: sc.bytes})
+		if sc.bytes == 0 {
+			rep.Streams[i].Lines = 0
+		}
+	}
+
+	rep.Meta = in.Meta
+	rep.Argc = len(in.Meta.Argv)
+	rep.Meta.Argv = nil
+	size := 0
+	for _, a := range in.Meta.Argv {
+		if size >= MaxArgvBytes {
+			break
+		}
+		a = redact(a)
+		size += len(a)
+		rep.Meta.Argv = append(rep.Meta.Argv, a)
+	}
+	rep.Meta.Cwd = redact(in.Meta.Cwd)
+	rep.Meta.Note = redact(in.Meta.Note)
+	rep.Duration = duration(in.Meta, now)
+	rep.Matched = st.matched
+
+	name := func(i int) string { return in.Streams[i].Name }
+	if top := st.top(MaxCause); len(top) > 0 && top[0].tier > tierContext {
+		rep.Shows = ShowsCause
+		for _, c := range top {
+			rep.Lines = append(rep.Lines, Line{Stream: name(c.stream), Line: c.line, Text: redact(c.text), Count: c.count, Kind: c.kind})
+		}
+		return rep, nil
+	}
+	rep.Shows = ShowsTail
+	for i, n := range tailShares(rings, MaxTail) {
+		r := rings[i]
+		for _, e := range r.last(n) {
+			rep.Lines = append(rep.Lines, Line{Stream: name(i), Line: e.line, Text: redact(e.text), Count: 1, Kind: kindTail})
+		}
+	}
+	return rep, nil
+}
+
+// duration is the run time, or for a run without an end, the time since
+// its start (zero when the start is unknown).
+func duration(m Meta, now func() time.Time) time.Duration {
+	switch {
+	case m.EndedAt != nil:
+		return max(m.EndedAt.Sub(m.StartedAt), 0)
+	case m.StartedAt.IsZero():
+		return 0
+	default:
+		return max(now().Sub(m.StartedAt), 0)
+	}
+}
+
+// tailShares splits n tail lines between streams: each stream gets up to
+// an equal share, and what one cannot use goes to the others.
+func tailShares(rings []*ring, n int) []int {
+	shares := make([]int, len(rings))
+	for left := n; left > 0; {
+		want := 0
+		for i, r := range rings {
+			if shares[i] < r.n {
+				want++
+			}
+		}
+		if want == 0 {
+			break
+		}
+		each := max(left/want, 1)
+		for i, r := range rings {
+			if left == 0 {
+				break
+			}
+			give := min(each, r.n-shares[i], left)
+			shares[i] += give
+			left -= give
+		}
+	}
+	return shares
+}
+
+// candidate is a line that may be shown.
+type candidate struct {
+	tier   int
+	kind   string
+	stream int
+	line   int
+	text   string
+	key    string
+	count  int
+}
+
+// before is the order within a tier: earlier line first, then stream order.
+func (c *candidate) before(d *candidate) bool {
+	if c.line != d.line {
+		return c.line < d.line
+	}
+	return c.stream < d.stream
+}
+
+// store keeps the candidates that can still be shown. Since a tier is
+// ordered by position and only MaxCause lines are shown, each tier keeps
+// only its first MaxCause distinct lines: a later line of the same tier can
+// never be shown, so memory stays bounded however many lines match.
+type store struct {
+	tiers   [nTiers][]*candidate
+	keys    map[string]*candidate
+	matched int
+	keyBuf  []byte
+}
+
+func newStore() *store { return &store{keys: make(map[string]*candidate)} }
+
+func (s *store) add(tier int, kind string, stream, line int, text []byte) {
+	s.matched++
+	text = bytes.TrimSpace(text)
+	s.keyBuf = appendKey(s.keyBuf[:0], text)
+	if c, ok := s.keys[string(s.keyBuf)]; ok {
+		c.count++
+		if tier > c.tier {
+			s.remove(c)
+			c.tier, c.kind = tier, kind
+			s.insert(c)
+		}
+		return
+	}
+	c := &candidate{tier: tier, kind: kind, stream: stream, line: line}
+	h := s.tiers[tier]
+	if len(h) == MaxCause && !c.before(h[len(h)-1]) {
+		return
+	}
+	c.text, c.key, c.count = string(text), string(s.keyBuf), 1
+	s.keys[c.key] = c
+	s.insert(c)
+}
+
+func (s *store) insert(c *candidate) {
+	h := s.tiers[c.tier]
+	i, _ := slices.BinarySearchFunc(h, c, func(a, b *candidate) int {
+		if a.before(b) {
+			return -1
+		}
+		return 1
+	})
+	h = slices.Insert(h, i, c)
+	if len(h) > MaxCause {
+		delete(s.keys, h[MaxCause].key)
+		h = h[:MaxCause]
+	}
+	s.tiers[c.tier] = h
+}
+
+func (s *store) remove(c *candidate) {
+	h := s.tiers[c.tier]
+	if i := slices.Index(h, c); i >= 0 {
+		s.tiers[c.tier] = slices.Delete(h, i, i+1)
+	}
+}
+
+// top returns up to n candidates, most likely cause first.
+func (s *store) top(n int) []*candidate {
+	var out []*candidate
+	for t := nTiers - 1; t >= 0 && len(out) < n; t-- {
+		for _, c := range s.tiers[t] {
+			if len(out) == n {
+				break
+			}
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// scanner reads one stream.
+type scanner struct {
+	store  *store
+	stream int
+	next   int // number of the line that starts at the next unread byte
+	bytes  int64
+	state  lineState
+	ring   *ring
+
+	// A line longer than the read buffer arrives in pieces: its first
+	// maxLine bytes are kept and judged once it ends.
+	long    []byte
+	inLong  bool
+	longHit bool
+}
+
+func (sc *scanner) run(r io.Reader, buf []byte) error {
+	have := 0
+	for {
+		n, err := io.ReadFull(r, buf[have:])
+		sc.bytes += int64(n)
+		eof := false
+		switch err {
+		case nil:
+		case io.EOF, io.ErrUnexpectedEOF:
+			eof = true
+		default:
+			return err
+		}
+		data := buf[:have+n]
+		have = 0
+		if sc.inLong {
+			i := bytes.IndexByte(data, '\n')
+			if i < 0 {
+				sc.longPiece(data)
+				if !eof {
+					continue
+				}
+				sc.endLong()
+				return nil
+			}
+			sc.longPiece(data[:i])
+			sc.endLong()
+			data = data[i+1:]
+		}
+		last := bytes.LastIndexByte(data, '\n')
+		if last >= 0 {
+			sc.chunk(data[:last+1])
+		}
+		rest := data[last+1:]
+		switch {
+		case eof:
+			if len(rest) > 0 {
+				sc.lastLine(rest)
+			}
+			return nil
+		case len(rest) == len(buf):
+			sc.inLong, sc.longHit, sc.long = true, false, sc.long[:0]
+			sc.longPiece(rest)
+		default:
+			have = copy(buf, rest)
+		}
+	}
+}
+
+func (sc *scanner) longPiece(p []byte) {
+	if room := maxLine - len(sc.long); room > 0 {
+		sc.long = append(sc.long, p[:min(room, len(p))]...)
+	}
+	if !sc.longHit {
+		sc.longHit = pf.index(p) >= 0
+	}
+}
+
+func (sc *scanner) endLong() {
+	sc.inLong = false
+	if sc.longHit || sc.state.wantAll() {
+		sc.line(sc.long, sc.next)
+	}
+	sc.ring.push(sc.next, sc.long)
+	sc.next++
+}
+
+// lastLine handles a final line that has no newline.
+func (sc *scanner) lastLine(b []byte) {
+	if sc.state.wantAll() || pf.index(b) >= 0 {
+		sc.line(b, sc.next)
+	}
+	sc.ring.push(sc.next, b)
+	sc.next++
+}
+
+// chunk handles whole lines (b ends with a newline). Lines without an
+// anchor are only counted; that is where the time goes on a big recording.
+func (sc *scanner) chunk(b []byte) {
+	for pos := 0; pos < len(b); {
+		if sc.state.wantAll() {
+			e := pos + bytes.IndexByte(b[pos:], '\n')
+			sc.line(b[pos:e], sc.next)
+			sc.next++
+			pos = e + 1
+			continue
+		}
+		h := pf.index(b[pos:])
+		if h < 0 {
+			sc.next += bytes.Count(b[pos:], []byte{'\n'})
+			break
+		}
+		h += pos
+		ls := pos + bytes.LastIndexByte(b[pos:h], '\n') + 1
+		sc.next += bytes.Count(b[pos:ls], []byte{'\n'})
+		e := h + bytes.IndexByte(b[h:], '\n')
+		sc.line(b[ls:e], sc.next)
+		sc.next++
+		pos = e + 1
+	}
+	sc.ring.capture(b, sc.next)
+}
+
+// line classifies one line and keeps it when it is a candidate.
+func (sc *scanner) line(raw []byte, n int) {
+	s := termtext.CleanLine(raw[:min(len(raw), maxLine)])
+	if tier, kind := sc.classify(s, n); tier != tierNone {
+		sc.addText(tier, kind, n, s)
+	}
+}
+
+func (sc *scanner) addText(tier int, kind string, n int, s []byte) {
+	sc.store.add(tier, kind, sc.stream, n, s)
+}
+
+// ring keeps the last non-blank lines of a stream.
+type ring struct {
+	lines [tailRing]tailLine
+	n     int // lines held
+	head  int // index of the oldest
+}
+
+type tailLine struct {
+	line int
+	text string
+}
+
+func (r *ring) push(n int, raw []byte) {
+	s := bytes.TrimRight(termtext.CleanLine(raw[:min(len(raw), maxLine)]), " \t")
+	if len(bytes.TrimSpace(s)) == 0 {
+		return
+	}
+	e := tailLine{line: n, text: string(s)}
+	if r.n < tailRing {
+		r.lines[(r.head+r.n)%tailRing] = e
+		r.n++
+		return
+	}
+	r.lines[r.head] = e
+	r.head = (r.head + 1) % tailRing
+}
+
+func (r *ring) reset() { r.n, r.head = 0, 0 }
+
+// capture pushes the last lines of a chunk of whole lines; next is the
+// number of the line after the chunk. Walking back is bounded so a chunk
+// of blank lines costs little; when the bound stops it, older lines held
+// from earlier chunks are no longer the last ones and are dropped.
+func (r *ring) capture(b []byte, next int) {
+	const maxWalk = 256
+	type span struct {
+		line       int
+		start, end int
+	}
+	var got [tailRing]span
+	k, walked := 0, 0
+	end := len(b) - 1 // the newline ending the last line
+	n := next - 1
+	for end >= 0 && k < tailRing && walked < maxWalk {
+		start := bytes.LastIndexByte(b[:end], '\n') + 1
+		if len(bytes.TrimSpace(b[start:end])) > 0 {
+			got[k] = span{n, start, end}
+			k++
+		}
+		walked++
+		n--
+		end = start - 1
+	}
+	if k == tailRing || end >= 0 {
+		r.reset()
+	}
+	for i := k - 1; i >= 0; i-- {
+		r.push(got[i].line, b[got[i].start:got[i].end])
+	}
+}
+
+// last returns the last n lines held, oldest first.
+func (r *ring) last(n int) []tailLine {
+	n = min(n, r.n)
+	out := make([]tailLine, 0, n)
+	for i := r.n - n; i < r.n; i++ {
+		out = append(out, r.lines[(r.head+i)%tailRing])
+	}
+	return out
+}
+
+// String is the text rendering, for debugging and tests.
+func (r *Report) String() string {
+	var b strings.Builder
+	_ = r.WriteText(&b)
+	return b.String()
+}

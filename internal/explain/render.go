@@ -1,0 +1,252 @@
+package explain
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+const (
+	// TextLineBytes is where a shown output line is cut in the text.
+	TextLineBytes = 200
+	// textCommandBytes is where the command line is cut in the text.
+	textCommandBytes = 300
+	textCwdBytes     = 200
+	textNoteBytes    = 200
+	ellipsis         = "…"
+)
+
+// WriteText writes the report for a person or an agent, in at most 11
+// lines:
+//
+//	$ go test ./...  # in /src/app
+//	exited with code 1 after 2.31s
+//	cause (3 of 5 matching lines):
+//	stdout:3: add_test.go:8: Add(2, 2) = 5, want 4
+//	stdout:2: --- FAIL: TestAdd (0.00s)
+//	stdout:4: FAIL (x2)
+//
+// or, when no line matched, "no error lines; last N lines:" and the tail.
+// Each shown line is STREAM:LINE: TEXT with TEXT cut to 200 bytes and
+// "(xN)" when N similar lines were folded into it.
+func (r *Report) WriteText(w io.Writer) error {
+	var b strings.Builder
+	b.WriteString("$ ")
+	b.WriteString(cut(r.commandLine(), textCommandBytes))
+	if r.Meta.Cwd != "" {
+		b.WriteString("  # in ")
+		b.WriteString(cut(shellQuote(r.Meta.Cwd), textCwdBytes))
+	}
+	b.WriteByte('\n')
+
+	b.WriteString(r.Outcome())
+	switch {
+	case r.Meta.Truncated && r.Meta.Note != "":
+		b.WriteString("; recording cut: ")
+		b.WriteString(cut(escapeControls(r.Meta.Note), textNoteBytes))
+	case r.Meta.Truncated:
+		b.WriteString("; recording cut")
+	case r.Meta.Note != "":
+		b.WriteString("; note: ")
+		b.WriteString(cut(escapeControls(r.Meta.Note), textNoteBytes))
+	}
+	if r.Meta.Redactions > 0 {
+		fmt.Fprintf(&b, "; %d redactions while recording", r.Meta.Redactions)
+	}
+	b.WriteByte('\n')
+
+	b.WriteString(r.header())
+	b.WriteByte('\n')
+	for _, l := range r.Lines {
+		fmt.Fprintf(&b, "%s:%d: %s", escapeControls(l.Stream), l.Line, cut(escapeControls(l.Text), TextLineBytes))
+		if l.Count > 1 {
+			fmt.Fprintf(&b, " (x%d)", l.Count)
+		}
+		b.WriteByte('\n')
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// header is the line that says what follows.
+func (r *Report) header() string {
+	if r.Shows == ShowsCause {
+		return fmt.Sprintf("cause (%d of %d matching lines):", len(r.Lines), r.Matched)
+	}
+	if len(r.Lines) == 0 {
+		return "no error lines; no output"
+	}
+	return fmt.Sprintf("no error lines; last %d lines:", len(r.Lines))
+}
+
+// commandLine is the argv as a shell would take it back.
+func (r *Report) commandLine() string {
+	if r.Argc == 0 {
+		return "(no command recorded)"
+	}
+	q := make([]string, 0, len(r.Meta.Argv)+1)
+	for _, a := range r.Meta.Argv {
+		q = append(q, shellQuote(a))
+	}
+	if more := r.Argc - len(r.Meta.Argv); more > 0 {
+		q = append(q, fmt.Sprintf("# …%d more arguments", more))
+	}
+	return strings.Join(q, " ")
+}
+
+// Outcome says how the run ended, with its duration:
+// "exited with code 1 after 2.31s", "killed by SIGTERM after 5s",
+// "timed out after 30s", "incomplete: the recorder died (started 3m ago)",
+// "running for 12s", "failed to start".
+func (r *Report) Outcome() string {
+	d := formatDuration(r.Duration)
+	m := r.Meta
+	switch m.Status {
+	case StatusExited:
+		if m.ExitCode == nil {
+			return "exited (code unknown) after " + d
+		}
+		return fmt.Sprintf("exited with code %d after %s", *m.ExitCode, d)
+	case StatusSignaled:
+		sig := m.Signal
+		if sig == "" {
+			sig = "a signal"
+		}
+		return fmt.Sprintf("killed by %s after %s", escapeControls(sig), d)
+	case StatusTimedOut:
+		s := "timed out after " + d
+		if m.Signal != "" {
+			s += " (killed by " + escapeControls(m.Signal) + ")"
+		}
+		return s
+	case StatusFailedToStart:
+		return "failed to start"
+	case StatusIncomplete:
+		if m.StartedAt.IsZero() {
+			return "incomplete: the recorder died"
+		}
+		if m.EndedAt != nil {
+			return "incomplete: the recorder died after " + d
+		}
+		return "incomplete: the recorder died (started " + d + " ago)"
+	case StatusRunning:
+		return "running for " + d
+	case "":
+		return "status unknown"
+	default:
+		return "status " + escapeControls(m.Status)
+	}
+}
+
+// formatDuration keeps 3 significant digits below a minute and whole
+// seconds above.
+func formatDuration(d time.Duration) string {
+	switch {
+	case d < time.Second:
+		return d.Round(time.Millisecond).String()
+	case d < time.Minute:
+		return d.Round(10 * time.Millisecond).String()
+	default:
+		return d.Round(time.Second).String()
+	}
+}
+
+// cut shortens s to at most n bytes, on a rune boundary, ending in "…".
+func cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	if n < len(ellipsis) {
+		return ""
+	}
+	i := n - len(ellipsis)
+	for i > 0 && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return s[:i] + ellipsis
+}
+
+// escapeControls keeps each printed string on one line: control bytes
+// other than tab become \xNN (\n, \r as themselves escaped). Redactors and
+// recorders may hand back anything.
+func escapeControls(s string) string {
+	clean := true
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 && c != '\t' || c == 0x7f {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '\n':
+			b.WriteString(`\n`)
+		case c == '\r':
+			b.WriteString(`\r`)
+		case c < 0x20 && c != '\t' || c == 0x7f:
+			fmt.Fprintf(&b, `\x%02x`, c)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+// shellQuote quotes s for a POSIX shell; control characters and invalid
+// UTF-8 use bash's $'...' form so the result stays on one line.
+func shellQuote(s string) string {
+	if s == "" {
+		return "''"
+	}
+	safe, plain := true, true
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(isWord(c) || strings.IndexByte("%+,-./:=@_", c) >= 0) {
+			safe = false
+		}
+		if c < 0x20 || c == 0x7f {
+			plain = false
+		}
+	}
+	if safe {
+		return s
+	}
+	if plain && utf8.ValidString(s) {
+		return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	}
+	var b strings.Builder
+	b.WriteString("$'")
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		c := s[i]
+		switch {
+		case r == utf8.RuneError && size == 1:
+			fmt.Fprintf(&b, `\x%02x`, c)
+		case c == '\\' || c == '\'':
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		case c == '\n':
+			b.WriteString(`\n`)
+		case c == '\t':
+			b.WriteString(`\t`)
+		case c == '\r':
+			b.WriteString(`\r`)
+		case c == 0x1b:
+			b.WriteString(`\e`)
+		case c < 0x20 || c == 0x7f:
+			fmt.Fprintf(&b, `\x%02x`, c)
+		default:
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	b.WriteByte('\'')
+	return b.String()
+}

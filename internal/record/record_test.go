@@ -1,0 +1,146 @@
+package record
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/rac-cli/rac/internal/session"
+)
+
+func TestName(t *testing.T) {
+	for _, tc := range []struct {
+		seq  int64
+		argv []string
+		want string
+	}{
+		{42, []string{"git", "status"}, "0042-git-status"},
+		{43, []string{"/usr/bin/curl", "-H", "Authorization: Bearer x", "https://h"}, "0043-curl"},
+		{1, []string{"git", "-C", "dir", "log"}, "0001-git-dir"},
+		{1, []string{"kubectl", "get-everything-in-the-cluster"}, "0001-kubectl"},
+		{1, []string{"Python3.11", "x.py"}, "0001-python3-11"},
+		{1, []string{"make", "TOKEN=abc"}, "0001-make"},
+		{12345, []string{"git", "status"}, "12345-git-status"},
+		{1, []string{"averyveryveryverylongprogramname"}, "0001-averyveryveryverylo"},
+		{1, []string{"---"}, "0001-cmd"},
+	} {
+		got := Name(tc.seq, tc.argv)
+		assert.Equal(t, tc.want, got)
+		assert.LessOrEqual(t, len(got), MaxNameLen+1)
+		n, ok := ParseName(got)
+		assert.True(t, ok, got)
+		assert.Equal(t, tc.seq, n)
+	}
+}
+
+func newSession(t *testing.T) *session.SessionDir {
+	st, err := session.CreateStore(filepath.Join(t.TempDir(), "store"))
+	require.NoError(t, err)
+	t.Cleanup(func() { st.Close() })
+	sd, err := st.Session("s", true)
+	require.NoError(t, err)
+	t.Cleanup(func() { sd.Close() })
+	return sd
+}
+
+// write makes a finished recording from (stream, text) writes.
+func write(t *testing.T, sd *session.SessionDir, writes ...[2]string) *Recording {
+	w, err := Create(CreateOptions{Session: sd, Argv: []string{"t"}, Streams: []string{Stdout, Stderr}})
+	require.NoError(t, err)
+	for i, wr := range writes {
+		w.Sink(wr[0]).Arrived(time.Unix(0, int64(i+1)))
+		_, err := w.Sink(wr[0]).Write([]byte(wr[1]))
+		require.NoError(t, err)
+	}
+	require.NoError(t, w.Finish(Footer{Status: StatusExited}))
+	r, err := Open(sd, w.Name)
+	require.NoError(t, err)
+	t.Cleanup(func() { r.Close() })
+	return r
+}
+
+func collect(t *testing.T, r *Recording, o LineOptions) string {
+	var b strings.Builder
+	require.NoError(t, r.Lines(o, func(l Line) error {
+		fmt.Fprintf(&b, "%s:%d:%s\n", l.Stream, l.N, l.Text)
+		return nil
+	}))
+	return b.String()
+}
+
+func TestLinesMergedAndNumbered(t *testing.T) {
+	sd := newSession(t)
+	r := write(t, sd, [2]string{Stdout, "a1\na"}, [2]string{Stderr, "e1\n"}, [2]string{Stdout, "2\na3\n"}, [2]string{Stderr, "e2"})
+	assert.Equal(t, StatusExited, r.Status)
+	assert.Equal(t, "stdout:1:a1\nstderr:1:e1\nstdout:2:a2\nstdout:3:a3\nstderr:2:e2\n", collect(t, r, LineOptions{}))
+	assert.Equal(t, "stdout:3:a3\nstderr:2:e2\n", collect(t, r, LineOptions{Tail: 2}))
+	assert.Equal(t, "stdout:1:a1\nstderr:1:e1\n", collect(t, r, LineOptions{Head: 2}))
+	assert.Equal(t, "stderr:2:e2\n", collect(t, r, LineOptions{Stream: Stderr, Tail: 1}))
+	assert.Equal(t, "stdout:2:a2\nstdout:3:a3\n", collect(t, r, LineOptions{Stream: Stdout, From: 2, To: 3}))
+	var raw bytes.Buffer
+	require.NoError(t, r.CopyRaw(&raw, ""))
+	assert.Equal(t, "a1\nae1\n2\na3\ne2", raw.String())
+}
+
+func TestLinesLargeUsesIndex(t *testing.T) {
+	sd := newSession(t)
+	var b strings.Builder
+	for i := 1; i <= 200000; i++ {
+		fmt.Fprintf(&b, "line %d\n", i)
+	}
+	data := b.String()
+	var writes [][2]string
+	for len(data) > 0 {
+		n := min(len(data), 100000)
+		writes = append(writes, [2]string{Stdout, data[:n]})
+		data = data[n:]
+	}
+	r := write(t, sd, writes...)
+	marks, err := r.LineIndex(Stdout)
+	require.NoError(t, err)
+	assert.Greater(t, len(marks), 10)
+	assert.Equal(t, "stdout:199999:line 199999\nstdout:200000:line 200000\n", collect(t, r, LineOptions{Stream: Stdout, Tail: 2}))
+	assert.Equal(t, "stdout:150000:line 150000\nstdout:150001:line 150001\n", collect(t, r, LineOptions{Stream: Stdout, From: 150000, To: 150001}))
+	assert.Equal(t, "stdout:200000:line 200000\n", collect(t, r, LineOptions{Tail: 1}))
+	assert.Equal(t, "", collect(t, r, LineOptions{Stream: Stdout, From: 300000, To: 300001}))
+}
+
+func TestChunksCoverUnindexedBytes(t *testing.T) {
+	sd := newSession(t)
+	r := write(t, sd, [2]string{Stdout, "indexed\n"})
+	// bytes a killed recorder wrote without their index entry
+	f, err := os.OpenFile(filepath.Join(sd.Store.Path, "sessions", "s", r.Name, Stdout), os.O_APPEND|os.O_WRONLY, 0)
+	require.NoError(t, err)
+	_, err = f.WriteString("unindexed\n")
+	require.NoError(t, err)
+	require.NoError(t, f.Close())
+	assert.Equal(t, "stdout:1:indexed\nstdout:2:unindexed\n", collect(t, r, LineOptions{}))
+}
+
+func TestStatusIncompleteAndRunning(t *testing.T) {
+	sd := newSession(t)
+	w, err := Create(CreateOptions{Session: sd, Argv: []string{"t"}, Streams: []string{Stdout}})
+	require.NoError(t, err)
+	r, err := Open(sd, w.Name)
+	require.NoError(t, err)
+	defer r.Close()
+	assert.Equal(t, StatusRunning, r.Status, "lock held by the writer")
+	w.closeFiles() // the recorder dies: lock released, no footer
+	require.NoError(t, r.Refresh())
+	assert.Equal(t, StatusIncomplete, r.Status)
+}
+
+func TestNoTemporaryNameVisible(t *testing.T) {
+	sd := newSession(t)
+	write(t, sd, [2]string{Stdout, "x\n"})
+	names, err := ListNames(sd)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"0001-t"}, names)
+}

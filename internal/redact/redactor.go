@@ -1,0 +1,328 @@
+package redact
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// Config is plain data; the CLI fills it from the environment and config file.
+type Config struct {
+	Environ  []string   // rac's own environment, "NAME=VALUE" entries; values of secret-named vars become literals
+	EnvNames []string   // extra variable names to treat as secret (config redact.env_names)
+	Rules    []RuleSpec // extra team rules (config redact.rules)
+	Allow    []string   // allow-list: exact strings never redacted (config redact.allow)
+}
+
+// RuleSpec is a team's own token shape.
+type RuleSpec struct {
+	Name    string // marker id: [REDACTED:<Name>]
+	Prefix  string // required literal prefix (prefilter literal), matched case-sensitively
+	Pattern string // RE2 regexp matched anchored at the prefix on the line; whole match is the secret span
+}
+
+// ErrRedactorFailed is wrapped by the error a Writer returns once redaction
+// itself has failed and the Writer has stopped writing.
+var ErrRedactorFailed = errors.New("redactor failed")
+
+// MinEnvValueLen is the shortest environment value treated as a secret:
+// shorter ones (1, true, dev) would redact ordinary words everywhere.
+const MinEnvValueLen = 8
+
+// Redactor holds a compiled rule set. It is immutable and safe for
+// concurrent use; each stream gets its own Writer.
+type Redactor struct {
+	rules    []compiledRule
+	pats     []string  // literals, original case
+	patRules [][]int32 // rules to verify for each literal
+	ac       *automaton
+	markers  [][]byte
+	allow    map[string]struct{}
+
+	privateKeyRule int32
+	kubeRule       int32
+	engines        sync.Pool
+
+	// testHook runs before every line a Writer redacts; tests use it to make
+	// redaction fail.
+	testHook func(line []byte)
+}
+
+type compiledRule struct {
+	rule
+	body        byteSet
+	trim        byteSet
+	re          *regexp.Regexp
+	extraPrefix string
+	lb          bool
+}
+
+var ruleNameRE = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,62}$`)
+
+// New compiles the built-in rules, the team's extra rules and the literals
+// taken from the environment. An extra rule that cannot be compiled is an
+// error naming it: a silently weaker redactor is worse than none.
+func New(cfg Config) (*Redactor, error) {
+	r := &Redactor{privateKeyRule: -1, kubeRule: -1}
+	literalRules := map[string][]int32{}
+	var order []string
+	addLiteral := func(lit string, ri int32) {
+		if _, seen := literalRules[lit]; !seen {
+			order = append(order, lit)
+		}
+		literalRules[lit] = append(literalRules[lit], ri)
+	}
+	for _, rl := range builtinRules() {
+		ri := int32(len(r.rules))
+		cr := compiledRule{rule: rl}
+		if rl.shape != nil {
+			cr.body = mkset(rl.shape.body)
+			cr.trim = mkset(rl.shape.trim)
+			for _, p := range rl.shape.prefixes {
+				addLiteral(strings.ToLower(p), ri)
+			}
+		}
+		for _, l := range rl.literals {
+			addLiteral(l, ri)
+		}
+		switch rl.id {
+		case "private-key":
+			if r.privateKeyRule < 0 {
+				r.privateKeyRule = ri
+			}
+		case "k8s-secret-data":
+			r.kubeRule = ri
+		}
+		r.rules = append(r.rules, cr)
+	}
+	for _, spec := range cfg.Rules {
+		cr, err := compileExtra(spec)
+		if err != nil {
+			return nil, err
+		}
+		ri := int32(len(r.rules))
+		r.rules = append(r.rules, cr)
+		addLiteral(strings.ToLower(spec.Prefix), ri)
+	}
+	if len(cfg.Allow) > 0 {
+		r.allow = make(map[string]struct{}, len(cfg.Allow))
+		for _, a := range cfg.Allow {
+			if a != "" {
+				r.allow[a] = struct{}{}
+			}
+		}
+	}
+	// Environment literals. Folded literals can collide (two variables with
+	// one value, or a value equal to a rule literal): every rule listed for
+	// a literal runs, and env literals verify the exact original bytes, so a
+	// literal is kept per original spelling.
+	envLits := envLiterals(cfg, r.allow)
+	envRule := map[string]int32{}
+	for _, el := range envLits {
+		ri, ok := envRule[el.name]
+		if !ok {
+			ri = int32(len(r.rules))
+			envRule[el.name] = ri
+			r.rules = append(r.rules, compiledRule{rule: rule{id: "env:" + el.name, prio: prioEnv, match: matchEnvLiteral}})
+		}
+		key := "\x00env\x00" + el.value
+		if _, seen := literalRules[key]; !seen {
+			order = append(order, key)
+		}
+		literalRules[key] = append(literalRules[key], ri)
+	}
+	r.pats = make([]string, len(order))
+	r.patRules = make([][]int32, len(order))
+	for i, lit := range order {
+		r.pats[i] = strings.TrimPrefix(lit, "\x00env\x00")
+		r.patRules[i] = literalRules[lit]
+	}
+	r.ac = newAutomaton(r.pats)
+	r.markers = make([][]byte, len(r.rules))
+	for i, cr := range r.rules {
+		r.markers[i] = []byte("[REDACTED:" + cr.id + "]")
+	}
+	r.engines.New = func() any { return newEngine(r) }
+	return r, nil
+}
+
+func compileExtra(spec RuleSpec) (compiledRule, error) {
+	fail := func(format string, args ...any) (compiledRule, error) {
+		return compiledRule{}, fmt.Errorf("redact rule %q: "+format, append([]any{spec.Name}, args...)...)
+	}
+	switch {
+	case !ruleNameRE.MatchString(spec.Name) || strings.HasPrefix(spec.Name, "env:"):
+		return fail("name must be 1-63 lower-case letters, digits, '.', '_' or '-'")
+	case len(spec.Prefix) < 3:
+		return fail("prefix %q is shorter than 3 bytes, too common to prefilter on", spec.Prefix)
+	case strings.ContainsAny(spec.Prefix, "\r\n"):
+		return fail("prefix contains a newline; rules match within one line")
+	case spec.Pattern == "":
+		return fail("empty pattern")
+	}
+	re, err := regexp.Compile(`^(?:` + spec.Pattern + `)`)
+	if err != nil {
+		return fail("%v", err)
+	}
+	if re.MatchString("") {
+		return fail("pattern %q matches the empty string", spec.Pattern)
+	}
+	// The pattern is matched where the prefix is, so a literal start of the
+	// pattern that disagrees with the prefix can never match: say so now.
+	unanchored, _ := regexp.Compile(spec.Pattern)
+	if p, _ := unanchored.LiteralPrefix(); !strings.HasPrefix(p, spec.Prefix) && !strings.HasPrefix(spec.Prefix, p) {
+		return fail("pattern %q does not start with the prefix %q", spec.Pattern, spec.Prefix)
+	}
+	return compiledRule{
+		rule:        rule{id: spec.Name, prio: prioExtra, match: matchExtra},
+		re:          re,
+		extraPrefix: spec.Prefix,
+		lb:          wordSet[spec.Prefix[0]],
+	}, nil
+}
+
+type envLiteral struct {
+	name, value string
+}
+
+// envLiterals returns the secret values of the environment and their
+// encodings, as the GitHub Actions runner masks them: raw, base64 (standard
+// and URL alphabets, at the three byte alignments the value can have inside a
+// longer encoded text, without the characters that depend on neighbours),
+// JSON-escaped and URL-escaped.
+func envLiterals(cfg Config, allow map[string]struct{}) []envLiteral {
+	extra := map[string]bool{}
+	for _, n := range cfg.EnvNames {
+		extra[n] = true
+	}
+	type kv struct{ name, value string }
+	var vars []kv
+	for _, ent := range cfg.Environ {
+		name, value, ok := strings.Cut(ent, "=")
+		if !ok || name == "" {
+			continue
+		}
+		if !extra[name] && !IsSecretName(name) {
+			continue
+		}
+		vars = append(vars, kv{name, value})
+	}
+	sort.SliceStable(vars, func(i, j int) bool { return vars[i].name < vars[j].name })
+	seen := map[string]bool{}
+	var out []envLiteral
+	add := func(name, v string) {
+		if len(v) < MinEnvValueLen || seen[v] || strings.ContainsAny(v, "\r\n") {
+			return
+		}
+		if _, ok := allow[v]; ok {
+			return
+		}
+		seen[v] = true
+		out = append(out, envLiteral{name, v})
+	}
+	for _, v := range vars {
+		val := v.value
+		if len(val) < MinEnvValueLen || val == "true" || val == "1" || strings.ContainsRune(val, 0) {
+			continue
+		}
+		if _, ok := allow[val]; ok {
+			continue
+		}
+		if len(val) < 4096 {
+			if _, err := os.Stat(val); err == nil {
+				continue // a path: redacting it would hide where things are, not secrets
+			}
+		}
+		// No rule matches across a newline, so a multi-line value is masked
+		// line by line (its JSON-escaped form stays whole).
+		for _, ln := range strings.Split(val, "\n") {
+			add(v.name, strings.TrimSuffix(ln, "\r"))
+		}
+		for _, off := range []int{0, 1, 2} {
+			if off >= len(val) {
+				break
+			}
+			tail := []byte(val[off:])
+			whole := tail[:len(tail)/3*3]
+			add(v.name, base64.RawStdEncoding.EncodeToString(whole))
+			add(v.name, base64.RawURLEncoding.EncodeToString(whole))
+			if len(whole) < len(tail) {
+				// The last partial group still fixes all but its last
+				// character; mask those too when the value ends the encoding.
+				for _, enc := range []*base64.Encoding{base64.RawStdEncoding, base64.RawURLEncoding} {
+					s := enc.EncodeToString(tail)
+					add(v.name, s[:len(s)-1])
+				}
+			}
+		}
+		if js, err := json.Marshal(val); err == nil {
+			add(v.name, string(js[1:len(js)-1]))
+		}
+		var sb strings.Builder
+		enc := json.NewEncoder(&sb)
+		enc.SetEscapeHTML(false)
+		if enc.Encode(val) == nil {
+			s := strings.TrimSpace(sb.String())
+			add(v.name, s[1:len(s)-1])
+		}
+		add(v.name, url.QueryEscape(val))
+		add(v.name, url.PathEscape(val))
+	}
+	return out
+}
+
+// String redacts a whole string: argv elements, the working directory,
+// explain lines, summaries. Multi-line strings get the same PEM and data:
+// handling as a stream.
+func (r *Redactor) String(s string) string {
+	out := r.Bytes([]byte(s))
+	return string(out)
+}
+
+// Bytes redacts b as a complete stream. It returns b itself when nothing is
+// redacted.
+func (r *Redactor) Bytes(b []byte) []byte {
+	if len(b) == 0 {
+		return b
+	}
+	if len(b) >= 1<<30 {
+		// Hit positions are int32: stream anything this large.
+		var sb bytesBuffer
+		w := r.NewWriterOptions(&sb, WriterOptions{Workers: 1})
+		_, _ = w.Write(b)
+		_ = w.Close()
+		return sb.b
+	}
+	e := r.getEngine()
+	defer r.putEngine(e)
+	var st mlState
+	out, changed := e.region(nil, b, &st)
+	if !changed {
+		return b
+	}
+	return out
+}
+
+type bytesBuffer struct{ b []byte }
+
+func (b *bytesBuffer) Write(p []byte) (int, error) {
+	b.b = append(b.b, p...)
+	return len(p), nil
+}
+
+func (r *Redactor) getEngine() *engine { return r.engines.Get().(*engine) }
+
+func (r *Redactor) putEngine(e *engine) {
+	clear(e.counts)
+	if cap(e.hits) > 1<<16 {
+		e.hits = nil
+	}
+	r.engines.Put(e)
+}

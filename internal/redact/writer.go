@@ -1,0 +1,613 @@
+package redact
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"runtime"
+	"sync"
+)
+
+// WriterOptions tunes a Writer; the zero value is the default.
+type WriterOptions struct {
+	// Workers is the number of goroutines redacting regions in parallel.
+	// 0 means min(GOMAXPROCS, 4); 1 redacts on the caller's goroutine, so
+	// everything up to the last newline has reached dst when Write returns.
+	Workers int
+	// RegionSize is the target size of the line-aligned regions handed to
+	// workers (default 256 KiB). Tests make it small to cross boundaries.
+	RegionSize int
+}
+
+const defaultRegionSize = 256 << 10
+
+// Writer redacts one stream on its way to dst. Its methods must be called
+// from one goroutine, except Counts, which may be called at any time.
+//
+// With more than one worker, redacted lines reach dst from a goroutine of the
+// Writer shortly after Write returns; Flush waits for them. An error of dst
+// or of redaction is returned by the next Write, Flush or Close. Close must be
+// called: it flushes the held partial line and stops the goroutines.
+type Writer struct {
+	r          *Redactor
+	seq        *sequencer
+	regionSize int
+	workers    int
+
+	carry   []byte // partial last line, at most longLineThreshold bytes
+	inLong  bool   // the current line went to the long-line path
+	scratch []byte // sync mode: carry + new lines
+	closed  bool
+
+	started bool
+	order   chan *region // every unit, in stream order, to the committer
+	jobs    chan *region // line regions, to the workers
+	free    chan *region
+	wg      sync.WaitGroup
+}
+
+type regionKind uint8
+
+const (
+	regLines regionKind = iota
+	regLong
+	regBarrier
+)
+
+type region struct {
+	kind    regionKind
+	final   bool // regLong: the line ends in this chunk
+	data    []byte
+	out     []byte
+	changed bool
+	end     mlState
+	counts  []ruleCount
+	err     error
+	ready   chan struct{}
+}
+
+type ruleCount struct {
+	rule  int32
+	count int
+}
+
+// NewWriter returns a Writer redacting into dst with the default options.
+func (r *Redactor) NewWriter(dst io.Writer) *Writer {
+	return r.NewWriterOptions(dst, WriterOptions{})
+}
+
+// NewWriterOptions returns a Writer redacting into dst.
+func (r *Redactor) NewWriterOptions(dst io.Writer, opt WriterOptions) *Writer {
+	workers := opt.Workers
+	if workers <= 0 {
+		workers = min(runtime.GOMAXPROCS(0), 4)
+	}
+	size := opt.RegionSize
+	if size <= 0 {
+		size = defaultRegionSize
+	}
+	return &Writer{
+		r:          r,
+		seq:        newSequencer(r, dst),
+		regionSize: size,
+		workers:    workers,
+	}
+}
+
+var errClosed = errors.New("redact: write to closed Writer")
+
+// Write redacts p. Complete lines go on to dst (at once with one worker,
+// shortly after with more); the partial last line is held until its newline
+// or Close. It returns len(p) on success and blocks while the workers are
+// behind.
+func (w *Writer) Write(p []byte) (int, error) {
+	if w.closed {
+		return 0, errClosed
+	}
+	if err := w.seq.error(); err != nil {
+		return 0, err
+	}
+	n := len(p)
+	for len(p) > 0 {
+		if w.inLong {
+			end, final := len(p), false
+			if i := bytes.IndexByte(p, '\n'); i >= 0 {
+				end, final = i+1, true
+			}
+			if end > w.regionSize {
+				end, final = w.regionSize, false
+			}
+			w.submitLong(p[:end], final)
+			if final {
+				w.inLong = false
+			}
+			p = p[end:]
+			continue
+		}
+		lim := min(len(p), w.regionSize)
+		if i := bytes.LastIndexByte(p[:lim], '\n'); i >= 0 {
+			w.submitLines(p[:i+1])
+			p = p[i+1:]
+			continue
+		}
+		w.carry = append(w.carry, p[:lim]...)
+		p = p[lim:]
+		if len(w.carry) > longLineThreshold {
+			w.submitLong(w.carry, false)
+			w.carry = w.carry[:0]
+			w.inLong = true
+		}
+	}
+	if err := w.seq.error(); err != nil {
+		return 0, err
+	}
+	return n, nil
+}
+
+// Flush waits until everything written so far, except the held partial
+// line, has been redacted and written to dst.
+func (w *Writer) Flush() error {
+	if w.started && !w.closed {
+		reg := &region{kind: regBarrier, ready: make(chan struct{})}
+		w.order <- reg
+		<-reg.ready
+	}
+	return w.seq.error()
+}
+
+// Close redacts and writes the held partial line, waits for the workers and
+// stops them. It does not close dst.
+func (w *Writer) Close() error {
+	if w.closed {
+		return w.seq.error()
+	}
+	if w.inLong {
+		w.submitLong(nil, true)
+		w.inLong = false
+	} else if len(w.carry) > 0 {
+		w.submitLines(nil)
+	}
+	w.closed = true
+	if w.started {
+		close(w.order)
+		close(w.jobs)
+		w.wg.Wait()
+	}
+	return w.seq.error()
+}
+
+// Counts returns the redactions made so far per rule id ("env:NAME" for
+// environment values). With several workers, call Flush or Close first for
+// a count that includes everything written.
+func (w *Writer) Counts() map[string]int {
+	return w.seq.countsCopy()
+}
+
+// submitLines hands carry+lines, whole lines, to redaction.
+func (w *Writer) submitLines(lines []byte) {
+	if w.workers <= 1 {
+		src := lines
+		if len(w.carry) > 0 {
+			w.scratch = append(append(w.scratch[:0], w.carry...), lines...)
+			src = w.scratch
+			w.carry = w.carry[:0]
+		}
+		w.seq.lines(src)
+		return
+	}
+	reg := w.newRegion(regLines)
+	reg.data = append(append(reg.data[:0], w.carry...), lines...)
+	w.carry = w.carry[:0]
+	w.dispatch(reg)
+}
+
+func (w *Writer) submitLong(chunk []byte, final bool) {
+	if w.workers <= 1 {
+		w.seq.longPart(chunk, final)
+		return
+	}
+	reg := w.newRegion(regLong)
+	reg.final = final
+	reg.data = append(reg.data[:0], chunk...)
+	w.dispatch(reg)
+}
+
+func (w *Writer) newRegion(kind regionKind) *region {
+	var reg *region
+	select {
+	case reg = <-w.free:
+	default:
+		reg = &region{}
+	}
+	reg.kind = kind
+	reg.final = false
+	reg.changed = false
+	reg.err = nil
+	reg.end = mlState{}
+	reg.counts = reg.counts[:0]
+	reg.ready = make(chan struct{})
+	return reg
+}
+
+// dispatch queues a unit in stream order; the send blocks when the
+// committer is maxInFlight units behind, which is the backpressure.
+func (w *Writer) dispatch(reg *region) {
+	if !w.started {
+		w.start()
+	}
+	w.order <- reg
+	if reg.kind == regLines {
+		w.jobs <- reg
+	}
+}
+
+func (w *Writer) start() {
+	w.started = true
+	inFlight := 2*w.workers + 2
+	w.order = make(chan *region, inFlight)
+	w.jobs = make(chan *region, inFlight)
+	w.free = make(chan *region, inFlight+2)
+	w.wg.Add(w.workers + 1)
+	for range w.workers {
+		go w.work()
+	}
+	go w.commit()
+}
+
+// work redacts line regions speculatively, as if no multi-line state were
+// open at their start; the committer checks that assumption.
+func (w *Writer) work() {
+	defer w.wg.Done()
+	e := newEngine(w.r)
+	for reg := range w.jobs {
+		w.redactRegion(e, reg)
+	}
+}
+
+func (w *Writer) redactRegion(e *engine, reg *region) {
+	defer close(reg.ready)
+	defer func() {
+		if p := recover(); p != nil {
+			reg.err = fmt.Errorf("%w: %v", ErrRedactorFailed, p)
+			clear(e.counts)
+		}
+	}()
+	if w.r.testHook != nil {
+		w.r.testHook(reg.data)
+	}
+	var st mlState
+	reg.out, reg.changed = e.region(reg.out[:0], reg.data, &st)
+	reg.end = st
+	for i, c := range e.counts {
+		if c != 0 {
+			reg.counts = append(reg.counts, ruleCount{int32(i), c})
+			e.counts[i] = 0
+		}
+	}
+}
+
+// commit writes units to dst in stream order.
+func (w *Writer) commit() {
+	defer w.wg.Done()
+	s := w.seq
+	for reg := range w.order {
+		switch reg.kind {
+		case regBarrier:
+			close(reg.ready)
+			continue
+		case regLines:
+			<-reg.ready
+			s.accept(reg)
+		case regLong:
+			s.longPart(reg.data, reg.final)
+		}
+		if cap(reg.data) > 4*w.regionSize {
+			reg.data = nil
+		}
+		if cap(reg.out) > 4*w.regionSize {
+			reg.out = nil
+		}
+		select {
+		case w.free <- reg:
+		default:
+		}
+	}
+}
+
+// sequencer owns everything that depends on stream order: the multi-line
+// state, the long-line buffer, dst, the counts and the sticky error.
+type sequencer struct {
+	r    *Redactor
+	dst  io.Writer
+	e    *engine
+	st   mlState
+	long longLine
+	out  []byte
+
+	wrote bool
+	last  byte
+
+	mu     sync.Mutex
+	counts map[string]int
+	err    error
+}
+
+type longLine struct {
+	active  bool
+	buf     []byte
+	ctx     int  // buf[:ctx] was emitted already and is kept as left context
+	atStart bool // buf[0] is the first byte of the line
+	tried   int  // len(buf) at the last attempt to emit
+	cont    bool // dropping the rest of a span forced out at longLineMax
+	after   mlState
+}
+
+func newSequencer(r *Redactor, dst io.Writer) *sequencer {
+	return &sequencer{r: r, dst: dst, e: newEngine(r), counts: map[string]int{}}
+}
+
+func (s *sequencer) error() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.err
+}
+
+func (s *sequencer) failed() bool { return s.error() != nil }
+
+func (s *sequencer) countsCopy() map[string]int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	m := make(map[string]int, len(s.counts))
+	for k, v := range s.counts {
+		m[k] = v
+	}
+	return m
+}
+
+func (s *sequencer) addCounts(e *engine) {
+	s.mu.Lock()
+	for i, c := range e.counts {
+		if c != 0 {
+			s.counts[s.r.rules[i].id] += c
+			e.counts[i] = 0
+		}
+	}
+	s.mu.Unlock()
+}
+
+// fail stops the stream: one marker line, then nothing more reaches dst.
+func (s *sequencer) fail(err error) {
+	s.mu.Lock()
+	already := s.err != nil
+	if !already {
+		s.err = err
+	}
+	s.mu.Unlock()
+	if already {
+		return
+	}
+	marker := "[REDACTED:redactor-failed]\n"
+	if s.wrote && s.last != '\n' {
+		marker = "\n" + marker
+	}
+	_, _ = io.WriteString(s.dst, marker)
+}
+
+func (s *sequencer) write(p []byte) {
+	if len(p) == 0 {
+		return
+	}
+	n, err := s.dst.Write(p)
+	if err == nil && n < len(p) {
+		err = io.ErrShortWrite
+	}
+	if n > 0 {
+		s.wrote = true
+		s.last = p[n-1]
+	}
+	if err != nil {
+		s.mu.Lock()
+		if s.err == nil {
+			s.err = err
+		}
+		s.mu.Unlock()
+	}
+}
+
+// guard turns a panic in redaction into a failed stream.
+func (s *sequencer) guard() {
+	if p := recover(); p != nil {
+		clear(s.e.counts)
+		s.fail(fmt.Errorf("%w: %v", ErrRedactorFailed, p))
+	}
+}
+
+// lines redacts whole lines with the true state and writes them.
+func (s *sequencer) lines(src []byte) {
+	if s.failed() {
+		return
+	}
+	defer s.guard()
+	if s.r.testHook != nil {
+		s.r.testHook(src)
+	}
+	out, changed := s.e.region(s.out[:0], src, &s.st)
+	s.out = out
+	s.addCounts(s.e)
+	if changed {
+		s.write(out)
+	} else {
+		s.write(src)
+	}
+}
+
+// accept takes a worker's speculative result when the stream really was
+// outside any multi-line state at the region's start, and redoes the region
+// otherwise.
+func (s *sequencer) accept(reg *region) {
+	if s.failed() {
+		return
+	}
+	if reg.err != nil {
+		s.fail(reg.err)
+		return
+	}
+	if s.st.mode != modeIdle {
+		s.lines(reg.data)
+		return
+	}
+	s.st = reg.end
+	s.mu.Lock()
+	for _, c := range reg.counts {
+		s.counts[s.r.rules[c.rule].id] += c.count
+	}
+	s.mu.Unlock()
+	if reg.changed {
+		s.write(reg.out)
+	} else {
+		s.write(reg.data)
+	}
+}
+
+// longPart takes the next piece of a line longer than longLineThreshold.
+func (s *sequencer) longPart(chunk []byte, final bool) {
+	if s.failed() {
+		return
+	}
+	defer s.guard()
+	L := &s.long
+	if !L.active {
+		*L = longLine{active: true, atStart: true, buf: L.buf[:0]}
+	}
+	if L.cont {
+		i := 0
+		for i < len(chunk) && nonSpace[chunk[i]] {
+			i++
+		}
+		if i < len(chunk) {
+			L.cont = false
+		}
+		chunk = chunk[i:]
+	}
+	L.buf = append(L.buf, chunk...)
+	if final {
+		s.finishLong()
+		return
+	}
+	if len(L.buf)-L.tried < longLineThreshold && len(L.buf)-L.ctx <= longLineMax {
+		return
+	}
+	if s.r.testHook != nil {
+		s.r.testHook(L.buf)
+	}
+	s.emitLong()
+}
+
+// emitLong writes all but the last longLineTail bytes of the held line,
+// moving the cut before any secret that crosses it. At line start it waits
+// for a secret that crosses the cut to end (line-level rules need the line
+// start), and past longLineMax it emits everything, redacted.
+func (s *sequencer) emitLong() {
+	L := &s.long
+	e := s.e
+	buf := L.buf
+	st := mlState{}
+	if L.atStart {
+		st = s.st
+	}
+	hits := s.r.ac.scan(buf, e.hits[:0])
+	e.hits = hits
+	e.analyze(buf, hits, 0, &st, true, L.atStart)
+	cut := len(buf) - longLineTail
+	moved := false
+	for _, sp := range e.merged {
+		if sp.start < cut && sp.end > cut {
+			cut = sp.start
+			moved = true
+			break
+		}
+	}
+	forced := false
+	if cut <= L.ctx || (moved && L.atStart) {
+		if len(buf)-L.ctx <= longLineMax {
+			for _, sp := range e.merged {
+				e.uncount(sp)
+			}
+			L.tried = len(buf)
+			return
+		}
+		cut, forced = len(buf), true
+	}
+	out := s.out[:0]
+	emit := L.ctx
+	last := -1
+	for i, sp := range e.merged {
+		if sp.end <= L.ctx || sp.start >= cut {
+			e.uncount(sp)
+			continue
+		}
+		out = append(out, buf[emit:max(sp.start, L.ctx)]...)
+		out = append(out, s.r.markers[sp.rule]...)
+		emit = sp.end
+		last = i
+	}
+	out = append(out, buf[emit:cut]...)
+	s.out = out
+	s.addCounts(e)
+	s.write(out)
+	if L.atStart {
+		L.after = st
+		L.atStart = false
+	}
+	if forced {
+		L.cont = last >= 0 && e.merged[last].end == len(buf)
+		L.buf = L.buf[:0]
+		L.ctx = 0
+	} else {
+		keep := min(cut, longLineContext)
+		L.buf = L.buf[:copy(L.buf, buf[cut-keep:])]
+		L.ctx = keep
+	}
+	L.tried = len(L.buf)
+}
+
+// finishLong redacts and writes the rest of a long line once its end is
+// known.
+func (s *sequencer) finishLong() {
+	L := &s.long
+	L.active = false
+	buf := L.buf
+	if cap(L.buf) > 2*longLineMax {
+		L.buf = nil
+	}
+	if L.atStart {
+		s.lines(buf)
+		return
+	}
+	content := buf
+	if n := len(content); n > 0 && content[n-1] == '\n' {
+		content = content[:n-1]
+	}
+	e := s.e
+	var st mlState
+	hits := s.r.ac.scan(content, e.hits[:0])
+	e.hits = hits
+	e.analyze(content, hits, 0, &st, false, false)
+	out := s.out[:0]
+	emit := L.ctx
+	for _, sp := range e.merged {
+		if sp.end <= L.ctx {
+			e.uncount(sp)
+			continue
+		}
+		out = append(out, buf[emit:max(sp.start, L.ctx)]...)
+		out = append(out, s.r.markers[sp.rule]...)
+		emit = sp.end
+	}
+	out = append(out, buf[emit:]...)
+	s.out = out
+	s.addCounts(e)
+	s.write(out)
+	s.st = L.after
+}
