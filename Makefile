@@ -4,7 +4,8 @@ GO            ?= go
 BIN           := $(CURDIR)/bin
 RAC           := $(BIN)/rac
 GOLANGCI_VER  := v2.15.0
-GOLANGCI      := $(BIN)/golangci-lint-$(GOLANGCI_VER)
+# kept outside the clone so a CI machine builds it once
+GOLANGCI      := $(shell $(GO) env GOPATH)/bin/golangci-lint-$(GOLANGCI_VER)
 FUZZTIME      ?= 10s
 export GOFLAGS := -buildvcs=false
 
@@ -32,9 +33,9 @@ lint: vet $(GOLANGCI)
 	$(GOLANGCI) run ./...
 
 $(GOLANGCI):
-	@mkdir -p $(BIN)
-	GOBIN=$(BIN) $(GO) install github.com/golangci/golangci-lint/v2/cmd/golangci-lint@$(GOLANGCI_VER)
-	mv $(BIN)/golangci-lint $(GOLANGCI)
+	@mkdir -p $(dir $(GOLANGCI))
+	GOBIN=$(CURDIR)/.golangci-tmp $(GO) install github.com/golangci/golangci-lint/v2/cmd/golangci-lint@$(GOLANGCI_VER)
+	mv $(CURDIR)/.golangci-tmp/golangci-lint $(GOLANGCI) && rmdir $(CURDIR)/.golangci-tmp
 
 unit:
 	$(GO) test -race -count=1 -timeout 8m ./...

@@ -85,7 +85,10 @@ func (o *runOptions) run(cmd *cobra.Command, args []string) error {
 	warn := func(msg string) { fmt.Fprintf(errw, "rac: warning: %s\n", escapeControl(msg)) }
 
 	cwd, _ := os.Getwd()
-	rec := o.startRecording(id, args, cwd, warn)
+	var rec *record.Writer
+	if a.recordingAllowed(warn) {
+		rec = o.startRecording(id, args, cwd, warn)
+	}
 	env := childEnv(a.environ(), rec)
 	if rec != nil && (announce == "start" || announce == "both") {
 		fmt.Fprintf(errw, "rac: recording %s\n", rec.Ref())
@@ -128,6 +131,7 @@ func (o *runOptions) run(cmd *cobra.Command, args []string) error {
 		}
 	}
 
+	a.afterRun()
 	switch out.Status {
 	case record.StatusFailedToStart:
 		return exitCodeError{code: out.ExitCode}

@@ -38,6 +38,13 @@ var settings = []setting{
 	{key: "run.timeout", flag: "timeout", def: "0", help: "stop the command after this long (SIGTERM, then SIGKILL after run.kill_after); 0 for none"},
 	{key: "run.kill_after", flag: "kill-after", def: "5s", help: "after --timeout's SIGTERM, send SIGKILL this much later"},
 	{key: "run.announce", flag: "announce", def: "auto", help: "which rac: lines to print: start, end, both, none, or auto (both for agents, else end)"},
+	{key: "record.max_bytes", def: "64MiB", help: "cap of one recording over all its streams, after redaction; past it the head is kept whole and the tail rolls"},
+	{key: "record.head_bytes", def: "1MiB", help: "how much of the start of a capped recording is kept whole (inside record.max_bytes)"},
+	{key: "gc.max_age", def: "7d", help: "remove sessions whose newest recording is older than this"},
+	{key: "gc.max_session_bytes", def: "256MiB", help: "remove a session's oldest finished recordings until it fits"},
+	{key: "gc.max_store_bytes", def: "2GiB", help: "remove the oldest finished recordings store-wide until the store fits"},
+	{key: "gc.min_free_bytes", def: "256MiB", help: "below this much free space rac run does not record (and GC runs)"},
+	{key: "gc.interval", def: "1h", help: "automatic GC after rac run runs at most this often"},
 }
 
 func settingByKey(key string) setting {
@@ -112,6 +119,16 @@ func (c *config) lookup(s setting) (val, from string, ok bool) {
 func lookupEnv(getenv func(string) string, name string) (string, bool) {
 	v := getenv(name)
 	return v, v != ""
+}
+
+// value returns a setting's effective value (env > config file > default)
+// and where it came from, for error messages.
+func (c *config) value(key string) (val, from string) {
+	s := settingByKey(key)
+	if v, from, ok := c.lookup(s); ok {
+		return v, from
+	}
+	return s.def, "the default of " + key
 }
 
 // list returns a list-valued config key (env: comma-separated).

@@ -1,9 +1,6 @@
 package main
 
-import (
-	"io"
-	"os"
-)
+import "os"
 
 // Streams are rac's standard streams, injected so tests and the command
 // tree never touch os.Stdout directly.
@@ -14,7 +11,3 @@ type Streams struct {
 }
 
 func systemStreams() Streams { return Streams{In: os.Stdin, Out: os.Stdout, Err: os.Stderr} }
-
-// writers for commands that only print.
-func (s Streams) out() io.Writer { return s.Out }
-func (s Streams) err() io.Writer { return s.Err }

@@ -10,13 +10,15 @@ import (
 )
 
 // bigLog is a service log of about size bytes: INFO lines with timestamps,
-// ids and paths, a WARN line with a term every 5,000 lines, and one ERROR
-// line in the middle: the shape of the recordings explain must be fast on.
+// ids and paths, one in 20 holding a word the prefilter stops at without
+// it being an error ("retry_errors=0", "/api/errors", "stderr"), a WARN
+// line with a term every 5,000 lines, and one ERROR line in the middle.
 func bigLog(size int) []byte {
 	r := rand.New(rand.NewSource(1))
 	words := []string{"request", "user", "served", "cache", "hit", "miss", "GET", "POST", "/api/v1/items",
 		"took", "latency", "bytes", "handler", "session", "started", "worker", "queue", "depth", "connection",
-		"pool", "open", "closed", "ok", "status", "200", "the", "of", "and", "to", "with", "stderr", "panicked=false"}
+		"pool", "open", "closed", "ok", "status", "200", "the", "of", "and", "to", "with"}
+	falseHits := []string{"retry_errors=0", "GET /api/errors", "stderr", "panicked=false", "errors: 0"}
 	var b bytes.Buffer
 	b.Grow(size + 256)
 	t := time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)
@@ -34,6 +36,10 @@ func bigLog(size int) []byte {
 		b.WriteString(" INFO ")
 		for j := 0; j < 8+r.Intn(6); j++ {
 			b.WriteString(words[r.Intn(len(words))])
+			b.WriteByte(' ')
+		}
+		if i%20 == 7 {
+			b.WriteString(falseHits[i/20%len(falseHits)])
 			b.WriteByte(' ')
 		}
 		fmt.Fprintf(&b, "id=%016x\n", r.Uint64())

@@ -91,8 +91,6 @@ var (
 	goFrameFile = regexp.MustCompile(`^\S+\.go:\d+(?: \+0x[0-9a-f]+)?$`)
 	// klog matches Kubernetes' log prefix "E1130 05:54:29.625498 5910 x.go:265]".
 	klog = regexp.MustCompile(`^([IWEF])\d{4} \d\d:\d\d:\d\d\.\d+ +\d+ \S+:\d+\] `)
-	// countLine matches "3 errors", "2 errors generated.", "1 error and 2 warnings".
-	countLine = regexp.MustCompile(`^\d+ (?:errors?|warnings?)\b.*$`)
 	// makeRecipe matches make's "*** [target] Error 1" (and its other ends).
 	makeRecipe = regexp.MustCompile(`\*\*\* \[[^\]]*\] `)
 	// cargoTest matches "test tests::name ... ok" and its other outcomes.
@@ -178,8 +176,11 @@ func (sc *scanner) classify(s []byte, line int) (int, string) {
 			}
 		}
 		if indent == 0 {
-			if sev := severity(rest); sev == tierContext {
+			switch {
+			case severity(rest) == tierContext:
 				return contextIfTerm(t)
+			case string(rest) == "too many errors":
+				return tierSummary, kindSummary
 			}
 			return tierCause, kindCompiler
 		}
@@ -254,9 +255,7 @@ func toolShape(t []byte, indent int, st *lineState) (int, string, bool) {
 		hasPrefix(t, "During handling of the above exception"),
 		hasPrefix(t, "The above exception was the direct cause"),
 		hasPrefix(t, "FAILED "), string(t) == "FAILED",
-		bytes.Contains(t, []byte("too many errors")),
-		bytes.Contains(t, []byte("exit status ")), bytes.Contains(t, []byte("exit code ")),
-		isDigit(t[0]) && countLine.Match(t):
+		exitLine(t), isCountLine(t):
 		return tierSummary, kindSummary, true
 	case hasPrefix(t, "Traceback (most recent call last)"):
 		st.traceback = true
@@ -271,16 +270,17 @@ func toolShape(t []byte, indent int, st *lineState) (int, string, bool) {
 			return tierSummary, kindSummary, true
 		}
 		return tierNone, "", true
-	case bytes.Contains(t, []byte("***")) && (hasPrefix(t, "make") || hasPrefix(t, "gmake") || bytes.Contains(t, []byte(": ***"))):
+	case hasPrefix(t, "make") && bytes.Contains(t, []byte("not remade because of errors")):
+		return tierSummary, kindSummary, true
+	case bytes.IndexByte(t, '*') >= 0 && bytes.Contains(t, []byte("***")) &&
+		(hasPrefix(t, "make") || hasPrefix(t, "gmake") || bytes.Contains(t, []byte(": ***"))):
 		switch {
-		case makeRecipe.Match(t), bytes.Contains(t, []byte("not remade because of errors")):
+		case makeRecipe.Match(t):
 			return tierSummary, kindSummary, true
 		case bytes.Contains(t, []byte("*** Waiting for unfinished jobs")):
 			return tierNone, "", true
 		}
 		return tierCause, kindMake, true
-	case bytes.Contains(t, []byte("not remade because of errors")):
-		return tierSummary, kindSummary, true
 
 	// Context: hints, notes, warnings and source frames.
 	case hasPrefixFold(t, "hint:"), hasPrefixFold(t, "note:"), hasPrefixFold(t, "help:"),
@@ -321,6 +321,34 @@ func toolShape(t []byte, indent int, st *lineState) (int, string, bool) {
 		return tierCause, kindException, true
 	}
 	return 0, "", false
+}
+
+// isCountLine recognises "3 errors", "2 errors generated.", "1 warning".
+func isCountLine(t []byte) bool {
+	i := 0
+	for i < len(t) && isDigit(t[i]) {
+		i++
+	}
+	if i == 0 || i == len(t) || t[i] != ' ' {
+		return false
+	}
+	r := t[i+1:]
+	for _, w := range []string{"errors", "error", "warnings", "warning"} {
+		if hasPrefix(r, w) {
+			return len(r) == len(w) || !isIdent(r[len(w)])
+		}
+	}
+	return false
+}
+
+// exitLine recognises a line that reports an exit status or a count of
+// errors: a consequence ("exit status 2", "too many errors").
+func exitLine(t []byte) bool {
+	if i := bytes.Index(t, []byte("exit ")); i >= 0 {
+		r := t[i+5:]
+		return hasPrefix(r, "status ") || hasPrefix(r, "code ")
+	}
+	return bytes.Contains(t, []byte("too many errors"))
 }
 
 // testMessageTier ranks a failing test's log line: one that reads like a
@@ -641,7 +669,19 @@ func zeroCount(t []byte, start, end, prev int) bool {
 	for i < len(t) && (t[i] == ':' || t[i] == '=' || t[i] == ' ' || t[i] == '"') {
 		i++
 	}
-	return i > end && i < len(t) && t[i] == '0' && (i+1 == len(t) || !isWord(t[i+1]) && t[i+1] != '.')
+	if i == end || i == len(t) {
+		return false
+	}
+	if t[i] == '0' {
+		return i+1 == len(t) || !isWord(t[i+1]) && t[i+1] != '.'
+	}
+	// A key with a value that says nothing happened: "panicked=false".
+	for _, v := range []string{"false", "none", "null", "nil", "no"} {
+		if hasPrefixFold(t[i:], v) && (i+len(v) == len(t) || !isIdent(t[i+len(v)])) {
+			return true
+		}
+	}
+	return false
 }
 
 func hasPrefix(b []byte, p string) bool { return len(b) >= len(p) && string(b[:len(p)]) == p }

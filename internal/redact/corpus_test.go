@@ -87,7 +87,9 @@ func loadCorpus(t testing.TB, file string) []corpusCase {
 		if rc.hasO {
 			c.out = x.expand(t, strings.Join(rc.out, "\n")) + "\n"
 		}
-		c.secrets = x.secrets
+		if file == "secrets.txt" {
+			c.secrets = x.secrets
+		}
 		cases = append(cases, c)
 	}
 	return cases

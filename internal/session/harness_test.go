@@ -31,6 +31,11 @@ import (
 //
 //	TESTBIN -test.run=^TestStandinHelper$ -- rac-session-helper standin SPEC
 //	TESTBIN -test.run=^TestStandinHelper$ -- rac-session-helper identify OUT
+//	TESTBIN -test.run=^TestStandinHelper$ -- rac-session-helper hold N
+//
+// hold starts a chain of N processes, each the parent of the next; the
+// last prints its pid and waits for stdin to close (the benchmark's real
+// ancestor chain).
 
 const helperMagic = "rac-session-helper"
 
@@ -65,6 +70,8 @@ func TestStandinHelper(t *testing.T) {
 		err = helperIdentify(args[2])
 	case "standin":
 		err = helperStandin(args[2])
+	case "hold":
+		err = helperHold(args[2])
 	default:
 		err = fmt.Errorf("unknown role %q", args[1])
 	}
@@ -121,6 +128,25 @@ func helperStandin(specJSON string) error {
 		}
 	}
 	return nil
+}
+
+func helperHold(arg string) error {
+	var n int
+	if _, err := fmt.Sscan(arg, &n); err != nil {
+		return err
+	}
+	if n <= 1 {
+		fmt.Println(os.Getpid())
+		_, err := io.Copy(io.Discard, os.Stdin)
+		return err
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	cmd := exec.Command(exe, "-test.run=^TestStandinHelper$", "--", helperMagic, "hold", fmt.Sprint(n-1))
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	return cmd.Run()
 }
 
 func runCall(c standinCall, env []string) error {

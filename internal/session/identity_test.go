@@ -484,7 +484,7 @@ func TestExplain(t *testing.T) {
 	assert.Contains(t, out, "CLAUDE_CODE_SESSION_ID=0b7e6f4a… (claude)")
 	assert.NotContains(t, out, uuidA, "ids are shortened")
 	assert.Contains(t, out, "RAC_SESSION=work: injected by pid 10, 3 levels up")
-	assert.Contains(t, out, "saw TMUX=/tmp/tmux-1000/default,7… TMUX_PANE=%3 (tmux)")
+	assert.Contains(t, out, "saw TMUX=/tmp/tmux-1000/default,77,0 TMUX_PANE=%3 (tmux)")
 
 	// A failing writer is reported.
 	require.Error(t, id.WriteExplain(failWriter{}))

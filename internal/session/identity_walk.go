@@ -113,9 +113,9 @@ func (w *walker) where(depth int) string {
 		return "inherited from above every ancestor rac can read"
 	}
 	st, _ := w.ancestor(depth)
-	how := "environment lacks it"
+	how := "started without it"
 	if _, err := w.environ(depth); err != nil {
-		how = "environment unreadable"
+		how = "environment unreadable: a boundary"
 	}
 	return fmt.Sprintf("injected by pid %d, %d %s up (%s)", st.PID, depth, plural(depth, "level", "levels"), how)
 }

@@ -63,14 +63,14 @@ func (r *resolver) panes() (found []paneMatch, notes []string) {
 			if pv.UUIDPart {
 				part := val[strings.LastIndexByte(val, ':')+1:]
 				if !isUUID(part) {
-					notes = append(notes, v+"="+quoteShort(val, 24)+": no UUID part, not used")
+					notes = append(notes, v+"="+quoteShort(val, 32)+": no UUID part, not used")
 					missing = append(missing, v)
 					continue
 				}
 				val = strings.ToLower(part)
 			}
 			key = append(key, v+"="+val)
-			saw = append(saw, v+"="+quoteShort(val, 24))
+			saw = append(saw, v+"="+quoteShort(val, 32))
 		}
 		if len(missing) > 0 {
 			if len(missing) < len(pv.Vars) {
@@ -81,7 +81,7 @@ func (r *resolver) panes() (found []paneMatch, notes []string) {
 		for _, v := range pv.Extra {
 			if val := r.getenv(v); val != "" {
 				key = append(key, v+"="+val)
-				saw = append(saw, v+"="+quoteShort(val, 24))
+				saw = append(saw, v+"="+quoteShort(val, 32))
 			}
 		}
 		label := safeLabel(pv.Label)
@@ -89,7 +89,7 @@ func (r *resolver) panes() (found []paneMatch, notes []string) {
 	}
 	for _, iv := range ignoredPaneVars {
 		if val := r.getenv(iv.Var); val != "" {
-			notes = append(notes, iv.Var+"="+quoteShort(val, 24)+": ignored, "+iv.Why)
+			notes = append(notes, iv.Var+"="+quoteShort(val, 32)+": ignored, "+iv.Why)
 		}
 	}
 	return found, notes
