@@ -61,6 +61,8 @@ type listEntry struct {
 	StderrBytes int64      `json:"stderr_bytes"`
 	Mode        string     `json:"mode"`
 	Notes       []string   `json:"notes"`
+	Truncated   bool       `json:"truncated"`
+	KeptBytes   int64      `json:"kept_bytes"`
 }
 
 func entryOf(r *record.Recording) listEntry {
@@ -87,6 +89,10 @@ func entryOf(r *record.Recording) listEntry {
 	}
 	if e.Argv == nil {
 		e.Argv = []string{}
+	}
+	e.KeptBytes = r.KeptBytes()
+	if cuts, err := r.Cuts(); err == nil && len(cuts) > 0 {
+		e.Truncated = true
 	}
 	return e
 }

@@ -23,6 +23,8 @@ type runOptions struct {
 	drainTimeout time.Duration
 	announce     string
 	quiet        bool
+	maxBytes     int64
+	headBytes    int64
 }
 
 func newRunCmd(a *app) *cobra.Command {
@@ -69,6 +71,12 @@ func (o *runOptions) run(cmd *cobra.Command, args []string) error {
 	}
 	id, err := a.identify()
 	if err != nil {
+		return err
+	}
+	if o.maxBytes, err = a.cfg.sizeSetting("record.max_bytes"); err != nil {
+		return err
+	}
+	if o.headBytes, err = a.cfg.sizeSetting("record.head_bytes"); err != nil {
 		return err
 	}
 	announce := o.announce
@@ -162,6 +170,7 @@ func (o *runOptions) startRecording(id session.Identity, argv []string, cwd stri
 		rec, err = record.Create(record.CreateOptions{
 			Session: sd, Argv: argv, Cwd: cwd, Mode: record.ModePipes,
 			Streams: []string{record.Stdout, record.Stderr}, RacVersion: version, Now: o.a.now,
+			MaxBytes: o.maxBytes, HeadBytes: o.headBytes,
 		})
 	})
 	if err != nil {

@@ -68,6 +68,8 @@ func exitStatus(err error, runCmd bool) int {
 		return ce.code
 	case runCmd:
 		return exitRacFailed
+	case errors.Is(err, resolve.ErrExpired):
+		return exitNotFound1
 	case errors.As(err, &ue),
 		errors.Is(err, resolve.ErrInvalid),
 		errors.Is(err, resolve.ErrAmbiguous),
@@ -81,6 +83,8 @@ func exitStatus(err error, runCmd bool) int {
 // hint is the command an error message suggests next.
 func hint(err error) string {
 	switch {
+	case errors.Is(err, resolve.ErrExpired):
+		return expiredHint(err)
 	case errors.Is(err, resolve.ErrNotFound), errors.Is(err, resolve.ErrAmbiguous):
 		return "run 'rac out list' to see the recordings of this session, or 'rac out list --all-sessions'"
 	case errors.Is(err, resolve.ErrInvalid):

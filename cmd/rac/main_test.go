@@ -77,6 +77,8 @@ func scriptParams(t *testing.T, dir string) testscript.Params {
 			"perm":      cmdPerm,
 			"nofile":    cmdNofile,
 			"grepstore": cmdGrepStore,
+			// retention (script_gc_test.go)
+			"backdate": cmdBackdate, "sizeatmost": cmdSizeAtMost, "snapshot": cmdSnapshot, "waitgone": cmdWaitgone, "benchstore": cmdBenchstore,
 		},
 		Condition: func(cond string) (bool, error) {
 			switch cond {

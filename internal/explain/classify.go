@@ -12,9 +12,10 @@ import (
 //
 //  1. A line shaped like a cause outranks a line that merely says "error":
 //     a compiler or vet diagnostic, an exception line (for a Python
-//     traceback the line that ends it), a panic, a failing test's own
-//     message, a tool's "error:"/"fatal:" line, git's "! [rejected]" and
-//     "CONFLICT", an ERROR/FATAL log line.
+//     traceback the line that ends it), a panic and its message, a failing
+//     test's own message (one that reads like a failed expectation; a plain
+//     t.Log line of the test ranks as a term), a tool's "error:"/"fatal:"
+//     line, git's "! [rejected]" and "CONFLICT", an ERROR/FATAL log line.
 //  2. A line that only contains an error term (failed, not found, denied,
 //     ...) comes next.
 //  3. Summaries and consequences come after those: go test's FAIL lines,
@@ -24,8 +25,9 @@ import (
 //     and never make a report show "cause" on their own.
 //  5. Within a tier the earlier line wins (the first error of a cascade is
 //     its cause; a chained Python traceback prints its first exception
-//     first), compared by per-stream line number, stdout before stderr on a
-//     tie: the recording does not keep the order between streams.
+//     first), compared by per-stream line number, then by the order the
+//     streams are given: the recording does not keep the order between
+//     streams, and a low line number is the best guess of an early line.
 //
 // Lines that say a test passed ("--- PASS: TestErrorHandling", "ok  pkg/errors")
 // and counts of zero ("0 failed") are never candidates.
@@ -103,9 +105,10 @@ var (
 	pytestBar = regexp.MustCompile(`^=+ .* =+$`)
 )
 
-// classify decides whether a cleaned line is a candidate and how strong; it
-// also advances the stream's state. pend is called for go test log lines
-// whose test has not ended yet; promote for those whose test failed.
+// classify decides whether a cleaned line is a candidate and how strong
+// (tierNone if not), and advances the stream's state. The log lines of a go
+// test that has not ended yet are held in the state, and added when the
+// test's "--- FAIL" arrives.
 func (sc *scanner) classify(s []byte, line int) (int, string) {
 	t := bytes.TrimLeft(s, " \t")
 	if len(t) == 0 {
@@ -329,7 +332,7 @@ func isCountLine(t []byte) bool {
 	for i < len(t) && isDigit(t[i]) {
 		i++
 	}
-	if i == 0 || i == len(t) || t[i] != ' ' {
+	if i == 0 || i == len(t) || t[i] != ' ' || i == 1 && t[0] == '0' {
 		return false
 	}
 	r := t[i+1:]
@@ -665,18 +668,22 @@ func zeroCount(t []byte, start, end, prev int) bool {
 	if start >= 2 && t[start-1] == ' ' && t[start-2] == '0' && (start == 2 || !isDigit(t[start-3])) {
 		return true
 	}
-	i := end
+	// A key and its value: "failures: 0", "errors=0", "panicked=false".
+	i, sep := end, false
 	for i < len(t) && (t[i] == ':' || t[i] == '=' || t[i] == ' ' || t[i] == '"') {
+		sep = sep || t[i] == ':' || t[i] == '='
 		i++
 	}
 	if i == end || i == len(t) {
 		return false
 	}
-	if t[i] == '0' {
-		return i+1 == len(t) || !isWord(t[i+1]) && t[i+1] != '.'
+	if t[i] == '0' && (i+1 == len(t) || sep && !isWord(t[i+1]) && t[i+1] != '.') {
+		return true // a zero at the end of the line needs no separator: "# fail 0"
 	}
-	// A key with a value that says nothing happened: "panicked=false".
-	for _, v := range []string{"false", "none", "null", "nil", "no"} {
+	if !sep {
+		return false
+	}
+	for _, v := range []string{"false", "none", "null", "nil"} {
 		if hasPrefixFold(t[i:], v) && (i+len(v) == len(t) || !isIdent(t[i+len(v)])) {
 			return true
 		}

@@ -337,7 +337,7 @@ func corpusCases() []corpusCase {
 		{
 			name: "go test: one failing package among twelve", tools: []string{"go"},
 			files: goModule(goPackages(map[string]string{
-				"billing/billing.go": "package billing\n\n// Total sums cents.\nfunc Total(items ...int) int {\n\tt := 1\n\tfor _, i := range items {\n\t\tt += i\n\t}\n\treturn t\n}\n",
+				"billing/billing.go":      "package billing\n\n// Total sums cents.\nfunc Total(items ...int) int {\n\tt := 1\n\tfor _, i := range items {\n\t\tt += i\n\t}\n\treturn t\n}\n",
 				"billing/billing_test.go": "package billing\n\nimport \"testing\"\n\nfunc TestTotal(t *testing.T) {\n\tif got := Total(10, 20); got != 30 {\n\t\tt.Errorf(\"Total(10, 20) = %d, want 30\", got)\n\t}\n}\n\nfunc TestTotalEmpty(t *testing.T) {\n\tt.Log(\"empty cart\")\n}\n",
 			}, "api", "auth", "cache", "config", "db", "events", "httpx", "jobs", "logx", "metrics", "search")),
 			argv: []string{"go", "test", "./..."}, want: "Total(10, 20) = 31, want 30",
@@ -610,4 +610,3 @@ func corpusCases() []corpusCase {
 		},
 	}
 }
-

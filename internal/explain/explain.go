@@ -47,7 +47,9 @@ const (
 	StatusIncomplete    = "incomplete"
 )
 
-// Stream is one recorded output stream.
+// Stream is one recorded output stream. A stream the recorder cut to its
+// head and tail may be given as two Streams of the same name, the second
+// with the FirstLine of its tail.
 type Stream struct {
 	Name      string    // "stdout" or "stderr" (or "pty")
 	R         io.Reader // the stored bytes of that stream, from the first byte; may be nil
@@ -106,10 +108,14 @@ const (
 	// the 8 KiB JSON object, and the text line shows much less.
 	MaxArgvBytes = 8 << 10
 
-	readSize = 1 << 20 // read buffer; a longer line is judged by its first maxLine bytes
 	maxLine  = 4 << 10 // bytes of a line classified, kept and redacted
 	tailRing = 10      // tail lines kept per stream
 )
+
+// readSize is the read buffer; a longer line arrives in pieces and is
+// judged by its first maxLine bytes, as every line is. A variable so tests
+// can show that where the buffer splits lines changes nothing.
+var readSize = 1 << 20
 
 // Explain reads the streams once and builds the report. It fails only when
 // a stream cannot be read.
@@ -166,6 +172,16 @@ func Explain(in Input) (*Report, error) {
 		return rep, nil
 	}
 	rep.Shows = ShowsTail
+	// A stream cut to its head and tail comes as two Streams of one name;
+	// its tail is the tail of the later one (unless that one is empty).
+	for i := range rings {
+		for j := i + 1; j < len(rings); j++ {
+			if in.Streams[j].Name == in.Streams[i].Name && rings[j].n > 0 {
+				rings[i] = &ring{}
+				break
+			}
+		}
+	}
 	for i, n := range tailShares(rings, MaxTail) {
 		r := rings[i]
 		for _, e := range r.last(n) {
@@ -179,10 +195,10 @@ func Explain(in Input) (*Report, error) {
 // its start (zero when the start is unknown).
 func duration(m Meta, now func() time.Time) time.Duration {
 	switch {
-	case m.EndedAt != nil:
-		return max(m.EndedAt.Sub(m.StartedAt), 0)
 	case m.StartedAt.IsZero():
 		return 0
+	case m.EndedAt != nil:
+		return max(m.EndedAt.Sub(m.StartedAt), 0)
 	default:
 		return max(now().Sub(m.StartedAt), 0)
 	}
@@ -260,12 +276,12 @@ func (s *store) add(tier int, kind string, stream, line int, text []byte) {
 		}
 		return
 	}
-	c := &candidate{tier: tier, kind: kind, stream: stream, line: line}
-	h := s.tiers[tier]
-	if len(h) == MaxCause && !c.before(h[len(h)-1]) {
+	// Most lines of a flood of errors cannot be shown: leave before
+	// allocating anything for them.
+	if h := s.tiers[tier]; len(h) == MaxCause && !(&candidate{line: line, stream: stream}).before(h[len(h)-1]) {
 		return
 	}
-	c.text, c.key, c.count = string(text), string(s.keyBuf), 1
+	c := &candidate{tier: tier, kind: kind, stream: stream, line: line, text: string(text), key: string(s.keyBuf), count: 1}
 	s.keys[c.key] = c
 	s.insert(c)
 }
@@ -318,9 +334,8 @@ type scanner struct {
 
 	// A line longer than the read buffer arrives in pieces: its first
 	// maxLine bytes are kept and judged once it ends.
-	long    []byte
-	inLong  bool
-	longHit bool
+	long   []byte
+	inLong bool
 }
 
 func (sc *scanner) run(r io.Reader, buf []byte) error {
@@ -364,7 +379,7 @@ func (sc *scanner) run(r io.Reader, buf []byte) error {
 			}
 			return nil
 		case len(rest) == len(buf):
-			sc.inLong, sc.longHit, sc.long = true, false, sc.long[:0]
+			sc.inLong, sc.long = true, sc.long[:0]
 			sc.longPiece(rest)
 		default:
 			have = copy(buf, rest)
@@ -376,14 +391,13 @@ func (sc *scanner) longPiece(p []byte) {
 	if room := maxLine - len(sc.long); room > 0 {
 		sc.long = append(sc.long, p[:min(room, len(p))]...)
 	}
-	if !sc.longHit {
-		sc.longHit = pf.index(p) >= 0
-	}
 }
 
+// endLong judges a long line by its head: classify sees no more of any
+// line, so an anchor further on could not make it a candidate.
 func (sc *scanner) endLong() {
 	sc.inLong = false
-	if sc.longHit || sc.state.wantAll() {
+	if sc.state.wantAll() || pf.index(sc.long) >= 0 {
 		sc.line(sc.long, sc.next)
 	}
 	sc.ring.push(sc.next, sc.long)

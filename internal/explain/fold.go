@@ -55,7 +55,7 @@ func appendWords(dst, tok []byte) []byte {
 			}
 			j++
 		}
-		if hex && digits {
+		if hex && digits || j-i > 2 && tok[i] == '0' && lower[tok[i+1]] == 'x' && isHex(tok[i+2:j]) {
 			dst = append(dst, '#')
 			i = j
 			continue
@@ -110,4 +110,13 @@ func isPath(tok []byte) bool {
 		return true
 	}
 	return false
+}
+
+func isHex(b []byte) bool {
+	for _, c := range b {
+		if !(isDigit(c) || 'a' <= lower[c] && lower[c] <= 'f') {
+			return false
+		}
+	}
+	return true
 }

@@ -11,7 +11,57 @@ import (
 // advance.
 const MaxJSON = 8 << 10
 
-// jsonReport is the shape of JSON's object:
+// jsonReport is the object JSON writes; its shape is documented on JSON.
+type jsonReport struct {
+	Ref        string       `json:"ref"`
+	Argv       []string     `json:"argv"`
+	Argc       int          `json:"argc"`
+	Cwd        string       `json:"cwd"`
+	Status     string       `json:"status"`
+	ExitCode   *int         `json:"exit_code,omitempty"`
+	Signal     string       `json:"signal,omitempty"`
+	StartedAt  string       `json:"started_at,omitempty"`
+	EndedAt    string       `json:"ended_at,omitempty"`
+	DurationMS int64        `json:"duration_ms"`
+	Outcome    string       `json:"outcome"`
+	Truncated  bool         `json:"truncated"`
+	Note       string       `json:"note,omitempty"`
+	Redactions int          `json:"redactions"`
+	Shows      string       `json:"shows"`
+	Matched    int          `json:"matched"`
+	Lines      []jsonLine   `json:"lines"`
+	Streams    []StreamStat `json:"streams"`
+	Cut        []string     `json:"cut"`
+}
+
+// jsonLine has the fields of Line, in its order, so a Line converts to it.
+type jsonLine struct {
+	Stream string `json:"stream"`
+	Line   int    `json:"line"`
+	Text   string `json:"text"`
+	Count  int    `json:"count"`
+	Kind   string `json:"kind"`
+}
+
+// The cuts, named as they appear in "cut".
+const (
+	CutTexts200   = "texts cut to 200 bytes"
+	CutArgv8KiB   = "argv cut to 8 KiB"
+	CutArgv1KiB   = "argv elements cut to 1 KiB"
+	CutCwd1KiB    = "cwd cut to 1 KiB"
+	CutNote1KiB   = "note cut to 1 KiB"
+	CutRef256     = "ref cut to 256 bytes"
+	CutTexts80    = "texts cut to 80 bytes"
+	CutArgv64     = "argv elements cut to 64 bytes"
+	CutArgv8      = "argv cut to 8 elements"
+	CutCwdNote256 = "cwd and note cut to 256 bytes"
+	CutLines3     = "lines cut to 3"
+	CutLines2     = "lines cut to 2"
+	CutLines1     = "lines cut to 1"
+	CutAll32      = "every string cut to 32 bytes, argv to 2 elements, streams to 3"
+)
+
+// JSON renders the report as one object of at most MaxJSON bytes:
 //
 //	{
 //	  "ref": "a1b2/3",                      qualified reference
@@ -56,56 +106,6 @@ const MaxJSON = 8 << 10
 //  6. every string to 32 bytes, argv to 2 elements, streams to 3
 //
 // A cut string ends in "…".
-type jsonReport struct {
-	Ref        string       `json:"ref"`
-	Argv       []string     `json:"argv"`
-	Argc       int          `json:"argc"`
-	Cwd        string       `json:"cwd"`
-	Status     string       `json:"status"`
-	ExitCode   *int         `json:"exit_code,omitempty"`
-	Signal     string       `json:"signal,omitempty"`
-	StartedAt  string       `json:"started_at,omitempty"`
-	EndedAt    string       `json:"ended_at,omitempty"`
-	DurationMS int64        `json:"duration_ms"`
-	Outcome    string       `json:"outcome"`
-	Truncated  bool         `json:"truncated"`
-	Note       string       `json:"note,omitempty"`
-	Redactions int          `json:"redactions"`
-	Shows      string       `json:"shows"`
-	Matched    int          `json:"matched"`
-	Lines      []jsonLine   `json:"lines"`
-	Streams    []StreamStat `json:"streams"`
-	Cut        []string     `json:"cut"`
-}
-
-type jsonLine struct {
-	Stream string `json:"stream"`
-	Line   int    `json:"line"`
-	Text   string `json:"text"`
-	Count  int    `json:"count"`
-	Kind   string `json:"kind"`
-}
-
-// The cuts, named as they appear in "cut".
-const (
-	CutTexts200   = "texts cut to 200 bytes"
-	CutArgv8KiB   = "argv cut to 8 KiB"
-	CutArgv1KiB   = "argv elements cut to 1 KiB"
-	CutCwd1KiB    = "cwd cut to 1 KiB"
-	CutNote1KiB   = "note cut to 1 KiB"
-	CutRef256     = "ref cut to 256 bytes"
-	CutTexts80    = "texts cut to 80 bytes"
-	CutArgv64     = "argv elements cut to 64 bytes"
-	CutArgv8      = "argv cut to 8 elements"
-	CutCwdNote256 = "cwd and note cut to 256 bytes"
-	CutLines3     = "lines cut to 3"
-	CutLines2     = "lines cut to 2"
-	CutLines1     = "lines cut to 1"
-	CutAll32      = "every string cut to 32 bytes, argv to 2 elements, streams to 3"
-)
-
-// JSON renders the report as one object of at most MaxJSON bytes; see
-// jsonReport for the shape and the order of cuts.
 func (r *Report) JSON() ([]byte, error) {
 	j := r.jsonValue()
 	steps := []struct {
@@ -176,7 +176,7 @@ func (r *Report) jsonValue() *jsonReport {
 		j.EndedAt = m.EndedAt.Format(time.RFC3339Nano)
 	}
 	for _, l := range r.Lines {
-		j.Lines = append(j.Lines, jsonLine{Stream: l.Stream, Line: l.Line, Text: l.Text, Count: l.Count, Kind: l.Kind})
+		j.Lines = append(j.Lines, jsonLine(l))
 	}
 	note := func(changed bool, name string) {
 		if changed {

@@ -81,6 +81,8 @@ type Meta struct {
 	Streams    []string  `json:"streams"`
 	Redact     bool      `json:"redact"`
 	PID        int       `json:"pid"`
+	MaxBytes   int64     `json:"max_bytes,omitempty"`
+	HeadBytes  int64     `json:"head_bytes,omitempty"`
 }
 
 // Counts are bytes and lines of one stream. A last line without a newline
@@ -103,6 +105,9 @@ type Footer struct {
 	Redactions map[string]int    `json:"redactions,omitempty"`
 	BrokenOff  bool              `json:"broken_off,omitempty"`
 	Notes      []string          `json:"notes,omitempty"`
+	// Truncated says a capped recording dropped bytes; Cut says where.
+	Truncated bool                 `json:"truncated,omitempty"`
+	Cut       map[string]StreamCut `json:"cut,omitempty"`
 }
 
 // chunk index: a header, then fixed-size records.

@@ -155,20 +155,6 @@ func (r *Recording) OpenStream(stream string) (*os.File, error) {
 	return session.OpenSafe(r.dir, stream)
 }
 
-// StreamSize is the stored size of a stream (0 when it has no file).
-func (r *Recording) StreamSize(stream string) int64 {
-	f, err := r.OpenStream(stream)
-	if err != nil {
-		return 0
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return 0
-	}
-	return fi.Size()
-}
-
 // Streams are the streams this recording has, in metadata order.
 func (r *Recording) Streams() []string { return r.Meta.Streams }
 

@@ -85,7 +85,8 @@ func TestLinesMergedAndNumbered(t *testing.T) {
 	assert.Equal(t, "stderr:2:e2\n", collect(t, r, LineOptions{Stream: Stderr, Tail: 1}))
 	assert.Equal(t, "stdout:2:a2\nstdout:3:a3\n", collect(t, r, LineOptions{Stream: Stdout, From: 2, To: 3}))
 	var raw bytes.Buffer
-	require.NoError(t, r.CopyRaw(&raw, ""))
+	_, err := r.CopyRaw(&raw, "")
+	require.NoError(t, err)
 	assert.Equal(t, "a1\nae1\n2\na3\ne2", raw.String())
 }
 

@@ -376,9 +376,9 @@ func (s *stage) loop() {
 	}
 }
 
-func (s *stage) get() []byte      { return <-s.free }
+func (s *stage) get() []byte               { return <-s.free }
 func (s *stage) put(b []byte, t time.Time) { s.full <- arrival{b, t} }
-func (s *stage) recycle(b []byte) { s.free <- b[:cap(b)] }
+func (s *stage) recycle(b []byte)          { s.free <- b[:cap(b)] }
 
 func (s *stage) close() error {
 	close(s.full)

@@ -25,6 +25,10 @@ type CreateOptions struct {
 	Redact     bool
 	RacVersion string
 	Now        func() time.Time
+	// MaxBytes caps the recording over all streams (0: no cap); the first
+	// HeadBytes are kept whole and the rest is a rolling tail.
+	MaxBytes  int64
+	HeadBytes int64
 }
 
 // Writer is a recording being written. It becomes visible in the session
@@ -44,6 +48,7 @@ type Writer struct {
 	chunks  *os.File
 	err     error
 	streams map[string]*StreamSink
+	cap     *capper // nil: not capped
 }
 
 // Create allocates the next number of the session, creates the recording
@@ -67,6 +72,9 @@ func Create(o CreateOptions) (*Writer, error) {
 		return nil, err
 	}
 	w := &Writer{Session: o.Session.Name, Name: name, Seq: seq, now: now, streams: map[string]*StreamSink{}}
+	if o.MaxBytes > 0 {
+		w.cap = newCapper(o.MaxBytes, o.HeadBytes)
+	}
 	fail := func(err error) (*Writer, error) {
 		w.closeFiles()
 		_ = sr.RemoveAll(tmp)
@@ -87,6 +95,9 @@ func Create(o CreateOptions) (*Writer, error) {
 		Format: FormatVersion, Session: w.Session, Name: name, Seq: seq,
 		Argv: o.Argv, Cwd: o.Cwd, StartedAt: now().UTC(), RacVersion: o.RacVersion,
 		Mode: o.Mode, Streams: o.Streams, Redact: o.Redact, PID: os.Getpid(),
+	}
+	if w.cap != nil {
+		w.Meta.MaxBytes, w.Meta.HeadBytes = w.cap.max, w.cap.head
 	}
 	mb, err := json.MarshalIndent(w.Meta, "", "  ")
 	if err != nil {
@@ -152,6 +163,10 @@ func (w *Writer) Finish(f Footer) error {
 	for name, s := range w.streams {
 		f.Stored[name] = s.counts()
 	}
+	if w.cap != nil {
+		f.Cut = w.cap.cutsCopy()
+		f.Truncated = f.Cut != nil
+	}
 	var errs []error
 	for _, s := range w.streams {
 		errs = append(errs, s.close())
@@ -202,6 +217,7 @@ func firstLine(s string) string {
 // One goroutine writes to a sink at a time.
 type StreamSink struct {
 	w      *Writer
+	stream string
 	id     byte
 	data   *os.File
 	lines  *os.File
@@ -212,6 +228,11 @@ type StreamSink struct {
 	at     time.Time // arrival time of the bytes being written
 	entry  [chunkSize]byte
 	closed bool
+
+	// capped recordings only
+	inTail  bool
+	seg     *os.File
+	segInfo *segment
 }
 
 func (w *Writer) newSink(stream string) (*StreamSink, error) {
@@ -233,7 +254,7 @@ func (w *Writer) newSink(stream string) (*StreamSink, error) {
 		lines.Close()
 		return nil, err
 	}
-	return &StreamSink{w: w, id: id, data: data, lines: lines}, nil
+	return &StreamSink{w: w, stream: stream, id: id, data: data, lines: lines}, nil
 }
 
 // Write stores p. After the first store error it discards everything and
@@ -253,7 +274,13 @@ func (s *StreamSink) Write(p []byte) (int, error) {
 		}
 		s.nextIx = s.off + lineStride
 	}
-	if _, err := s.data.Write(p); err != nil {
+	var err error
+	if s.w.cap != nil {
+		err = s.storeCapped(p, s.off, s.nl)
+	} else {
+		_, err = s.data.Write(p)
+	}
+	if err != nil {
 		s.w.setErr(err)
 		return len(p), nil
 	}
@@ -263,7 +290,7 @@ func (s *StreamSink) Write(p []byte) (int, error) {
 	}
 	encodeChunk(s.entry[:], s.id, s.off, int64(len(p)), t)
 	s.w.mu.Lock()
-	_, err := s.w.chunks.Write(s.entry[:])
+	_, err = s.w.chunks.Write(s.entry[:])
 	s.w.mu.Unlock()
 	if err != nil {
 		s.w.setErr(err)
@@ -278,6 +305,7 @@ func (s *StreamSink) Write(p []byte) (int, error) {
 // filter in front of the sink may hold bytes back and write them later).
 func (s *StreamSink) Arrived(t time.Time) { s.at = t }
 
+// counts are of the stream as stored, cut or not.
 func (s *StreamSink) counts() Counts {
 	c := Counts{Bytes: s.off, Lines: s.nl}
 	if s.off > 0 && s.last != '\n' {
@@ -291,5 +319,9 @@ func (s *StreamSink) close() error {
 		return nil
 	}
 	s.closed = true
-	return errors.Join(s.data.Close(), s.lines.Close())
+	var segErr error
+	if s.seg != nil {
+		segErr = s.seg.Close()
+	}
+	return errors.Join(s.data.Close(), s.lines.Close(), segErr)
 }

@@ -8,16 +8,18 @@ package redact
 // earliest-ending search would hide a literal inside another).
 //
 // Stepping the DFA costs one dependent load per byte, which on the machines
-// rac runs on is the whole budget. Every literal is at least two bytes long,
-// so while the automaton is at depth one or less it can skip, with
-// independent loads, every position whose two-byte (folded) pair starts no
-// literal: from such a position the automaton would be back at depth one or
-// less one byte later anyway. Command output has a literal bigram at about
-// one position in fifteen.
+// rac runs on is the whole budget. So while the automaton is at depth one or
+// less, scan skips, with independent loads, every position whose first three
+// (folded) bytes start no literal; every literal is at least two bytes long,
+// and a two-byte literal marks all its three-byte extensions. A skipped
+// position starts no occurrence, and when the automaton is shallow no
+// occurrence that started earlier is still open, so nothing is missed.
+// Command output has a literal trigram at about one position in forty.
 type automaton struct {
-	class  [256]uint8
-	stride uint32
-	bigram []bool // [class(b0)*stride+class(b1)]: some literal starts with b0 b1
+	class   [256]uint8
+	stride  uint32
+	bigram  []bool   // [class(b0)*stride+class(b1)]: some literal starts with b0 b1
+	trigram []uint64 // bit (class(b0)*stride+class(b1))*stride+class(b2): some literal starts with b0 b1 b2
 	// trans[s+c] is the next state, premultiplied by stride, with outFlag set
 	// when that state ends at least one literal and shallowFlag when it has
 	// depth one or less.
@@ -75,11 +77,20 @@ func newAutomaton(pats []string) *automaton {
 	}
 	nodes := []node{newNode()}
 	a.bigram = make([]bool, ncls*ncls)
+	a.trigram = make([]uint64, (ncls*ncls*ncls+63)/64)
 	for pi, p := range pats {
 		if len(p) < 2 {
 			panic("redact: literal shorter than two bytes: " + p)
 		}
-		a.bigram[int(a.class[p[0]])*ncls+int(a.class[p[1]])] = true
+		c0, c1 := int(a.class[p[0]]), int(a.class[p[1]])
+		a.bigram[c0*ncls+c1] = true
+		for c2 := 0; c2 < ncls; c2++ {
+			// A two-byte literal starts wherever its two bytes are.
+			if len(p) == 2 || int(a.class[p[2]]) == c2 {
+				idx := (c0*ncls+c1)*ncls + c2
+				a.trigram[idx>>6] |= 1 << (idx & 63)
+			}
+		}
 		a.lens[pi] = int32(len(p))
 		s := int32(0)
 		for i := 0; i < len(p); i++ {
@@ -146,29 +157,39 @@ func newAutomaton(pats []string) *automaton {
 func (a *automaton) scan(src []byte, hits []hit) []hit {
 	trans := a.trans
 	class := &a.class
-	big := a.bigram
+	tri := a.trigram
 	stride := a.stride
 	n := len(src)
 	i := 0
 	for {
-		// Skip to the next position that starts a literal's first two bytes.
-		if i+1 >= n {
-			return hits
-		}
-		c0 := uint32(class[src[i]])
+		// Skip positions where no literal starts: by trigram, or by bigram
+		// for the last two bytes.
 		for {
-			c1 := uint32(class[src[i+1]])
-			if big[c0*stride+c1] {
+			if i+2 >= n {
+				if i+1 >= n || !a.bigram[uint32(class[src[i]])*stride+uint32(class[src[i+1]])] {
+					return hits
+				}
 				break
 			}
-			c0 = c1
-			i++
-			if i+1 >= n {
-				return hits
+			c1 := uint32(class[src[i+1]])
+			p01 := uint32(class[src[i]])*stride + c1
+			for {
+				c2 := uint32(class[src[i+2]])
+				idx := p01*stride + c2
+				if tri[idx>>6]&(1<<(idx&63)) != 0 {
+					goto found
+				}
+				p01 = c1*stride + c2
+				c1 = c2
+				i++
+				if i+2 >= n {
+					break
+				}
 			}
 		}
+	found:
 		// Run the automaton from the root until it is shallow again.
-		s := trans[c0] & stateMask
+		s := trans[class[src[i]]] & stateMask
 		for i++; i < n; i++ {
 			t := trans[s+uint32(class[src[i]])]
 			s = t & stateMask

@@ -36,7 +36,9 @@
 //     streaming redactor cannot know in time that a data: block belongs to a
 //     Secret, and holding output until kind: appears would delay lines and
 //     complicate the bound. Instead every YAML data: block (data: alone on its
-//     line) and JSON "data": {...} object is treated as if it were a Secret's:
+//     line), multi-line JSON "data": { object, and one-line JSON "data":{...}
+//     after "apiVersion" (kubectl's last-applied-configuration annotation) is
+//     treated as if it were a Secret's:
 //     its direct values are redacted when they are well-formed base64 (standard
 //     alphabet, correct padding, not plain hex or digits) that decodes to at
 //     least 8 bytes, carries padding, or decodes to printable text. Every

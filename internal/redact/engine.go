@@ -64,7 +64,11 @@ type engine struct {
 	merged []span
 	counts []int
 
-	open          bool // the line may continue past the end of the buffer
+	open          bool    // the line may continue past the end of the buffer
+	cover         []int   // per rule: end of its last span on this line
+	covered       []int32 // rules with a cover to reset
+	noFooterFrom  int     // PEM: no footer at or after this index of the line
+	apiVersionAt  int     // kube: index of "apiVersion" in the line, -1 none, -2 not looked
 	pending       mlState
 	hasPending    bool
 	lastAssignEnd int
@@ -73,7 +77,7 @@ type engine struct {
 }
 
 func newEngine(r *Redactor) *engine {
-	return &engine{r: r, counts: make([]int, len(r.rules))}
+	return &engine{r: r, counts: make([]int, len(r.rules)), cover: make([]int, len(r.rules))}
 }
 
 // add records a candidate span, line-relative, unless it is allow-listed.
@@ -87,6 +91,12 @@ func (e *engine) add(line []byte, start, end int, ri int32) {
 		}
 	}
 	e.spans = append(e.spans, span{start: start, end: end, rule: ri})
+	if end > e.cover[ri] {
+		if e.cover[ri] == 0 {
+			e.covered = append(e.covered, ri)
+		}
+		e.cover[ri] = end
+	}
 }
 
 func (e *engine) setPending(st mlState) {
@@ -164,16 +174,28 @@ func (e *engine) analyze(line []byte, hits []hit, base int, st *mlState, open, a
 	e.hasPending = false
 	e.lastAssignEnd = -1
 	e.open = open
+	for _, ri := range e.covered {
+		e.cover[ri] = 0
+	}
+	e.covered = e.covered[:0]
 	if atStart && st.mode != modeIdle {
 		if act, done := e.stateLine(line, st); done {
 			return act
 		}
 	}
 	r := e.r
+	e.noFooterFrom = -1
+	e.apiVersionAt = -2
 	for _, h := range hits {
 		he := int(h.end) - base
 		hs := he - int(r.ac.lens[h.pat])
 		for _, ri := range r.patRules[h.pat] {
+			if hs < e.cover[ri] {
+				// Inside a span of the same rule: a match here could only be
+				// a part of it, and retrying every literal inside a long
+				// span would make pathological lines quadratic.
+				continue
+			}
 			cr := &r.rules[ri]
 			if cr.shape != nil {
 				matchShape(e, line, hs, he, ri, h.pat)

@@ -1,6 +1,9 @@
 package redact
 
-import "encoding/base64"
+import (
+	"bytes"
+	"encoding/base64"
+)
 
 // Kubernetes Secret data, as kubectl prints it (see the package doc for why
 // every data: block is treated as a Secret's).
@@ -60,7 +63,16 @@ func matchKubeData(e *engine, line []byte, hs, he int, ri, _ int32) {
 		}
 		return
 	}
-	// Inline object: "k":"v" pairs up to the closing brace.
+	// Inline object: "k":"v" pairs up to the closing brace. A compact JSON
+	// line is only a Kubernetes object when apiVersion comes first (kubectl
+	// and its last-applied annotation write it so); GraphQL and API
+	// responses with a top-level "data" stay untouched.
+	if e.apiVersionAt == -2 {
+		e.apiVersionAt = bytes.Index(line, []byte("apiVersion")) // once per line
+	}
+	if e.apiVersionAt < 0 || e.apiVersionAt > ks {
+		return
+	}
 	for k < len(line) {
 		for k < len(line) && (isBlank(line[k]) || line[k] == ',') {
 			k++

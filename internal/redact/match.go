@@ -51,7 +51,6 @@ var (
 	azureSet    = mkset("A-Za-z0-9_~.")
 	azureBody   = mkset("A-Za-z0-9_~.-")
 	valueStop   = mkset(" \t\r\n\v\f\"',;")
-	headerStop  = mkset(" \t\r\n\v\f\"',;")
 	urlUserStop = mkset(" \t\r\n\v\f:/@\"'<>")
 	urlPassStop = mkset(" \t\r\n\v\f/@\"'<>")
 	cookieSet   = mksetExcept("\r\n\"'")
@@ -198,11 +197,16 @@ func matchOpenAIMarker(e *engine, line []byte, hs, he int, ri, _ int32) {
 		k--
 	}
 	start := -1
-	for p := k; p+3 <= hs-16; p++ {
-		if hasAt(line, p, "sk-") && lbOK(line, p) {
+	for p := k; p+3 <= hs-16; {
+		at := bytes.Index(line[p:hs-16], []byte("sk-"))
+		if at < 0 {
+			break
+		}
+		if p += at; lbOK(line, p) {
 			start = p
 			break
 		}
+		p++
 	}
 	if start < 0 {
 		return
@@ -304,9 +308,10 @@ func matchPEMHeader(e *engine, line []byte, hs, he int, ri, _ int32) {
 	if !ok {
 		return
 	}
-	for f := hdrEnd; ; {
+	for f := hdrEnd; e.noFooterFrom < 0 || f < e.noFooterFrom; {
 		at := bytes.Index(line[f:], []byte("-----END"))
 		if at < 0 {
+			e.noFooterFrom = f // later headers on this line need not look again
 			break
 		}
 		fs := f + at
@@ -418,7 +423,7 @@ func matchAuthHeader(e *engine, line []byte, hs, he int, ri, _ int32) {
 		}
 	}
 	j := k
-	for j < len(line) && !headerStop[line[j]] {
+	for j < len(line) && !valueStop[line[j]] {
 		j++
 	}
 	if v := line[k:j]; len(v) >= 4 && !isPlaceholder(v) {
@@ -520,7 +525,13 @@ func matchURLCredentials(e *engine, line []byte, hs, he int, ri, _ int32) {
 // matchAssignment handles NAME=VALUE, NAME: VALUE, "name": "value" and
 // --name=value whose name IsSecretName accepts.
 func matchAssignment(e *engine, line []byte, hs, he int, ri, _ int32) {
-	ne := runOf(line, he, &nameSet)
+	ne := he
+	for ne < len(line) && nameSet[line[ne]] {
+		if ne-he >= 128 {
+			return // not a name: a long run of name bytes
+		}
+		ne++
+	}
 	if ne == e.lastAssignEnd {
 		return // the same name, reached through another keyword literal
 	}
@@ -703,6 +714,8 @@ func matchEnvLiteral(e *engine, line []byte, hs, he int, ri, pi int32) {
 	}
 }
 
+const extraWindow = 64 << 10
+
 // matchExtra runs a team rule's anchored regexp on the rest of the line.
 func matchExtra(e *engine, line []byte, hs, he int, ri, _ int32) {
 	cr := &e.r.rules[ri]
@@ -712,7 +725,9 @@ func matchExtra(e *engine, line []byte, hs, he int, ri, _ int32) {
 	if !hasAt(line, hs, cr.extraPrefix) {
 		return
 	}
-	loc := cr.re.FindIndex(line[hs:])
+	// The window is clamped so a pattern that fails late cannot make a
+	// line of many prefixes quadratic.
+	loc := cr.re.FindIndex(line[hs:min(len(line), hs+extraWindow)])
 	if loc == nil || loc[0] != 0 || loc[1] == 0 {
 		return
 	}

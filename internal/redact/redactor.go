@@ -218,7 +218,7 @@ func envLiterals(cfg Config, allow map[string]struct{}) []envLiteral {
 	seen := map[string]bool{}
 	var out []envLiteral
 	add := func(name, v string) {
-		if len(v) < MinEnvValueLen || seen[v] || strings.ContainsAny(v, "\r\n") {
+		if len(v) < MinEnvValueLen || seen[v] || strings.ContainsAny(v, "\r\n") || strings.TrimSpace(v) == "" {
 			return
 		}
 		if _, ok := allow[v]; ok {
@@ -229,7 +229,7 @@ func envLiterals(cfg Config, allow map[string]struct{}) []envLiteral {
 	}
 	for _, v := range vars {
 		val := v.value
-		if len(val) < MinEnvValueLen || val == "true" || val == "1" || strings.ContainsRune(val, 0) {
+		if len(val) < MinEnvValueLen || val == "true" || val == "1" || strings.ContainsRune(val, 0) || strings.TrimSpace(val) == "" {
 			continue
 		}
 		if _, ok := allow[val]; ok {

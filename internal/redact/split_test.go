@@ -152,3 +152,23 @@ func FuzzSplit(f *testing.F) {
 		}
 	})
 }
+
+// FuzzChunking feeds arbitrary bytes, split in three, through writers of
+// every mode: the output must always equal the one-shot redaction, whatever
+// the rules make of the input.
+func FuzzChunking(f *testing.F) {
+	for i, c := range allCases(f) {
+		f.Add([]byte(c.in), uint16(i*7), uint16(i*3), uint8(i))
+	}
+	f.Add([]byte("data:\n  a: YWJjZGVmZ2g=\n-----BEGIN PRIVATE KEY-----\nAAAA\n\"data\": {\n\"k\": \"YWJjZA==\"\n}\n"), uint16(5), uint16(40), uint8(1))
+	r := mustNew(f, Config{Environ: []string{"GH_TOKEN=fuzzing-secret-value"}})
+	f.Fuzz(func(t *testing.T, data []byte, a, b uint16, mode uint8) {
+		want := string(r.Bytes(data))
+		cuts := []int{int(a) % (len(data) + 1), int(b) % (len(data) + 1)}
+		slices.Sort(cuts)
+		opts := []WriterOptions{{Workers: 1}, {Workers: 2, RegionSize: 1 + int(mode)}, {Workers: 3, RegionSize: 16}}
+		got := writeSplit(t, r, string(data), cuts, opts[int(mode)%len(opts)])
+		require.Equal(t, want, got, "cuts %v mode %d", cuts, mode)
+		require.NotContains(t, got, "fuzzing-secret-value")
+	})
+}

@@ -187,13 +187,17 @@ func (w *Writer) Counts() map[string]int {
 // submitLines hands carry+lines, whole lines, to redaction.
 func (w *Writer) submitLines(lines []byte) {
 	if w.workers <= 1 {
-		src := lines
 		if len(w.carry) > 0 {
-			w.scratch = append(append(w.scratch[:0], w.carry...), lines...)
-			src = w.scratch
+			// Complete the held line in scratch; the rest needs no copy.
+			i := bytes.IndexByte(lines, '\n') + 1
+			w.scratch = append(append(w.scratch[:0], w.carry...), lines[:i]...)
 			w.carry = w.carry[:0]
+			w.seq.lines(w.scratch)
+			lines = lines[i:]
 		}
-		w.seq.lines(src)
+		if len(lines) > 0 {
+			w.seq.lines(lines)
+		}
 		return
 	}
 	reg := w.newRegion(regLines)

@@ -3,15 +3,32 @@ package resolve
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 
 	"github.com/rac-cli/rac/internal/record"
 	"github.com/rac-cli/rac/internal/session"
 )
 
-// Open resolves ref and opens the recording. current is the session of
-// the shell asking; stores are searched in order (the store, then the
-// fallback store) for the session, never for another session.
-func Open(stores []*session.Store, current, ref string) (*record.Recording, error) {
+// Target is the recording folder a reference names, in the store that
+// holds its session. The caller closes it.
+type Target struct {
+	Store *session.Store
+	Dir   *session.SessionDir
+	Name  string
+}
+
+// Ref is the qualified reference SESSION/NAME of the target.
+func (t *Target) Ref() string { return t.Dir.Name + "/" + t.Name }
+
+// Close releases the session folder (the store stays the caller's).
+func (t *Target) Close() error { return t.Dir.Close() }
+
+// Find resolves ref to a recording folder without opening the recording.
+// current is the session of the shell asking; stores are searched in order
+// (the store, then the fallback store) for the session, never for another
+// session. A reference to a removed recording, or into a removed session,
+// is an error wrapping ErrExpired.
+func Find(stores []*session.Store, current, ref string) (*Target, error) {
 	r, err := Parse(ref)
 	if err != nil {
 		return nil, err
@@ -20,35 +37,64 @@ func Open(stores []*session.Store, current, ref string) (*record.Recording, erro
 	if sessName == "" {
 		sessName = current
 	}
-	sd, err := FindSession(stores, sessName)
+	st, sd, err := findSession(stores, sessName)
 	if err != nil {
 		if r.Session == "" && errors.Is(err, ErrNotFound) {
 			return nil, fmt.Errorf("%w: no recording %q in session %q (the session has no recordings yet)", ErrNotFound, r.Short, sessName)
 		}
 		return nil, err
 	}
-	defer sd.Close()
 	names, err := record.ListNames(sd)
 	if err != nil {
+		sd.Close()
 		return nil, err
 	}
 	name, err := InSession(sessName, names, r.Short)
+	if errors.Is(err, ErrNotFound) {
+		if exp := expired(sd, r.Short); exp != nil {
+			err = exp
+		}
+	}
+	if err != nil {
+		sd.Close()
+		return nil, err
+	}
+	return &Target{Store: st, Dir: sd, Name: name}, nil
+}
+
+// Open resolves ref (as Find does) and opens the recording.
+func Open(stores []*session.Store, current, ref string) (*record.Recording, error) {
+	t, err := Find(stores, current, ref)
 	if err != nil {
 		return nil, err
 	}
-	return record.Open(sd, name)
+	defer t.Close()
+	rec, err := record.Open(t.Dir, t.Name)
+	if errors.Is(err, fs.ErrNotExist) {
+		// removed between listing and opening: say so when it was GC
+		if exp := expired(t.Dir, t.Name); exp != nil {
+			return nil, exp
+		}
+		return nil, fmt.Errorf("%w: recording %s was removed while it was being opened", ErrNotFound, t.Ref())
+	}
+	return rec, err
 }
 
 // FindSession opens a session's folder in the first store that has it.
 func FindSession(stores []*session.Store, name string) (*session.SessionDir, error) {
+	_, sd, err := findSession(stores, name)
+	return sd, err
+}
+
+func findSession(stores []*session.Store, name string) (*session.Store, *session.SessionDir, error) {
 	for _, st := range stores {
 		sd, err := st.Session(name, false)
 		if err == nil {
-			return sd, nil
+			return st, sd, nil
 		}
 		if !errors.Is(err, session.ErrNoSession) {
-			return nil, err
+			return nil, nil, err
 		}
 	}
-	return nil, fmt.Errorf("%w: no session %q", ErrNotFound, name)
+	return nil, nil, fmt.Errorf("%w: no session %q", ErrNotFound, name)
 }

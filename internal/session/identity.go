@@ -1,3 +1,8 @@
+// Package session owns which session a command belongs to (identity: the
+// precedence of --session, RAC_SESSION, agent harness variables, terminal
+// panes and process sessions) and the store's session directories. It
+// reads the process table and the environment it is given, never execs a
+// program, and never builds a path from an untrusted id.
 package session
 
 import (

@@ -43,7 +43,7 @@ func checkUserName(s, from string) error {
 	if ValidName(s) {
 		return nil
 	}
-	return fmt.Errorf("%w %s from %s: use lower-case letters, digits, '.', '_' and '-', starting with a letter or digit, at most 64 bytes (%s)",
+	return fmt.Errorf("%w \"%s\" from %s: use lower-case letters, digits, '.', '_' and '-', starting with a letter or digit, at most 64 bytes (%s)",
 		ErrInvalidName, quoteShort(s, maxName+1), from, NameForm)
 }
 

@@ -2,6 +2,7 @@ package session
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 )
 
@@ -98,4 +99,44 @@ func looksLikeOneCommand(argv []byte) bool {
 		}
 	}
 	return false
+}
+
+var errProcArgs = errors.New("malformed kern.procargs2")
+
+// parseProcArgs splits macOS's kern.procargs2: a native int argc, the exec
+// path, NUL padding, argc argument strings, then the environment strings up
+// to an empty one (after which come the kernel's "apple" strings, not
+// read). It lives here, not in proc_darwin.go, so it is tested everywhere.
+func parseProcArgs(buf []byte) (argv, env []byte, err error) {
+	if len(buf) < 4 {
+		return nil, nil, errProcArgs
+	}
+	argc := int(binary.NativeEndian.Uint32(buf))
+	rest := buf[4:]
+	i := bytes.IndexByte(rest, 0)
+	if i < 0 {
+		return nil, nil, errProcArgs
+	}
+	rest = rest[i:]
+	for len(rest) > 0 && rest[0] == 0 {
+		rest = rest[1:]
+	}
+	start := rest
+	for n := 0; n < argc && len(rest) > 0; n++ {
+		i := bytes.IndexByte(rest, 0)
+		if i < 0 {
+			return nil, nil, errProcArgs
+		}
+		rest = rest[i+1:]
+	}
+	argv = start[:len(start)-len(rest)]
+	start = rest
+	for len(rest) > 0 {
+		i := bytes.IndexByte(rest, 0)
+		if i <= 0 {
+			break
+		}
+		rest = rest[i+1:]
+	}
+	return argv, start[:len(start)-len(rest)], nil
 }

@@ -3,8 +3,6 @@
 package session
 
 import (
-	"bytes"
-	"encoding/binary"
 	"errors"
 	"strconv"
 
@@ -62,45 +60,11 @@ func (darwinProc) Cmdline(pid int) ([]byte, error) {
 	return argv, err
 }
 
-var errProcArgs = errors.New("malformed kern.procargs2")
-
-// procArgs splits kern.procargs2: a native int argc, the exec path, NUL
-// padding, argc argument strings, then the environment strings up to an
-// empty one (after which come the kernel's "apple" strings, not read).
+// procArgs reads kern.procargs2 of a same-user process.
 func procArgs(pid int) (argv, env []byte, err error) {
 	buf, err := unix.SysctlRaw("kern.procargs2", pid)
 	if err != nil {
 		return nil, nil, err
 	}
-	if len(buf) < 4 {
-		return nil, nil, errProcArgs
-	}
-	argc := int(binary.NativeEndian.Uint32(buf))
-	rest := buf[4:]
-	i := bytes.IndexByte(rest, 0)
-	if i < 0 {
-		return nil, nil, errProcArgs
-	}
-	rest = rest[i:]
-	for len(rest) > 0 && rest[0] == 0 {
-		rest = rest[1:]
-	}
-	start := rest
-	for n := 0; n < argc && len(rest) > 0; n++ {
-		i := bytes.IndexByte(rest, 0)
-		if i < 0 {
-			return nil, nil, errProcArgs
-		}
-		rest = rest[i+1:]
-	}
-	argv = start[:len(start)-len(rest)]
-	start = rest
-	for len(rest) > 0 {
-		i := bytes.IndexByte(rest, 0)
-		if i <= 0 {
-			break
-		}
-		rest = rest[i+1:]
-	}
-	return argv, start[:len(start)-len(rest)], nil
+	return parseProcArgs(buf)
 }

@@ -1,0 +1,116 @@
+package gc
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/rac-cli/rac/internal/record"
+	"github.com/rac-cli/rac/internal/session"
+)
+
+// BenchStore builds a synthetic store at dir (created when missing) for
+// timing GC: sessions folders bench-0000... with perSession finished
+// recordings each, laid out as rac writes them (meta.json, footer.json,
+// stdout, stderr, chunks, line indexes, lock) with a few hundred bytes of
+// output. Every file is dated now, so with the default limits a pass
+// removes nothing and measures the scan; lower limits make it remove.
+func BenchStore(dir string, sessions, perSession int) error {
+	st, err := session.CreateStore(dir)
+	if err != nil {
+		return err
+	}
+	if err := st.Close(); err != nil {
+		return err
+	}
+	base := filepath.Join(dir, session.SessionsDir)
+	if err := os.MkdirAll(base, 0o700); err != nil {
+		return err
+	}
+	out := []byte("bench output line 1\nbench output line 2\nbench output line 3\n")
+	now := time.Now().UTC()
+	var (
+		wg    sync.WaitGroup
+		mu    sync.Mutex
+		errs  []error
+		jobs  = make(chan int)
+		write = func(p string, b []byte) error { return os.WriteFile(p, b, 0o600) }
+	)
+	worker := func() {
+		for i := range jobs {
+			if err := benchSession(base, i, perSession, out, now, write); err != nil {
+				mu.Lock()
+				errs = append(errs, err)
+				mu.Unlock()
+			}
+		}
+	}
+	for range max(1, runtime.GOMAXPROCS(0)) {
+		wg.Go(worker)
+	}
+	for i := range sessions {
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+func benchSession(base string, i, n int, out []byte, now time.Time, write func(string, []byte) error) error {
+	name := fmt.Sprintf("bench-%04d", i)
+	sdir := filepath.Join(base, name)
+	if err := os.Mkdir(sdir, 0o700); err != nil {
+		return err
+	}
+	for f, b := range map[string][]byte{
+		seqFile:  []byte(strconv.Itoa(n) + "\n"),
+		infoFile: []byte(`{"rule":"flag","source":"--session"}` + "\n"),
+		lockFile: nil,
+	} {
+		if err := write(filepath.Join(sdir, f), b); err != nil {
+			return err
+		}
+	}
+	code := 0
+	for seq := int64(1); seq <= int64(n); seq++ {
+		argv := []string{"echo", "bench", strconv.FormatInt(seq, 10)}
+		rname := record.Name(seq, argv)
+		rdir := filepath.Join(sdir, rname)
+		if err := os.Mkdir(rdir, 0o700); err != nil {
+			return err
+		}
+		meta, _ := json.MarshalIndent(record.Meta{
+			Format: record.FormatVersion, Session: name, Name: rname, Seq: seq, Argv: argv, Cwd: "/tmp",
+			StartedAt: now, RacVersion: "bench", Mode: record.ModePipes, Streams: []string{record.Stdout, record.Stderr}, PID: 1,
+		}, "", "  ")
+		footer, _ := json.MarshalIndent(record.Footer{
+			Format: record.FormatVersion, Status: record.StatusExited, ExitCode: &code, EndedAt: now,
+			Received: map[string]record.Counts{record.Stdout: {Bytes: int64(len(out)), Lines: 3}, record.Stderr: {}},
+			Stored:   map[string]record.Counts{record.Stdout: {Bytes: int64(len(out)), Lines: 3}, record.Stderr: {}},
+		}, "", "  ")
+		for _, f := range []struct {
+			name string
+			data []byte
+		}{
+			{record.MetaFile, append(meta, '\n')},
+			{record.LockFile, nil},
+			{record.ChunksFile, []byte("RACCHK1\n")},
+			{record.Stdout, out},
+			{record.Stderr, nil},
+			{"lines-" + record.Stdout, []byte("RACLIN1\n")},
+			{"lines-" + record.Stderr, []byte("RACLIN1\n")},
+			{record.FooterFile, append(footer, '\n')},
+		} {
+			if err := write(filepath.Join(rdir, f.name), f.data); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,756 @@
+// Package gc owns retention. A pass removes, in this order, the sessions
+// whose newest recording file is older than MaxAge, the oldest finished
+// recordings of each session over MaxSessionBytes, and the oldest finished
+// recordings of the store while it is over MaxStoreBytes; Remove and Purge
+// remove recordings on the user's demand. Every removal leaves a tombstone
+// (package tomb), so a reference to it answers "expired", and a session
+// folder keeps its counter, so its numbers are never reused.
+//
+// It must never remove a running recording, never follow a symlink (the
+// store is reached through os.Root and descriptors opened O_NOFOLLOW),
+// never delete what it does not recognise (it reports it), and never touch
+// a recording being created (its temporary name) unless it is clearly
+// stale. Callers hold the store's GC lock (Lock) around Run, Remove and
+// Purge, so two passes never interleave.
+package gc
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/rac-cli/rac/internal/gc/tomb"
+	"github.com/rac-cli/rac/internal/record"
+	"github.com/rac-cli/rac/internal/session"
+)
+
+// ErrDeadline is returned by a pass that stopped at Options.Deadline; what
+// it removed until then is removed completely, and a later pass goes on.
+var ErrDeadline = errors.New("gc deadline reached")
+
+// Files of the store root that GC owns.
+const (
+	StampFile = "gc.stamp" // when the last pass started (RFC 3339)
+	LockName  = "gc.lock"  // flock held by the pass, rm and purge
+)
+
+// DefaultStaleAfter is how long a temporary entry (a recording being
+// created, an atomic write) must be left unchanged before GC removes it.
+const DefaultStaleAfter = 24 * time.Hour
+
+// Options configure a pass.
+type Options struct {
+	MaxAge          time.Duration // remove sessions older than this; 0: no limit
+	MaxSessionBytes int64         // 0: no limit
+	MaxStoreBytes   int64         // 0: no limit
+	TombstoneTTL    time.Duration // 0: tomb.TTL (30 days)
+	StaleAfter      time.Duration // 0: DefaultStaleAfter
+	DryRun          bool          // plan and report, change nothing
+	Now             func() time.Time
+	// Redact is applied to a command before it goes into a tombstone
+	// (nil: the command as recorded, which the recorder already redacted).
+	Redact func(string) string
+	// Deadline, when set, stops the pass at the next safe point after it
+	// (ErrDeadline): automatic GC hands the rest to a detached process.
+	Deadline time.Time
+}
+
+// Removal is one recording removed (or, in a dry run, to be removed).
+type Removal struct {
+	Store   string `json:"store"`
+	Ref     string `json:"ref"`
+	Session string `json:"session"`
+	Name    string `json:"name"`
+	Seq     int64  `json:"seq"`
+	Bytes   int64  `json:"bytes"`
+	By      string `json:"by"`
+	Reason  string `json:"reason"`
+}
+
+// SessionRemoval is a session all of whose recordings were removed. Its
+// folder stays with its counter and tombstones.
+type SessionRemoval struct {
+	Store      string `json:"store"`
+	Session    string `json:"session"`
+	Recordings int    `json:"recordings"`
+	Bytes      int64  `json:"bytes"`
+	By         string `json:"by"`
+	Reason     string `json:"reason"`
+}
+
+// Kept is something a rule wanted removed and GC left alone, with why.
+type Kept struct {
+	Store string `json:"store"`
+	Ref   string `json:"ref"` // SESSION/NAME, a session name, or "" for the store
+	Why   string `json:"why"`
+}
+
+// StoreSize is a store's apparent size before and after the pass.
+type StoreSize struct {
+	Path        string `json:"path"`
+	BytesBefore int64  `json:"bytes_before"`
+	BytesAfter  int64  `json:"bytes_after"`
+}
+
+// Result is what a pass did (or, dry, would do). It is also the JSON of
+// rac out gc --json; README documents the shape.
+type Result struct {
+	DryRun            bool             `json:"dry_run"`
+	RemovedSessions   int              `json:"removed_sessions"`
+	RemovedRecordings int              `json:"removed_recordings"`
+	FreedBytes        int64            `json:"freed_bytes"`
+	Stores            []StoreSize      `json:"stores"`
+	Sessions          []SessionRemoval `json:"sessions"`
+	Recordings        []Removal        `json:"recordings"`
+	Temporaries       []string         `json:"temporaries"`
+	Kept              []Kept           `json:"kept"`
+	Unrecognised      []string         `json:"unrecognised"`
+	Errors            []string         `json:"errors"`
+}
+
+// Merge adds another store's result to r.
+func (r *Result) Merge(o *Result) {
+	if o == nil {
+		return
+	}
+	r.DryRun = r.DryRun || o.DryRun
+	r.RemovedSessions += o.RemovedSessions
+	r.RemovedRecordings += o.RemovedRecordings
+	r.FreedBytes += o.FreedBytes
+	r.Stores = append(r.Stores, o.Stores...)
+	r.Sessions = append(r.Sessions, o.Sessions...)
+	r.Recordings = append(r.Recordings, o.Recordings...)
+	r.Temporaries = append(r.Temporaries, o.Temporaries...)
+	r.Kept = append(r.Kept, o.Kept...)
+	r.Unrecognised = append(r.Unrecognised, o.Unrecognised...)
+	r.Errors = append(r.Errors, o.Errors...)
+}
+
+// NewResult is an empty result (lists empty, not null, in JSON).
+func NewResult(dry bool) *Result {
+	return &Result{DryRun: dry, Stores: []StoreSize{}, Sessions: []SessionRemoval{}, Recordings: []Removal{},
+		Temporaries: []string{}, Kept: []Kept{}, Unrecognised: []string{}, Errors: []string{}}
+}
+
+// victim is a recording planned for removal, with its tombstone.
+type victim struct {
+	rec   *recInfo
+	entry tomb.Entry
+	done  bool
+}
+
+// plan is what a pass will do in one session.
+type plan struct {
+	victims   []*victim
+	sessEntry *tomb.Entry // all its recordings go
+	tombs     []tomb.Entry
+	tombOK    bool // tombs holds the file's entries (or it has none)
+	tombDirty bool // entries were pruned
+	projected int64
+}
+
+// pass is one run over one store.
+type pass struct {
+	st        *session.Store
+	o         Options
+	now       time.Time
+	res       *Result
+	mu        sync.Mutex // guards res.Errors during the parallel scan
+	rootBytes int64
+	rootTemps []tempInfo
+	sessions  []*sessInfo
+	plans     map[*sessInfo]*plan
+	total     int64 // projected store size
+}
+
+func newPass(st *session.Store, o Options) *pass {
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.TombstoneTTL <= 0 {
+		o.TombstoneTTL = tomb.TTL
+	}
+	if o.StaleAfter <= 0 {
+		o.StaleAfter = DefaultStaleAfter
+	}
+	return &pass{st: st, o: o, now: o.Now(), res: NewResult(o.DryRun), plans: map[*sessInfo]*plan{}}
+}
+
+func (p *pass) late() bool { return !p.o.Deadline.IsZero() && time.Now().After(p.o.Deadline) }
+
+func (p *pass) errorf(format string, a ...any) {
+	p.mu.Lock()
+	p.res.Errors = append(p.res.Errors, fmt.Sprintf(format, a...))
+	p.mu.Unlock()
+}
+
+func (p *pass) keep(ref, why string) {
+	p.res.Kept = append(p.res.Kept, Kept{Store: p.st.Path, Ref: ref, Why: why})
+}
+
+// Run makes one pass over a store. The caller holds Lock. A dry run only
+// reads. The result is complete also when an error is returned.
+func Run(st *session.Store, o Options) (*Result, error) {
+	p := newPass(st, o)
+	if err := p.scan(); err != nil {
+		return p.res, err
+	}
+	for _, s := range p.sessions {
+		if s.err == nil {
+			p.planTombs(s)
+		}
+	}
+	p.planAge()
+	p.planSessions()
+	p.planStore()
+	err := p.apply()
+	p.finish()
+	return p.res, err
+}
+
+// planTombs reads a session's tombstones and drops those past their time.
+func (p *pass) planTombs(s *sessInfo) {
+	pl := &plan{projected: s.bytes, tombOK: true}
+	p.plans[s] = pl
+	for _, t := range s.temps {
+		pl.projected -= t.bytes
+	}
+	p.total += pl.projected
+	if !s.hasTomb {
+		return
+	}
+	sd, err := p.st.Session(s.name, false)
+	if err != nil {
+		pl.tombOK = false
+		p.errorf("%s/%s: %v", sessionsDir, s.name, err)
+		return
+	}
+	defer sd.Close()
+	entries, err := tomb.Load(sd.Root)
+	if err != nil {
+		// GC's own file, unreadable: it is replaced by the next write,
+		// since removing must not wait on a nicer message
+		p.errorf("%s/%s/%s: %v (it will be replaced)", sessionsDir, s.name, tomb.File, err)
+		pl.tombDirty = true
+		pl.projected -= s.tombLen
+		p.total -= s.tombLen
+		return
+	}
+	kept := tomb.Prune(entries, p.now, p.o.TombstoneTTL)
+	pl.tombs = kept
+	if len(kept) != len(entries) {
+		pl.tombDirty = true
+		var n int64
+		for _, e := range kept {
+			n += int64(len(tomb.Line(e)))
+		}
+		pl.projected += n - s.tombLen
+		p.total += n - s.tombLen
+	}
+}
+
+// verify opens a recording as a reader would and says why it cannot be
+// removed by a size rule ("" when it can), and its command.
+func verify(sd *session.SessionDir, r *recInfo) (argv []string, why string) {
+	if r.running {
+		return nil, "running"
+	}
+	rec, err := record.Open(sd, r.name)
+	switch {
+	case errors.Is(err, record.ErrNewerFormat):
+		return nil, "written by a newer rac (format newer than this rac reads); removed only by age"
+	case err != nil:
+		return nil, "unreadable (" + err.Error() + "); removed only by age"
+	}
+	defer rec.Close()
+	if rec.Status == record.StatusRunning {
+		r.running = true
+		return nil, "running"
+	}
+	return rec.Meta.Argv, ""
+}
+
+// argvOf reads a recording's command for its tombstone, if it can.
+func argvOf(sd *session.SessionDir, name string) []string {
+	rec, err := record.Open(sd, name)
+	if err != nil {
+		return nil
+	}
+	defer rec.Close()
+	return rec.Meta.Argv
+}
+
+func (p *pass) addVictim(s *sessInfo, r *recInfo, by, reason string, argv []string) {
+	pl := p.plans[s]
+	e := tomb.Entry{Kind: tomb.KindRecording, Name: r.name, Seq: r.seq, RemovedAt: p.now.UTC(), By: by, Reason: reason, Bytes: r.bytes}
+	if by == tomb.ByGC {
+		e.Command = tomb.Command(argv, p.o.Redact)
+	}
+	line := int64(len(tomb.Line(e)))
+	pl.victims = append(pl.victims, &victim{rec: r, entry: e})
+	r.victim = true
+	pl.projected += line - r.bytes
+	p.total += line - r.bytes
+}
+
+// removeAll plans the removal of every recording of a session that is
+// not running, and the session tombstone that keeps its counter.
+func (p *pass) removeAll(s *sessInfo, sd *session.SessionDir, by, reason string) {
+	pl := p.plans[s]
+	var n int
+	var bytes int64
+	for _, r := range s.recs {
+		if r.victim {
+			continue
+		}
+		if r.running {
+			p.keep(s.name+"/"+r.name, "running")
+			continue
+		}
+		var argv []string
+		if by == tomb.ByGC {
+			argv = argvOf(sd, r.name)
+		}
+		p.addVictim(s, r, by, reason, argv)
+		n++
+		bytes += r.bytes
+	}
+	if n == 0 {
+		return // all running: nothing to say expired
+	}
+	seq, err := sd.ReadSeq()
+	if err != nil {
+		p.errorf("%s/%s: %v", sessionsDir, s.name, err)
+	}
+	for _, r := range s.recs {
+		seq = max(seq, r.seq)
+	}
+	e := tomb.Entry{Kind: tomb.KindSession, Seq: seq, RemovedAt: p.now.UTC(), By: by, Reason: reason, Bytes: bytes, Recordings: n}
+	pl.sessEntry = &e
+	line := int64(len(tomb.Line(e)))
+	pl.projected += line
+	p.total += line
+}
+
+func (p *pass) planAge() {
+	if p.o.MaxAge <= 0 {
+		return
+	}
+	reason := "session older than " + FormatAge(p.o.MaxAge)
+	for _, s := range p.sessions {
+		if s.err != nil || s.newest.IsZero() || p.now.Sub(s.newest) <= p.o.MaxAge || len(s.recs) == 0 {
+			continue
+		}
+		sd, err := p.st.Session(s.name, false)
+		if err != nil {
+			p.errorf("%s/%s: %v", sessionsDir, s.name, err)
+			continue
+		}
+		p.removeAll(s, sd, tomb.ByGC, reason)
+		sd.Close()
+	}
+}
+
+func (p *pass) planSessions() {
+	limit := p.o.MaxSessionBytes
+	if limit <= 0 {
+		return
+	}
+	reason := "session over " + FormatBytes(limit)
+	for _, s := range p.sessions {
+		pl := p.plans[s]
+		if s.err != nil || pl.sessEntry != nil || pl.projected <= limit {
+			continue
+		}
+		sd, err := p.st.Session(s.name, false)
+		if err != nil {
+			p.errorf("%s/%s: %v", sessionsDir, s.name, err)
+			continue
+		}
+		for _, r := range s.recs {
+			if pl.projected <= limit {
+				break
+			}
+			if r.victim {
+				continue
+			}
+			argv, why := verify(sd, r)
+			if why != "" {
+				p.keep(s.name+"/"+r.name, why)
+				continue
+			}
+			p.addVictim(s, r, tomb.ByGC, reason, argv)
+		}
+		sd.Close()
+		if pl.projected > limit {
+			p.keep(s.name, fmt.Sprintf("still %s, over %s: what is left cannot be removed", FormatBytes(pl.projected), FormatBytes(limit)))
+		}
+	}
+}
+
+func (p *pass) planStore() {
+	limit := p.o.MaxStoreBytes
+	p.total += p.rootBytes
+	for _, t := range p.rootTemps {
+		p.total -= t.bytes
+	}
+	if limit <= 0 || p.total <= limit {
+		return
+	}
+	reason := "store over " + FormatBytes(limit)
+	type cand struct {
+		s *sessInfo
+		r *recInfo
+	}
+	var cands []cand
+	for _, s := range p.sessions {
+		if s.err != nil {
+			continue
+		}
+		for _, r := range s.recs {
+			if !r.victim && !r.running {
+				cands = append(cands, cand{s, r})
+			}
+		}
+	}
+	sort.Slice(cands, func(i, j int) bool {
+		a, b := cands[i], cands[j]
+		if !a.r.newest.Equal(b.r.newest) {
+			return a.r.newest.Before(b.r.newest)
+		}
+		if a.s.name != b.s.name {
+			return a.s.name < b.s.name
+		}
+		return a.r.seq < b.r.seq
+	})
+	for _, c := range cands {
+		if p.total <= limit {
+			break
+		}
+		sd, err := p.st.Session(c.s.name, false)
+		if err != nil {
+			p.errorf("%s/%s: %v", sessionsDir, c.s.name, err)
+			continue
+		}
+		argv, why := verify(sd, c.r)
+		sd.Close()
+		if why != "" {
+			p.keep(c.s.name+"/"+c.r.name, why)
+			continue
+		}
+		p.addVictim(c.s, c.r, tomb.ByGC, reason, argv)
+	}
+	if p.total > limit {
+		p.keep("", fmt.Sprintf("still %s, over %s: what is left is running, newer or unreadable", FormatBytes(p.total), FormatBytes(limit)))
+	}
+}
+
+// apply carries the plans out, session by session: tombstones first (so a
+// removal is never silent), then each recording is renamed out of sight
+// and removed, then stale temporaries go.
+func (p *pass) apply() error {
+	if p.o.DryRun {
+		for _, pl := range p.plans {
+			for _, v := range pl.victims {
+				v.done = true
+			}
+		}
+		return nil
+	}
+	for _, s := range p.sessions {
+		pl := p.plans[s]
+		if pl == nil || len(pl.victims) == 0 && len(s.temps) == 0 && !pl.tombDirty {
+			continue
+		}
+		if p.late() {
+			return ErrDeadline
+		}
+		p.applySession(s, pl)
+	}
+	for _, t := range p.rootTemps {
+		if err := p.st.Root.Remove(t.name); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			p.errorf("%s: %v", t.name, err)
+		} else {
+			p.res.Temporaries = append(p.res.Temporaries, t.name)
+		}
+	}
+	return nil
+}
+
+func (p *pass) applySession(s *sessInfo, pl *plan) {
+	sd, err := p.st.Session(s.name, false)
+	if err != nil {
+		p.errorf("%s/%s: %v", sessionsDir, s.name, err)
+		p.unplan(pl)
+		return
+	}
+	defer sd.Close()
+	entries := append([]tomb.Entry(nil), pl.tombs...)
+	for _, v := range pl.victims {
+		entries = append(entries, v.entry)
+	}
+	if pl.sessEntry != nil {
+		entries = append(entries, *pl.sessEntry)
+	}
+	werr := error(nil)
+	if len(pl.victims) > 0 || pl.sessEntry != nil || pl.tombDirty {
+		werr = tomb.Write(sd.Root, entries)
+	}
+	for _, v := range pl.victims {
+		if err := removeRecording(sd, v.rec.name); err != nil {
+			if !errors.Is(err, fs.ErrNotExist) {
+				p.errorf("remove %s/%s: %v", s.name, v.rec.name, err)
+			}
+			pl.projected += v.rec.bytes
+			p.total += v.rec.bytes
+			continue
+		}
+		v.done = true
+	}
+	if werr != nil {
+		// a full disk is when GC matters most: the recordings went
+		// anyway, and their space may now hold the tombstones
+		if err := tomb.Write(sd.Root, entries); err != nil {
+			p.errorf("%s/%s/%s: %v (references to what was removed will say not found)", sessionsDir, s.name, tomb.File, errors.Join(werr, err))
+		}
+	}
+	for _, t := range s.temps {
+		if err := sd.Root.RemoveAll(t.name); err != nil {
+			p.errorf("remove %s/%s/%s: %v", sessionsDir, s.name, t.name, err)
+			pl.projected += t.bytes
+			p.total += t.bytes
+			continue
+		}
+		p.res.Temporaries = append(p.res.Temporaries, sessionsDir+"/"+s.name+"/"+t.name)
+	}
+}
+
+// unplan puts a session's planned removals back: they did not happen.
+func (p *pass) unplan(pl *plan) {
+	for _, v := range pl.victims {
+		pl.projected += v.rec.bytes
+		p.total += v.rec.bytes
+	}
+}
+
+// removeRecording renames a recording to a temporary name first, so that
+// no reader ever sees a half-removed recording, then removes it. A crash
+// in between leaves a .gc- folder the next pass removes.
+func removeRecording(sd *session.SessionDir, name string) error {
+	if _, ok := record.ParseName(name); !ok {
+		return fmt.Errorf("%w: %q is not a recording name", session.ErrUnsafeFile, name)
+	}
+	fi, err := sd.Root.Lstat(name)
+	if err != nil {
+		return err
+	}
+	if !fi.IsDir() || fi.Mode()&fs.ModeSymlink != 0 {
+		return fmt.Errorf("%w: %s is not a directory", session.ErrUnsafeFile, name)
+	}
+	var rnd [4]byte
+	_, _ = rand.Read(rnd[:])
+	tmp := gcPrefix + name + "-" + hex.EncodeToString(rnd[:])
+	if err := sd.Root.Rename(name, tmp); err != nil {
+		return err
+	}
+	return sd.Root.RemoveAll(tmp)
+}
+
+// finish fills the result from the plans.
+func (p *pass) finish() {
+	var before int64 = p.rootBytes
+	for _, s := range p.sessions {
+		before += s.bytes
+		pl := p.plans[s]
+		if pl == nil {
+			continue
+		}
+		for _, v := range pl.victims {
+			if !v.done {
+				continue
+			}
+			p.res.RemovedRecordings++
+			p.res.Recordings = append(p.res.Recordings, Removal{
+				Store: p.st.Path, Ref: s.name + "/" + v.rec.name, Session: s.name, Name: v.rec.name, Seq: v.rec.seq,
+				Bytes: v.rec.bytes, By: v.entry.By, Reason: v.entry.Reason,
+			})
+		}
+		if e := pl.sessEntry; e != nil {
+			p.res.RemovedSessions++
+			p.res.Sessions = append(p.res.Sessions, SessionRemoval{
+				Store: p.st.Path, Session: s.name, Recordings: e.Recordings, Bytes: e.Bytes, By: e.By, Reason: e.Reason,
+			})
+		}
+	}
+	if p.o.DryRun {
+		for _, s := range p.sessions {
+			for _, t := range s.temps {
+				p.res.Temporaries = append(p.res.Temporaries, sessionsDir+"/"+s.name+"/"+t.name)
+			}
+		}
+		for _, t := range p.rootTemps {
+			p.res.Temporaries = append(p.res.Temporaries, t.name)
+		}
+	}
+	p.res.Stores = append(p.res.Stores, StoreSize{Path: p.st.Path, BytesBefore: before, BytesAfter: p.total})
+	p.res.FreedBytes = before - p.total
+}
+
+// Remove removes the named recordings of one session now, leaving
+// tombstones that say "removed by user". A running recording is not
+// removed (it is reported in Kept). The caller holds Lock.
+func Remove(st *session.Store, sessName string, names []string, o Options) (*Result, error) {
+	return userRemove(st, sessName, names, false, o)
+}
+
+// Purge removes every recording of a session that is not running, and
+// leaves a session tombstone by the user. The caller holds Lock.
+func Purge(st *session.Store, sessName string, o Options) (*Result, error) {
+	return userRemove(st, sessName, nil, true, o)
+}
+
+func userRemove(st *session.Store, sessName string, names []string, all bool, o Options) (*Result, error) {
+	o.MaxAge, o.MaxSessionBytes, o.MaxStoreBytes = 0, 0, 0
+	p := newPass(st, o)
+	s := p.scanSession(sessName)
+	if s.err != nil {
+		return p.res, s.err
+	}
+	p.sessions = []*sessInfo{s}
+	p.res.Unrecognised = append(p.res.Unrecognised, s.unknown...)
+	s.temps = nil // a user's rm is about recordings; temporaries are GC's
+	p.planTombs(s)
+	p.total += p.rootBytes
+	sd, err := st.Session(sessName, false)
+	if err != nil {
+		return p.res, err
+	}
+	defer sd.Close()
+	if all {
+		p.removeAll(s, sd, tomb.ByUser, "")
+	} else {
+		want := map[string]bool{}
+		for _, n := range names {
+			want[n] = true
+		}
+		for _, r := range s.recs {
+			if !want[r.name] {
+				continue
+			}
+			delete(want, r.name)
+			if r.running {
+				p.keep(s.name+"/"+r.name, "running")
+				continue
+			}
+			p.addVictim(s, r, tomb.ByUser, "", nil)
+		}
+		for n := range want {
+			p.errorf("no recording %q in session %q", n, sessName)
+		}
+	}
+	err = p.apply()
+	p.finish()
+	return p.res, err
+}
+
+// Lock takes the store's GC lock, waiting for it when wait is true; a lock
+// held elsewhere without wait is session.ErrLocked.
+func Lock(st *session.Store, wait bool) (*session.Lock, error) {
+	return session.LockFile(st.Root, LockName, wait)
+}
+
+// Due reports whether the last pass started interval or more before now
+// (or there was none, or the clock went back). The stamp's modification
+// time is when; its content is the same time, for people.
+func Due(st *session.Store, interval time.Duration, now time.Time) bool {
+	fi, err := st.Root.Lstat(StampFile)
+	if err != nil || !fi.Mode().IsRegular() {
+		return true
+	}
+	t := fi.ModTime()
+	if t.After(now.Add(time.Minute)) {
+		return true
+	}
+	return now.Sub(t) >= interval
+}
+
+// MarkRun records that a pass starts now.
+func MarkRun(st *session.Store, now time.Time) error {
+	if err := session.WriteFileAtomic(st.Root, StampFile, []byte(now.UTC().Format(time.RFC3339Nano)+"\n")); err != nil {
+		return err
+	}
+	return st.Root.Chtimes(StampFile, now, now)
+}
+
+// FreeBytes is the space an unprivileged user can still write on the file
+// system that holds path (or would hold it: its nearest existing parent).
+func FreeBytes(path string) (int64, error) {
+	p := filepath.Clean(path)
+	for {
+		var st unix.Statfs_t
+		err := unix.Statfs(p, &st)
+		if err == nil {
+			free := uint64(st.Bavail) * uint64(st.Bsize)
+			if free > 1<<62 {
+				free = 1 << 62
+			}
+			return int64(free), nil
+		}
+		parent := filepath.Dir(p)
+		if !errors.Is(err, unix.ENOENT) || parent == p {
+			return 0, &fs.PathError{Op: "statfs", Path: p, Err: err}
+		}
+		p = parent
+	}
+}
+
+// FormatBytes renders a size the way rac's messages do: 0 B, 512 B,
+// 4 KiB, 1.5 MiB, 212 MiB.
+func FormatBytes(n int64) string {
+	if n < 0 {
+		return "-" + FormatBytes(-n)
+	}
+	units := []string{"B", "KiB", "MiB", "GiB", "TiB", "PiB"}
+	i, d := 0, int64(1)
+	for i < len(units)-1 && n >= d<<10 {
+		d <<= 10
+		i++
+	}
+	switch {
+	case n%d == 0:
+		return fmt.Sprintf("%d %s", n/d, units[i])
+	case n/d >= 100:
+		return fmt.Sprintf("%.0f %s", float64(n)/float64(d), units[i])
+	}
+	s := fmt.Sprintf("%.1f", float64(n)/float64(d))
+	return strings.TrimSuffix(s, ".0") + " " + units[i]
+}
+
+// FormatAge renders a duration of whole days as "7 days", else as a Go
+// duration without trailing zero units ("36h", "90m").
+func FormatAge(d time.Duration) string {
+	const day = 24 * time.Hour
+	if d >= day && d%day == 0 {
+		if d == day {
+			return "1 day"
+		}
+		return fmt.Sprintf("%d days", d/day)
+	}
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
+}

@@ -1,0 +1,160 @@
+// Package tomb owns the tombstones of removed recordings: one small file
+// per session folder that says which recordings were removed, when, by
+// whom and why, so a reference to one answers "expired" instead of "not
+// found". Package gc writes it; package resolve only reads it.
+//
+// The file is never a recording: record.ListNames lists folders whose
+// name starts with a number, and this is a file named tombstones.jsonl.
+// It must never hold anything a recording's name would not: commands are
+// redacted by the writer and cut to MaxCommand bytes.
+package tomb
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"os"
+	"sort"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/rac-cli/rac/internal/session"
+)
+
+// File is the tombstone file of a session folder: JSON lines, oldest first.
+const File = "tombstones.jsonl"
+
+// TTL is how long a tombstone is kept: after it, a reference to the
+// recording answers "not found" again (its number is still never reused).
+const TTL = 30 * 24 * time.Hour
+
+// MaxFile bounds what is read of a tombstone file: a longer one is not a
+// file rac wrote (a session removes at most one recording per number).
+const MaxFile = 32 << 20
+
+// MaxCommand bounds the command kept in a tombstone, in bytes.
+const MaxCommand = 200
+
+// Kinds of entries.
+const (
+	KindRecording = "recording" // one recording was removed
+	KindSession   = "session"   // every recording of the session up to Seq was removed
+)
+
+// Who removed a recording.
+const (
+	ByGC   = "gc"
+	ByUser = "user"
+)
+
+// Entry is one line of a tombstone file.
+type Entry struct {
+	Kind string `json:"kind"`
+	// Name is the recording's name (recording entries).
+	Name string `json:"name,omitempty"`
+	// Seq is the recording's number; for a session entry the session's
+	// counter when it was removed: numbers up to it are expired.
+	Seq int64 `json:"seq"`
+	// Command is the recorded argv, redacted, shell-joined and cut to
+	// MaxCommand bytes; empty for removals by the user (a secret in argv is
+	// a reason to remove a recording).
+	Command   string    `json:"command,omitempty"`
+	RemovedAt time.Time `json:"removed_at"`
+	By        string    `json:"by"`
+	Reason    string    `json:"reason,omitempty"`
+	// Bytes freed by the removal; Recordings removed (session entries).
+	Bytes      int64 `json:"bytes"`
+	Recordings int   `json:"recordings,omitempty"`
+}
+
+// Line encodes an entry as its line in the file, newline included.
+func Line(e Entry) []byte {
+	b, err := json.Marshal(e)
+	if err != nil { // only plain strings, numbers and a time: cannot fail
+		panic(err)
+	}
+	return append(b, '\n')
+}
+
+// Load reads the tombstones of a session folder (none when it has no
+// file). Lines it does not understand are skipped: a newer rac may add
+// kinds.
+func Load(r *os.Root) ([]Entry, error) {
+	b, err := session.ReadSmallFile(r, File, MaxFile)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return parse(b), nil
+}
+
+func parse(b []byte) []Entry {
+	var out []Entry
+	for len(b) > 0 {
+		line := b
+		if i := bytes.IndexByte(b, '\n'); i >= 0 {
+			line, b = b[:i], b[i+1:]
+		} else {
+			b = nil
+		}
+		var e Entry
+		if json.Unmarshal(line, &e) != nil {
+			continue
+		}
+		if e.Kind == KindRecording && e.Name != "" || e.Kind == KindSession {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// Write replaces a session's tombstones atomically (readers see the old
+// or the new file, never a part); no entries removes the file.
+func Write(r *os.Root, entries []Entry) error {
+	if len(entries) == 0 {
+		err := r.Remove(File)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		return err
+	}
+	sort.SliceStable(entries, func(i, j int) bool { return entries[i].RemovedAt.Before(entries[j].RemovedAt) })
+	var buf bytes.Buffer
+	for _, e := range entries {
+		buf.Write(Line(e))
+	}
+	return session.WriteFileAtomic(r, File, buf.Bytes())
+}
+
+// Prune drops the entries removed more than ttl before now.
+func Prune(entries []Entry, now time.Time, ttl time.Duration) []Entry {
+	out := entries[:0:0]
+	for _, e := range entries {
+		if now.Sub(e.RemovedAt) <= ttl {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// Command renders argv for a tombstone: redact (nil: none) applied to the
+// shell-joined words, cut to MaxCommand bytes at a character boundary.
+func Command(argv []string, redact func(string) string) string {
+	s := strings.Join(argv, " ")
+	if redact != nil {
+		s = redact(s)
+	}
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	if len(s) <= MaxCommand {
+		return s
+	}
+	cut := MaxCommand - len("...")
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "..."
+}

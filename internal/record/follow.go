@@ -1,0 +1,135 @@
+package record
+
+import (
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"time"
+
+	"github.com/rac-cli/rac/internal/session"
+)
+
+// FollowOptions control Follow.
+type FollowOptions struct {
+	Stream string // "" for every stream
+	// Wait blocks until the recording may have changed (or a bound passes).
+	Wait func() error
+}
+
+// Follow yields lines as a running recording writes them, like tail -f,
+// and returns when the footer is written or the recorder is found dead
+// (Status then says which). Lines already written are yielded first.
+func (r *Recording) Follow(o FollowOptions, fn func(Line) error) error {
+	vs, closeAll, err := r.views()
+	if err != nil {
+		return err
+	}
+	defer func() { closeAll() }()
+	idx, err := session.OpenSafe(r.dir, ChunksFile)
+	if err != nil {
+		return err
+	}
+	defer idx.Close()
+	var idxOff int64 = int64(len(chunksMagic))
+	st := map[string]*lineState{}
+	covered := map[string]int64{}
+	buf := make([]byte, readBlock)
+	entry := make([]byte, 64*chunkSize)
+	emit := func(l Line) error { return fn(l) }
+	feed := func(c Chunk) error {
+		if o.Stream != "" && c.Stream != o.Stream {
+			return nil
+		}
+		v := vs[c.Stream]
+		if v == nil {
+			return nil
+		}
+		s := st[c.Stream]
+		if s == nil {
+			s = &lineState{stream: c.Stream, cut: v.cut, n: 1}
+			st[c.Stream] = s
+		}
+		if c.Off+c.Len > v.Size() || (v.cut == nil && r.Meta.MaxBytes > 0) {
+			// the stream grew (or a capped stream was cut) since it was
+			// opened: see its files again
+			nv, err := r.openView(c.Stream)
+			if err != nil {
+				return err
+			}
+			v.Close()
+			vs[c.Stream], v = nv, nv
+			s.cut = v.cut
+		}
+		return v.each(c.Off, c.Len, buf, func(b []byte, at int64) error { return s.feed(b, at, emit) })
+	}
+	for {
+		// read the index entries written since the last pass
+		for {
+			n, err := idx.ReadAt(entry, idxOff)
+			n -= n % chunkSize
+			for i := 0; i < n; i += chunkSize {
+				c := decodeChunk(entry[i : i+chunkSize])
+				if c.Stream == "" || c.Off != covered[c.Stream] {
+					continue
+				}
+				covered[c.Stream] += c.Len
+				if err := feed(c); err != nil {
+					return err
+				}
+			}
+			idxOff += int64(n)
+			if n < len(entry) {
+				if err != nil && err != io.EOF {
+					return err
+				}
+				break
+			}
+		}
+		if r.Status != StatusRunning {
+			break
+		}
+		if err := o.Wait(); err != nil {
+			return err
+		}
+		if err := r.Refresh(); err != nil {
+			return err
+		}
+		// after the footer, one more pass picks up the last entries
+	}
+	for _, name := range r.Meta.Streams {
+		if s := st[name]; s != nil {
+			if err := s.flush(emit); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// WaitFunc returns a wait for Follow: inotify on the recording folder
+// where there is one, so a quiet recording costs nothing, with a bound so
+// a recorder that died (which writes nothing) is noticed; elsewhere a
+// bounded poll.
+func (r *Recording) WaitFunc(bound time.Duration) (wait func() error, done func()) {
+	if w, err := newDirWatch(r.dir); err == nil {
+		return func() error { return w.wait(bound) }, w.close
+	}
+	return func() error { time.Sleep(min(bound, 200*time.Millisecond)); return nil }, func() {}
+}
+
+var errNoWatch = errors.New("no directory watch")
+
+// dirFile opens the recording folder itself (for a watch on it).
+func dirFile(r *os.Root) (*os.File, error) {
+	f, err := r.Open(".")
+	if err != nil {
+		return nil, err
+	}
+	fi, err := f.Stat()
+	if err != nil || !fi.IsDir() {
+		f.Close()
+		return nil, fs.ErrInvalid
+	}
+	return f, nil
+}

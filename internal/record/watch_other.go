@@ -1,0 +1,14 @@
+//go:build !linux
+
+package record
+
+import (
+	"os"
+	"time"
+)
+
+type dirWatch struct{}
+
+func newDirWatch(*os.Root) (*dirWatch, error) { return nil, errNoWatch }
+func (w *dirWatch) wait(time.Duration) error  { return nil }
+func (w *dirWatch) close()                    {}
