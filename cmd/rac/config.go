@@ -133,7 +133,7 @@ func (c *config) value(key string) (val, from string) {
 
 // list returns a list-valued config key (env: comma-separated).
 func (c *config) list(key string) []string {
-	if v := c.getenv(settingEnvName(key)); v != "" {
+	if v := c.getenv(setting{key: key}.envName()); v != "" {
 		return strings.Split(v, ",")
 	}
 	if c.v == nil || !c.v.IsSet(key) {
@@ -152,8 +152,6 @@ func (c *config) list(key string) []string {
 	}
 	return nil
 }
-
-func settingEnvName(key string) string { return setting{key: key}.envName() }
 
 // applyToFlags copies env and config values into the flags of cmd that the
 // user did not set, so flags stay the single source of truth below.

@@ -2,9 +2,29 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"strings"
 	"unicode/utf8"
 )
+
+// escapingWriter escapes control characters of each line written through
+// it (text that carries values from the environment).
+type escapingWriter struct{ w io.Writer }
+
+func (e *escapingWriter) Write(p []byte) (int, error) {
+	lines := strings.SplitAfter(string(p), "\n")
+	for _, l := range lines {
+		body, nl := strings.CutSuffix(l, "\n")
+		s := escapeControl(body)
+		if nl {
+			s += "\n"
+		}
+		if _, err := io.WriteString(e.w, s); err != nil {
+			return 0, err
+		}
+	}
+	return len(p), nil
+}
 
 // escapeControl makes s safe to print: control bytes and invalid UTF-8
 // become visible escapes, so nothing taken from argv or a file name can

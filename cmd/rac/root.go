@@ -74,11 +74,6 @@ running it again.`,
 	return root
 }
 
-// identify works out the current session.
-func (a *app) identify() (session.Identity, error) {
-	return session.Identify(session.Options{Flag: a.sessionFlag, Getenv: a.getenv})
-}
-
 // readStores opens the stores rac out searches: the store, and the
 // fallback store when it exists. A refused (unsafe) store is an error.
 func (a *app) readStores() ([]*session.Store, error) {

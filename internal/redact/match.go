@@ -671,39 +671,45 @@ func isPlaceholder(v []byte) bool {
 	if len(v) == 0 {
 		return true
 	}
+	switch c := v[0]; c {
+	case '*', 'x', 'X', '.', '#', '-':
+		if allByte(v, c) {
+			return true
+		}
+	case '<':
+		return v[len(v)-1] == '>'
+	case '$':
+		// $TOKEN, ${TOKEN:-x}, $(cat file); $ecret, lower case, stays a value.
+		return len(v) > 1 && (v[1] == '{' || v[1] == '(' || v[1] == '_' || (v[1] >= 'A' && v[1] <= 'Z'))
+	case '{', '[', '%':
+		if hasAt(v, 0, "{{") || hasAt(v, 0, "[REDACTED") || hasAt(v, 0, "%s") || hasAt(v, 0, "%v") {
+			return true
+		}
+	case 0xe2: // U+2022 bullets, as password fields print them
+		if len(v)%3 == 0 && bytes.Count(v, []byte("\u2022")) == len(v)/3 {
+			return true
+		}
+	}
+	if hasAt(v, 0, "***") || hasAt(v, 0, "...") {
+		return true
+	}
 	if len(v) <= 12 {
 		var low [12]byte
 		for i, c := range v {
 			low[i] = foldByte(c)
 		}
-		if placeholderWords[string(low[:len(v)])] {
-			return true
-		}
-	}
-	same := func(c byte) bool {
-		for _, b := range v {
-			if b != c {
-				return false
-			}
-		}
-		return true
-	}
-	switch {
-	case same('*'), same('x'), same('X'), same('.'), same('#'), same('-'):
-		return true
-	case bytes.Count(v, []byte("•")) == len(v)/len("•") && len(v)%len("•") == 0:
-		return true
-	case v[0] == '<' && v[len(v)-1] == '>':
-		return true
-	case hasAt(v, 0, "{{"), hasAt(v, 0, "[REDACTED"), hasAt(v, 0, "$("), hasAt(v, 0, "%s"), hasAt(v, 0, "%v"):
-		return true
-	case v[0] == '$' && len(v) > 1 && (v[1] == '{' || v[1] == '_' || (v[1] >= 'A' && v[1] <= 'Z')):
-		// $TOKEN and ${TOKEN:-x}; $ecret, with a lower-case letter, stays a value
-		return true
-	case hasAt(v, 0, "***"), hasAt(v, 0, "..."):
-		return true
+		return placeholderWords[string(low[:len(v)])]
 	}
 	return false
+}
+
+func allByte(v []byte, c byte) bool {
+	for _, b := range v {
+		if b != c {
+			return false
+		}
+	}
+	return true
 }
 
 // matchEnvLiteral confirms an exact, case-sensitive occurrence of a secret

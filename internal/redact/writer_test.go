@@ -582,3 +582,31 @@ func TestPathologicalLines(t *testing.T) {
 		require.NotEmpty(t, out)
 	}
 }
+
+// Secret data values longer than the long-line threshold (Helm release
+// secrets run to hundreds of KiB) are redacted whole, and values beyond the
+// hold limit are still kept out of the output.
+func TestKubeDataLongValues(t *testing.T) {
+	r := mustNew(t, Config{})
+	rng := rand.New(rand.NewPCG(11, 11))
+	const b64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+	value := func(n int) string {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = b64[rng.IntN(len(b64))]
+		}
+		return string(b)
+	}
+	for _, n := range []int{300 << 10, 3 << 20} {
+		v := value(n)
+		in := "apiVersion: v1\ndata:\n  release: " + v + "\n  small: " + value(16) + "\nkind: Secret\n"
+		for _, workers := range []int{1, 2} {
+			var cuts []int
+			for k := 32 << 10; k < len(in); k += 32 << 10 {
+				cuts = append(cuts, k)
+			}
+			got := writeSplit(t, r, in, cuts, WriterOptions{Workers: workers})
+			require.Equal(t, "apiVersion: v1\ndata:\n  release: [REDACTED:k8s-secret-data]\n  small: [REDACTED:k8s-secret-data]\nkind: Secret\n", got, "n %d workers %d", n, workers)
+		}
+	}
+}
