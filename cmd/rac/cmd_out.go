@@ -17,7 +17,7 @@ ambiguous reference.`,
   rac out read last --tail 80
   rac out read claude-0b7e6f4a-1c2d-4e5f-8a9b-0c1d2e3f4a5b/0003-git-push`,
 	}
-	cmd.AddCommand(newListCmd(a), newReadCmd(a))
+	cmd.AddCommand(newListCmd(a), newReadCmd(a), newGrepCmd(a), newExplainCmd(a), newPathCmd(a))
 	cmd.AddCommand(newRetentionCmds(a)...)
 	return cmd
 }

@@ -209,3 +209,40 @@ func fileSize(f *os.File) (int64, error) {
 	}
 	return fi.Size(), nil
 }
+
+// Piece is a run of a stream's kept bytes with no cut inside, and the
+// number of the line its first byte belongs to.
+type Piece struct {
+	R         io.Reader
+	FirstLine int64
+}
+
+// Pieces returns a stream's kept bytes as readers, split at the cut; close
+// releases the files.
+func (r *Recording) Pieces(stream string) (pieces []Piece, closeFn func(), err error) {
+	v, err := r.openView(stream)
+	if err != nil {
+		return nil, nil, err
+	}
+	var cur []io.Reader
+	first := int64(1)
+	next := int64(0)
+	for _, p := range v.parts {
+		if p.start > next && len(cur) > 0 {
+			pieces = append(pieces, Piece{R: io.MultiReader(cur...), FirstLine: first})
+			cur = nil
+			if v.cut != nil {
+				first = v.cut.LinesBefore() + 1
+			}
+		}
+		cur = append(cur, io.NewSectionReader(p.f, 0, p.size))
+		next = p.start + p.size
+	}
+	if len(cur) > 0 {
+		pieces = append(pieces, Piece{R: io.MultiReader(cur...), FirstLine: first})
+	}
+	return pieces, v.Close, nil
+}
+
+// Dir is the recording's folder path, for tools that open files themselves.
+func (r *Recording) Dir() string { return r.dir.Name() }

@@ -36,10 +36,23 @@ func BenchmarkWriter(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	// A developer's environment: a dozen secrets of various shapes make the
+	// automaton much larger (about a dozen literals each).
+	env := []string{"HOME=/home/dev"}
+	for i, name := range []string{"GH_TOKEN", "NPM_TOKEN", "AWS_SECRET_ACCESS_KEY", "ANTHROPIC_API_KEY", "OPENAI_API_KEY",
+		"DB_PASSWORD", "SLACK_BOT_TOKEN", "STRIPE_SECRET", "SENTRY_AUTH_TOKEN", "VAULT_TOKEN", "CI_JOB_TOKEN", "SSH_PASSPHRASE"} {
+		env = append(env, name+"="+string(MixedCorpus(4096, int64(i))[100+i*7:140+i*7]))
+	}
+	rEnv, err := New(Config{Environ: env})
+	if err != nil {
+		b.Fatal(err)
+	}
 	for _, bc := range []struct {
 		name    string
 		workers int
-	}{{"single", 1}, {"parallel", 2}} {
+		r       *Redactor
+	}{{"single", 1, r}, {"parallel", 2, r}, {"single-env", 1, rEnv}} {
+		r := bc.r
 		b.Run(bc.name, func(b *testing.B) {
 			b.SetBytes(int64(len(data)))
 			b.ReportAllocs()

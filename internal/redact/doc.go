@@ -36,16 +36,16 @@
 //     streaming redactor cannot know in time that a data: block belongs to a
 //     Secret, and holding output until kind: appears would delay lines and
 //     complicate the bound. Instead every YAML data: block (data: alone on its
-//     line), multi-line JSON "data": { object, and one-line JSON "data":{...}
-//     after "apiVersion" (kubectl's last-applied-configuration annotation) is
-//     treated as if it were a Secret's:
-//     its direct values are redacted when they are well-formed base64 (standard
-//     alphabet, correct padding, not plain hex or digits) that decodes to at
-//     least 8 bytes, carries padding, or decodes to printable text. Every
-//     stringData: value is redacted. ConfigMap data whose values happen to be
-//     such base64 is redacted too: a deliberate false positive, since the
-//     alternative leaks Secrets; block scalars (key: |) under data: are
-//     left alone because Secret data is never written that way by kubectl.
+//     line), every multi-line JSON "data": { object, and a one-line JSON
+//     "data":{...} after "apiVersion" (kubectl's last-applied-configuration
+//     annotation) is treated as a Secret's: its direct values are redacted
+//     when they are well-formed base64 (standard alphabet, correct padding,
+//     not plain hex or digits) that decodes to at least 8 bytes, carries
+//     padding, or decodes to printable text. Every stringData: value is
+//     redacted, block scalars included. ConfigMap (or other) data whose values
+//     happen to be such base64 is redacted too: a deliberate false positive,
+//     since the alternative leaks Secrets. Block scalars (key: |) under data:
+//     are left alone: kubectl never writes Secret data that way.
 //   - Lines longer than 64 KiB without a newline: all but the last 16 KiB are
 //     emitted, moving the cut before any secret that touches it, and at most
 //     about 1 MiB is held; past that the span is emitted redacted and the rest
@@ -53,7 +53,9 @@
 //
 // # Parallel writers
 //
-// A Writer with more than one worker splits its input into line-aligned
+// A Writer with one worker redacts on the caller's goroutine: when Write
+// returns, every complete line has reached dst. A Writer with more than one
+// worker (the default when GOMAXPROCS > 1) splits its input into line-aligned
 // regions (256 KiB by default), redacts them on worker goroutines assuming no
 // multi-line state is open at the region start, and writes results to dst in
 // order from one committer goroutine. The committer knows the true state:
@@ -62,6 +64,15 @@
 // real state. Long lines are always handled by the committer. In-flight
 // regions are bounded, so Write blocks (backpressure) when redaction cannot
 // keep up; nothing is ever dropped.
+//
+// # What it does not catch
+//
+// A secret with no recognisable shape, name or context stays: a bare
+// password on its own line, `curl -u user:password` without a scheme, the
+// output of `kubectl get secret -o jsonpath='{.data.x}'` or of base64 -d. A
+// token glued to a preceding letter or digit (xghp_...) fails the left
+// boundary check on purpose. Team rules, extra variable names and the
+// environment rule exist for the rest.
 //
 // # Failure
 //

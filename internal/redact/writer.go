@@ -26,9 +26,10 @@ const defaultRegionSize = 256 << 10
 // from one goroutine, except Counts, which may be called at any time.
 //
 // With more than one worker, redacted lines reach dst from a goroutine of the
-// Writer shortly after Write returns; Flush waits for them. An error of dst
-// or of redaction is returned by the next Write, Flush or Close. Close must be
-// called: it flushes the held partial line and stops the goroutines.
+// Writer shortly after Write returns; Flush waits for them, and until Close
+// returns nothing else may write to dst without calling Flush first. An error
+// of dst or of redaction is returned by the next Write, Flush or Close. Close
+// must be called: it flushes the held partial line and stops the goroutines.
 type Writer struct {
 	r          *Redactor
 	seq        *sequencer

@@ -1,0 +1,229 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+
+	"github.com/rac-cli/rac/internal/record"
+	"github.com/rac-cli/rac/internal/resolve"
+	"github.com/rac-cli/rac/internal/session"
+)
+
+type grepOptions struct {
+	a       *app
+	sess    string
+	all     bool
+	fold    bool
+	context int
+	json    bool
+}
+
+// errNoMatch is grep's "nothing found": exit 1 and nothing printed.
+var errNoMatch = exitCodeError{code: exitNotFound1}
+
+func newGrepCmd(a *app) *cobra.Command {
+	o := &grepOptions{a: a}
+	cmd := &cobra.Command{
+		Use:   "grep TEXT [--session S | --all-sessions] [-i] [-C N] [--json]",
+		Short: "Search what recorded commands printed",
+		Long: `Search the current session's recordings, in sequence order, for TEXT as a
+literal substring (regex characters are plain text), as a terminal shows
+the output (a match inside coloured text is found). Each hit prints as
+
+  SESSION/NAME:LINE:text          (stdout)
+  SESSION/NAME:stderr:LINE:text   (stderr)
+
+and with -C N context lines print as SESSION/NAME-LINE-text, groups
+separated by "--". LINE is the stream's line number, as 'rac out read REF
+--stream S --lines A:B' takes it. Exit status: 0 a match, 1 none, 2 any
+error (an unknown session is an error, not "no match").`,
+		Example: `  rac out grep 'error:'
+  rac out grep -i -C 2 "connection refused"
+  rac out grep --all-sessions 'ghp_'
+  rac out grep --json 'FAIL'`,
+		Args: exactArgs(1, "rac out grep needs the text to search for: rac out grep TEXT"),
+		RunE: o.run,
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.sess, "session", "", "search session `S` instead of the current one")
+	f.BoolVar(&o.all, "all-sessions", false, "search every session")
+	f.BoolVarP(&o.fold, "ignore-case", "i", false, "ignore ASCII case")
+	f.IntVarP(&o.context, "context", "C", 0, "print `N` lines of context around each hit")
+	f.BoolVar(&o.json, "json", false, "print one JSON object per hit (shape in README)")
+	cmd.MarkFlagsMutuallyExclusive("session", "all-sessions")
+	return cmd
+}
+
+// grepHit is the stable JSON shape of one hit.
+type grepHit struct {
+	Ref     string     `json:"ref"`
+	Session string     `json:"session"`
+	Name    string     `json:"name"`
+	Stream  string     `json:"stream"`
+	Line    int64      `json:"line"`
+	Text    string     `json:"text"`
+	Before  []grepLine `json:"before"`
+	After   []grepLine `json:"after"`
+}
+
+type grepLine struct {
+	Line int64  `json:"line"`
+	Text string `json:"text"`
+}
+
+func (o *grepOptions) run(cmd *cobra.Command, args []string) error {
+	err := o.search(args[0])
+	if err == nil || errors.Is(err, errNoMatch) {
+		return err
+	}
+	// grep's statuses: any error is 2, never 1 (which means no match)
+	var ce exitCodeError
+	if errors.As(err, &ce) {
+		return err
+	}
+	printError(o.a.streams.Err, err)
+	return exitCodeError{code: exitUsage}
+}
+
+func (o *grepOptions) search(text string) error {
+	a := o.a
+	if text == "" {
+		return usagef("rac out grep needs non-empty TEXT")
+	}
+	if o.context < 0 {
+		return usagef("-C takes a number of lines from 0")
+	}
+	stores, err := a.readStores()
+	if err != nil {
+		return err
+	}
+	defer closeStores(stores)
+	var sessions []string
+	switch {
+	case o.all:
+		sessions, err = allSessions(stores)
+		if err != nil {
+			return err
+		}
+	case o.sess != "":
+		if !session.ValidName(o.sess) {
+			return usagef("invalid session name %q: names look like %s", o.sess, session.NameForm)
+		}
+		sessions = []string{o.sess}
+		sd, err := resolve.FindSession(stores, o.sess)
+		if err != nil {
+			return fmt.Errorf("%w (run 'rac out list --all-sessions' to see every session)", err)
+		}
+		sd.Close()
+	default:
+		id, err := a.identify()
+		if err != nil {
+			return err
+		}
+		sessions = []string{id.Name}
+	}
+	w := bufio.NewWriterSize(a.streams.Out, 64<<10)
+	defer w.Flush()
+	enc := json.NewEncoder(w)
+	hits := 0
+	for _, sname := range sessions {
+		sd, err := resolve.FindSession(stores, sname)
+		if err != nil {
+			continue // the current session has recorded nothing yet
+		}
+		names, err := record.ListNames(sd)
+		if err != nil {
+			sd.Close()
+			return err
+		}
+		for _, n := range names {
+			rec, err := record.Open(sd, n)
+			if err != nil {
+				fmt.Fprintf(a.streams.Err, "rac: warning: skipping %s/%s: %s\n", sname, n, escapeControl(firstLineOf(err)))
+				continue
+			}
+			err = rec.Grep(record.GrepOptions{Text: text, IgnoreCase: o.fold, Context: o.context}, func(h record.Hit) error {
+				hits++
+				if o.json {
+					return enc.Encode(jsonHit(rec, h))
+				}
+				return writeHit(w, rec.Ref(), h, o.context > 0 && hits > 1)
+			})
+			rec.Close()
+			if err != nil {
+				sd.Close()
+				return err
+			}
+		}
+		sd.Close()
+	}
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	if hits == 0 {
+		return errNoMatch
+	}
+	return nil
+}
+
+func allSessions(stores []*session.Store) ([]string, error) {
+	seen := map[string]bool{}
+	var out []string
+	for _, st := range stores {
+		names, err := st.Sessions()
+		if err != nil {
+			return nil, err
+		}
+		for _, n := range names {
+			if !seen[n] {
+				seen[n] = true
+				out = append(out, n)
+			}
+		}
+	}
+	return out, nil
+}
+
+func jsonHit(rec *record.Recording, h record.Hit) grepHit {
+	conv := func(ls []record.Line) []grepLine {
+		out := make([]grepLine, 0, len(ls))
+		for _, l := range ls {
+			out = append(out, grepLine{Line: l.N, Text: validUTF8(string(l.Text))})
+		}
+		return out
+	}
+	return grepHit{Ref: rec.Ref(), Session: rec.Session, Name: rec.Name, Stream: h.Stream, Line: h.N,
+		Text: validUTF8(string(h.Text)), Before: conv(h.Before), After: conv(h.After)}
+}
+
+// writeHit prints a hit as grep does: ':' after a match's fields, '-'
+// after a context line's, "--" between groups when there is context.
+func writeHit(w io.Writer, ref string, h record.Hit, sep bool) error {
+	if sep {
+		fmt.Fprintln(w, "--")
+	}
+	stream := ""
+	if h.Stream != record.Stdout {
+		stream = h.Stream
+	}
+	line := func(n int64, text []byte, mark string) {
+		if stream != "" {
+			fmt.Fprintf(w, "%s%s%s%s%d%s%s\n", ref, mark, stream, mark, n, mark, text)
+		} else {
+			fmt.Fprintf(w, "%s%s%d%s%s\n", ref, mark, n, mark, text)
+		}
+	}
+	for _, l := range h.Before {
+		line(l.N, l.Text, "-")
+	}
+	line(h.N, h.Text, ":")
+	for _, l := range h.After {
+		line(l.N, l.Text, "-")
+	}
+	return nil
+}

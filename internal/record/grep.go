@@ -1,0 +1,250 @@
+package record
+
+import (
+	"bytes"
+
+	"github.com/rac-cli/rac/internal/termtext"
+)
+
+// GrepOptions describe a literal search.
+type GrepOptions struct {
+	Text       string
+	IgnoreCase bool // ASCII case folding
+	Context    int  // lines before and after each hit
+}
+
+// Hit is one matching line, with its context when asked for.
+type Hit struct {
+	Stream string
+	N      int64
+	Text   []byte // cleaned as read prints it
+	Before []Line
+	After  []Line
+}
+
+// Grep searches every stream of the recording for o.Text as a literal
+// substring, as a terminal shows the text (a match inside coloured text is
+// found). Without context it searches whole blocks at memory speed and
+// only looks at lines around a candidate or holding control bytes.
+func (r *Recording) Grep(o GrepOptions, fn func(Hit) error) error {
+	needle := []byte(o.Text)
+	if o.IgnoreCase {
+		needle = bytes.ToLower(needle)
+	}
+	for _, s := range r.Meta.Streams {
+		var err error
+		if o.Context > 0 {
+			err = r.grepLines(s, needle, o, fn)
+		} else {
+			err = r.grepBlocks(s, needle, o.IgnoreCase, fn)
+		}
+		if err == ErrStop {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func matchLine(line, needle []byte, fold bool) ([]byte, bool) {
+	clean := termtext.CleanLine(line)
+	if fold {
+		return clean, bytes.Contains(bytes.ToLower(clean), needle)
+	}
+	return clean, bytes.Contains(clean, needle)
+}
+
+// grepLines walks lines, keeping a ring of the last Context lines.
+func (r *Recording) grepLines(stream string, needle []byte, o GrepOptions, fn func(Hit) error) error {
+	var before []Line
+	var pending []*Hit // hits still collecting after-context
+	flush := func(h *Hit) error { return fn(*h) }
+	err := r.Lines(LineOptions{Stream: stream}, func(l Line) error {
+		if l.Marker {
+			return nil
+		}
+		clean, ok := matchLine(l.Text, needle, o.IgnoreCase)
+		cl := Line{Stream: l.Stream, N: l.N, Text: append([]byte(nil), clean...)}
+		keep := pending[:0]
+		for _, h := range pending {
+			if len(h.After) < o.Context && !ok {
+				h.After = append(h.After, cl)
+			}
+			if len(h.After) < o.Context && !ok {
+				keep = append(keep, h)
+			} else if err := flush(h); err != nil {
+				return err
+			}
+		}
+		pending = keep
+		if ok {
+			h := &Hit{Stream: stream, N: l.N, Text: cl.Text, Before: append([]Line(nil), before...)}
+			pending = append(pending, h)
+		}
+		before = append(before, cl)
+		if len(before) > o.Context {
+			before = before[1:]
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for _, h := range pending {
+		if err := flush(h); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// grepBlocks searches a stream block by block: a block with no candidate
+// and no control bytes costs one substring scan and one newline count.
+func (r *Recording) grepBlocks(stream string, needle []byte, fold bool, fn func(Hit) error) error {
+	v, err := r.openView(stream)
+	if err != nil {
+		return err
+	}
+	defer v.Close()
+	const block = 1 << 20
+	buf := make([]byte, block)
+	var lower []byte
+	var carry []byte // the partial last line of the previous block
+	var nl int64     // newlines before the start of carry
+	lineBase := func(at int64) {
+		// after a cut, numbering continues from the cut's count
+		if v.cut != nil && at == v.cut.KeptFrom {
+			nl = v.cut.LinesBefore()
+		}
+	}
+	consumed := int64(0)
+	search := func(data []byte, final bool) error {
+		// data holds whole lines, plus a partial last one when final
+		end := len(data)
+		if !final {
+			end = bytes.LastIndexByte(data, '\n') + 1
+		}
+		chunk := data[:end]
+		hay := chunk
+		if fold {
+			lower = append(lower[:0], chunk...)
+			for i, c := range lower {
+				if c >= 'A' && c <= 'Z' {
+					lower[i] = c + 'a' - 'A'
+				}
+			}
+			hay = lower
+		}
+		counted := 0 // chunk[:counted] has been counted into nl
+		lastLine := -1
+		check := func(ls, le int) error {
+			if ls <= lastLine {
+				return nil
+			}
+			lastLine = ls
+			line := chunk[ls:le]
+			clean, ok := matchLine(line, needle, fold)
+			if !ok {
+				return nil
+			}
+			nl += int64(bytes.Count(chunk[counted:ls], []byte{'\n'}))
+			counted = ls
+			return fn(Hit{Stream: stream, N: nl + 1, Text: clean})
+		}
+		lineAround := func(i int) (int, int) {
+			ls := bytes.LastIndexByte(chunk[:i], '\n') + 1
+			le := bytes.IndexByte(chunk[i:], '\n')
+			if le < 0 {
+				le = len(chunk)
+			} else {
+				le += i
+			}
+			return ls, le
+		}
+		// candidates: raw matches, and lines holding bytes that cleaning changes
+		pos := 0
+		special := nextSpecial(hay, 0)
+		for {
+			m := -1
+			if len(needle) > 0 {
+				if k := bytes.Index(hay[pos:], needle); k >= 0 {
+					m = pos + k
+				}
+			}
+			for special >= 0 && (m < 0 || special < m) {
+				ls, le := lineAround(special)
+				if err := check(ls, le); err != nil {
+					return err
+				}
+				special = nextSpecial(hay, le+1)
+				pos = max(pos, le+1)
+			}
+			if m < 0 || m < pos {
+				if m < 0 {
+					break
+				}
+				continue
+			}
+			ls, le := lineAround(m)
+			if err := check(ls, le); err != nil {
+				return err
+			}
+			pos = le + 1
+			if pos >= len(hay) {
+				break
+			}
+		}
+		nl += int64(bytes.Count(chunk[counted:], []byte{'\n'}))
+		carry = append(carry[:0], data[end:]...)
+		return nil
+	}
+	for _, p := range v.parts {
+		if p.start > consumed {
+			// a cut: the partial line before it is searched alone
+			if len(carry) > 0 {
+				if err := search(append([]byte(nil), carry...), true); err != nil {
+					return err
+				}
+				carry = carry[:0]
+			}
+			lineBase(p.start)
+		}
+		for off := int64(0); off < p.size; {
+			n := copy(buf, carry)
+			if n == len(buf) { // a line longer than the block
+				buf = append(buf, make([]byte, len(buf))...)
+			}
+			k, err := p.f.ReadAt(buf[n:], off)
+			if k == 0 && err != nil {
+				break
+			}
+			off += int64(k)
+			data := buf[:n+k]
+			if err := search(data, false); err != nil {
+				return err
+			}
+		}
+		consumed = p.start + p.size
+	}
+	if len(carry) > 0 {
+		return search(append([]byte(nil), carry...), true)
+	}
+	return nil
+}
+
+// nextSpecial finds the next byte at or after i that cleaning acts on
+// (ESC, CR, BS): such lines are matched as a terminal shows them.
+func nextSpecial(b []byte, i int) int {
+	if i >= len(b) {
+		return -1
+	}
+	best := -1
+	for _, c := range []byte{0x1b, '\r', '\b'} {
+		if k := bytes.IndexByte(b[i:], c); k >= 0 && (best < 0 || i+k < best) {
+			best = i + k
+		}
+	}
+	return best
+}
