@@ -1,8 +1,10 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"strings"
@@ -25,6 +27,10 @@ type runOptions struct {
 	quiet        bool
 	maxBytes     int64
 	headBytes    int64
+	summary      bool
+	summaryHead  int
+	summaryTail  int
+	json         bool
 }
 
 func newRunCmd(a *app) *cobra.Command {
@@ -41,7 +47,8 @@ executed, 127 when it is not found. The last line rac writes to stderr is
 		Example: `  rac run -- git push
   rac run git log -3
   rac run --timeout 10m -- make test
-  rac run --session my-task -- kubectl get pods`,
+  rac run --session my-task -- kubectl get pods
+  rac run --summary -- go test ./...`,
 		Args: cobra.ArbitraryArgs,
 		RunE: o.run,
 	}
@@ -53,6 +60,10 @@ executed, 127 when it is not found. The last line rac writes to stderr is
 	f.DurationVar(&o.drainTimeout, "drain-timeout", 2*time.Second, settingByKey("run.drain_timeout").help)
 	f.StringVar(&o.announce, "announce", "auto", settingByKey("run.announce").help)
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "print no rac: lines (same as --announce none)")
+	f.BoolVar(&o.summary, "summary", false, settingByKey("run.summary").help)
+	f.IntVar(&o.summaryHead, "summary-head", 10, settingByKey("run.summary_head").help)
+	f.IntVar(&o.summaryTail, "summary-tail", 10, settingByKey("run.summary_tail").help)
+	f.BoolVar(&o.json, "json", false, settingByKey("run.json").help)
 	return cmd
 }
 
@@ -68,6 +79,9 @@ func (o *runOptions) run(cmd *cobra.Command, args []string) error {
 	}
 	if o.timeout < 0 || o.killAfter < 0 || o.drainTimeout < 0 {
 		return usagef("durations must not be negative")
+	}
+	if o.summaryHead < 0 || o.summaryTail < 0 {
+		return usagef("--summary-head and --summary-tail take a number of lines from 0")
 	}
 	id, err := a.identify()
 	if err != nil {
@@ -102,12 +116,25 @@ func (o *runOptions) run(cmd *cobra.Command, args []string) error {
 		fmt.Fprintf(errw, "rac: recording %s\n", rec.Ref())
 	}
 
+	var collectors map[string]*record.Collector
+	var tee func(string) io.Writer
+	if o.summary {
+		collectors = map[string]*record.Collector{}
+		for _, s := range []string{record.Stdout, record.Stderr} {
+			collectors[s] = record.NewCollector(o.summaryHead + o.summaryTail)
+		}
+		tee = func(s string) io.Writer { return collectors[s] }
+	}
+	started := a.now()
 	out := record.Run(record.RunOptions{
 		Argv: args, Env: env,
 		Stdin: a.streams.In, Stdout: a.streams.Out, Stderr: a.streams.Err,
 		Timeout: o.timeout, KillAfter: o.killAfter, DrainTimeout: o.drainTimeout,
-		Rec: rec, Warn: warn, Now: a.now,
+		Rec: rec, Warn: warn, Now: a.now, Tee: tee, NoForward: o.summary,
 	})
+	for _, c := range collectors {
+		c.Close()
+	}
 
 	if out.Status == record.StatusFailedToStart {
 		// before the ref line, which stays the last line rac writes
@@ -134,9 +161,19 @@ func (o *runOptions) run(cmd *cobra.Command, args []string) error {
 		if serr := errors.Join(rec.Err(), ferr); serr != nil {
 			warn(fmt.Sprintf("recording %s broken off: %v; the command's output was still forwarded in full", rec.Ref(), firstLineOf(serr)))
 		}
-		if announce == "end" || announce == "both" {
-			fmt.Fprintf(errw, "rac: ref %s\n", rec.Ref())
-		}
+	}
+	refLine := "rac: not recorded"
+	if rec != nil {
+		refLine = "rac: ref " + rec.Ref()
+	}
+	if o.summary {
+		o.printSummary(args, out, collectors, refLine)
+	}
+	if o.json {
+		o.printJSON(rec, out, a.now().Sub(started))
+	}
+	if rec != nil && !o.summary && (announce == "end" || announce == "both") {
+		fmt.Fprintln(errw, refLine)
 	}
 
 	a.afterRun()
@@ -250,4 +287,63 @@ func firstLineOf(err error) string {
 		return s[:i]
 	}
 	return s
+}
+
+// printSummary writes the compact summary on stdout, the reference last.
+func (o *runOptions) printSummary(argv []string, out record.Outcome, cs map[string]*record.Collector, refLine string) {
+	sig := ""
+	if out.Signal != 0 {
+		sig = unix.SignalName(out.Signal)
+	}
+	var streams []record.SummaryStream
+	for _, s := range []string{record.Stdout, record.Stderr} {
+		rc := out.Received[s]
+		streams = append(streams, record.SummaryStream{Name: s, Lines: rc.Lines, Bytes: rc.Bytes, Output: cs[s]})
+	}
+	lines := record.Summary(shellQuote(argv), record.OutcomeWord(out.Status, out.ExitCode, sig), streams, o.summaryHead, o.summaryTail, refLine)
+	w := o.a.streams.Out
+	for _, l := range lines {
+		fmt.Fprintln(w, escapeControl(l))
+	}
+}
+
+// runJSON is the stable shape of rac run --json.
+type runJSON struct {
+	Ref         *string  `json:"ref"`
+	Session     *string  `json:"session"`
+	Name        *string  `json:"name"`
+	Status      string   `json:"status"`
+	ExitCode    *int     `json:"exit_code"`
+	Signal      *string  `json:"signal"`
+	DurationMS  int64    `json:"duration_ms"`
+	StdoutBytes int64    `json:"stdout_bytes"`
+	StderrBytes int64    `json:"stderr_bytes"`
+	StdoutLines int64    `json:"stdout_lines"`
+	StderrLines int64    `json:"stderr_lines"`
+	Notes       []string `json:"notes"`
+}
+
+// printJSON writes one JSON object on stderr, before the final ref line.
+func (o *runOptions) printJSON(rec *record.Writer, out record.Outcome, d time.Duration) {
+	j := runJSON{
+		Status: out.Status, DurationMS: d.Milliseconds(),
+		StdoutBytes: out.Received[record.Stdout].Bytes, StderrBytes: out.Received[record.Stderr].Bytes,
+		StdoutLines: out.Received[record.Stdout].Lines, StderrLines: out.Received[record.Stderr].Lines,
+		Notes: validUTF8s(out.Notes),
+	}
+	if rec != nil {
+		ref, sess, name := rec.Ref(), rec.Session, rec.Name
+		j.Ref, j.Session, j.Name = &ref, &sess, &name
+	}
+	switch out.Status {
+	case record.StatusExited, record.StatusFailedToStart:
+		code := out.ExitCode
+		j.ExitCode = &code
+	}
+	if out.Signal != 0 {
+		s := unix.SignalName(out.Signal)
+		j.Signal = &s
+	}
+	b, _ := json.Marshal(j)
+	fmt.Fprintf(o.a.streams.Err, "%s\n", b)
 }

@@ -32,6 +32,12 @@ type RunOptions struct {
 	Rec *Writer
 	// Filter wraps a stream's store sink (the redactor); nil stores bytes as received.
 	Filter func(stream string, sink io.Writer) io.WriteCloser
+	// Tee, when set, also gets a stream's bytes as stored (after Filter),
+	// recording or not: the summary reads the redacted output.
+	Tee func(stream string) io.Writer
+	// NoForward keeps the child's output off rac's own stdout and stderr
+	// (the summary replaces it).
+	NoForward bool
 	// Warn prints one line for the user (rac's own stderr).
 	Warn func(msg string)
 	Now  func() time.Time
@@ -141,16 +147,32 @@ func Run(o RunOptions) Outcome {
 	pumps := make([]*pump, len(streams))
 	for i, s := range streams {
 		p := &pump{name: s.name, src: readEnds[i], fwd: s.fwd, warn: warn, now: now}
+		if o.NoForward {
+			p.fwd = nil
+		}
+		var store io.Writer
+		mark := func(time.Time) {}
 		if o.Rec != nil {
 			if sink := o.Rec.Sink(s.name); sink != nil {
-				var dst io.Writer = sink
-				var closer io.Closer
-				if o.Filter != nil {
-					fw := o.Filter(s.name, sink)
-					dst, closer = fw, fw
-				}
-				p.store = newStage(dst, closer, sink.Arrived)
+				store, mark = sink, sink.Arrived
 			}
+		}
+		if o.Tee != nil {
+			if tee := o.Tee(s.name); tee != nil {
+				if store == nil {
+					store = tee
+				} else {
+					store = io.MultiWriter(store, tee)
+				}
+			}
+		}
+		if store != nil {
+			dst, closer := store, io.Closer(nil)
+			if o.Filter != nil {
+				fw := o.Filter(s.name, store)
+				dst, closer = fw, fw
+			}
+			p.store = newStage(dst, closer, mark)
 		}
 		pumps[i] = p
 		wg.Add(1)

