@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"crypto/sha256"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
@@ -77,6 +79,7 @@ func scriptParams(t *testing.T, dir string) testscript.Params {
 			"perm":      cmdPerm,
 			"nofile":    cmdNofile,
 			"grepstore": cmdGrepStore,
+			"json":      cmdJSON,
 			// retention (script_gc_test.go)
 			"backdate": cmdBackdate, "sizeatmost": cmdSizeAtMost, "snapshot": cmdSnapshot, "waitgone": cmdWaitgone, "benchstore": cmdBenchstore,
 		},
@@ -227,4 +230,83 @@ func cmdGrepStore(ts *testscript.TestScript, neg bool, args []string) {
 			ts.Fatalf("no store file contains %q", text)
 		}
 	}
+}
+
+// json SOURCE [-lines] [KEY=REGEXP ...]: SOURCE (stdout, stderr or a file)
+// parses as JSON: one value, or with -lines one value per line that starts
+// with '{' (other lines are skipped; at least one is required). Arrays are
+// checked element by element. Each KEY=REGEXP must match fmt.Sprint of
+// KEY's value (KEY may be a.b for nested objects) in at least one object.
+func cmdJSON(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) < 1 {
+		ts.Fatalf("usage: json SOURCE [-lines] [KEY=REGEXP ...]")
+	}
+	var text string
+	switch args[0] {
+	case "stdout":
+		text = ts.ReadFile("stdout")
+	case "stderr":
+		text = ts.ReadFile("stderr")
+	default:
+		text = ts.ReadFile(args[0])
+	}
+	args = args[1:]
+	var objs []any
+	if len(args) > 0 && args[0] == "-lines" {
+		args = args[1:]
+		for _, l := range strings.Split(text, "\n") {
+			if !strings.HasPrefix(l, "{") {
+				continue
+			}
+			var v any
+			if err := json.Unmarshal([]byte(l), &v); err != nil {
+				ts.Fatalf("json: line %q: %v", l, err)
+			}
+			objs = append(objs, v)
+		}
+		if len(objs) == 0 {
+			ts.Fatalf("json: no JSON lines")
+		}
+	} else {
+		var v any
+		if err := json.Unmarshal([]byte(text), &v); err != nil {
+			ts.Fatalf("json: %v", err)
+		}
+		if arr, ok := v.([]any); ok {
+			objs = arr
+		} else {
+			objs = []any{v}
+		}
+	}
+	for _, kv := range args {
+		key, pat, ok := strings.Cut(kv, "=")
+		if !ok {
+			ts.Fatalf("json: %q is not KEY=REGEXP", kv)
+		}
+		re := regexp.MustCompile(pat)
+		found := false
+		for _, o := range objs {
+			v, ok := lookupJSON(o, key)
+			if ok && re.MatchString(fmt.Sprint(v)) {
+				found = true
+				break
+			}
+		}
+		if found == neg {
+			ts.Fatalf("json: %s matching %q found=%v", key, pat, found)
+		}
+	}
+}
+
+func lookupJSON(v any, key string) (any, bool) {
+	for _, k := range strings.Split(key, ".") {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return nil, false
+		}
+		if v, ok = m[k]; !ok {
+			return nil, false
+		}
+	}
+	return v, true
 }

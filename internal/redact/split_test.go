@@ -160,7 +160,7 @@ func FuzzChunking(f *testing.F) {
 	for i, c := range allCases(f) {
 		f.Add([]byte(c.in), uint16(i*7), uint16(i*3), uint8(i))
 	}
-	f.Add([]byte("data:\n  a: YWJjZGVmZ2g=\n-----BEGIN PRIVATE" + " KEY-----\nAAAA\n\"data\": {\n\"k\": \"YWJjZA==\"\n}\n"), uint16(5), uint16(40), uint8(1))
+	f.Add([]byte("data:\n  a: YWJjZGVmZ2g=\n-----BEGIN PRIVATE"+" KEY-----\nAAAA\n\"data\": {\n\"k\": \"YWJjZA==\"\n}\n"), uint16(5), uint16(40), uint8(1))
 	r := mustNew(f, Config{Environ: []string{"GH_TOKEN=fuzzing-secret-value"}})
 	f.Fuzz(func(t *testing.T, data []byte, a, b uint16, mode uint8) {
 		want := string(r.Bytes(data))

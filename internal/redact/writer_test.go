@@ -317,10 +317,10 @@ func TestPEMAcrossRegions(t *testing.T) {
 func TestPEMStopsAtNonKeyLine(t *testing.T) {
 	r := mustNew(t, Config{})
 	in := "-----BEGIN PRIVATE " + "KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n$ ls -la\ntotal 0\n"
-	require.Equal(t, "-----BEGIN PRIVATE" + " KEY-----\n[REDACTED:private-key]\n$ ls -la\ntotal 0\n", r.String(in))
+	require.Equal(t, "-----BEGIN PRIVATE"+" KEY-----\n[REDACTED:private-key]\n$ ls -la\ntotal 0\n", r.String(in))
 	// head -c cut the key mid-line at the end of the stream
 	in = "-----BEGIN PRIVATE " + "KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEF\nAASCBKcwggSjAgEAAoIB"
-	require.Equal(t, "-----BEGIN PRIVATE" + " KEY-----\n[REDACTED:private-key]\n", r.String(in))
+	require.Equal(t, "-----BEGIN PRIVATE"+" KEY-----\n[REDACTED:private-key]\n", r.String(in))
 }
 
 // Parallel writers produce exactly the sequential output on realistic data,
