@@ -46,30 +46,40 @@ duration, size and command. Another session is listed only when named with
 
 // listEntry is the stable JSON shape of one recording.
 type listEntry struct {
-	Ref         string     `json:"ref"`
-	Session     string     `json:"session"`
-	Name        string     `json:"name"`
-	Seq         int64      `json:"seq"`
-	Argv        []string   `json:"argv"`
-	Cwd         string     `json:"cwd"`
-	Status      string     `json:"status"`
-	ExitCode    *int       `json:"exit_code"`
-	Signal      *string    `json:"signal"`
-	StartedAt   time.Time  `json:"started_at"`
-	EndedAt     *time.Time `json:"ended_at"`
-	StdoutBytes int64      `json:"stdout_bytes"`
-	StderrBytes int64      `json:"stderr_bytes"`
-	Mode        string     `json:"mode"`
-	Notes       []string   `json:"notes"`
-	Truncated   bool       `json:"truncated"`
-	KeptBytes   int64      `json:"kept_bytes"`
+	Ref         string         `json:"ref"`
+	Session     string         `json:"session"`
+	Name        string         `json:"name"`
+	Seq         int64          `json:"seq"`
+	Argv        []string       `json:"argv"`
+	Cwd         string         `json:"cwd"`
+	Status      string         `json:"status"`
+	ExitCode    *int           `json:"exit_code"`
+	Signal      *string        `json:"signal"`
+	StartedAt   time.Time      `json:"started_at"`
+	EndedAt     *time.Time     `json:"ended_at"`
+	StdoutBytes int64          `json:"stdout_bytes"`
+	StderrBytes int64          `json:"stderr_bytes"`
+	Mode        string         `json:"mode"`
+	Notes       []string       `json:"notes"`
+	Truncated   bool           `json:"truncated"`
+	KeptBytes   int64          `json:"kept_bytes"`
+	Redacted    bool           `json:"redacted"`
+	Redactions  int            `json:"redactions"`
+	ByRule      map[string]int `json:"redactions_by_rule"`
 }
 
-func entryOf(r *record.Recording) listEntry {
+// entryOf describes a recording; every string passes through the
+// redactor, also for a recording made with --no-redact.
+func entryOf(r *record.Recording, red stringRedactor) listEntry {
+	argv := make([]string, len(r.Meta.Argv))
+	for i, s := range r.Meta.Argv {
+		argv[i] = red.String(s)
+	}
 	e := listEntry{
 		Ref: r.Ref(), Session: r.Session, Name: r.Name, Seq: r.Seq,
-		Argv: validUTF8s(r.Meta.Argv), Cwd: validUTF8(r.Meta.Cwd), Status: r.Status,
+		Argv: validUTF8s(argv), Cwd: validUTF8(red.String(r.Meta.Cwd)), Status: r.Status,
 		StartedAt: r.Meta.StartedAt, Mode: r.Meta.Mode, Notes: []string{},
+		Redacted: r.Meta.Redact, ByRule: map[string]int{},
 	}
 	if f := r.Footer; f != nil {
 		e.ExitCode = f.ExitCode
@@ -81,7 +91,13 @@ func entryOf(r *record.Recording) listEntry {
 		e.EndedAt = &t
 		e.StdoutBytes = f.Received[record.Stdout].Bytes
 		e.StderrBytes = f.Received[record.Stderr].Bytes
-		e.Notes = validUTF8s(f.Notes)
+		for _, n := range f.Notes {
+			e.Notes = append(e.Notes, validUTF8(red.String(n)))
+		}
+		for k, n := range f.Redactions {
+			e.ByRule[k] = n
+			e.Redactions += n
+		}
 	} else {
 		// still running or cut off: what has been stored so far
 		e.StdoutBytes = r.StreamSize(record.Stdout)
@@ -109,6 +125,10 @@ func validUTF8s(ss []string) []string {
 
 func (o *listOptions) run(cmd *cobra.Command, _ []string) error {
 	a := o.a
+	red, err := a.redactor()
+	if err != nil {
+		return err
+	}
 	stores, err := a.readStores()
 	if err != nil {
 		return err
@@ -163,7 +183,7 @@ func (o *listOptions) run(cmd *cobra.Command, _ []string) error {
 				fmt.Fprintf(a.streams.Err, "rac: warning: skipping %s/%s: %s\n", name, n, escapeControl(firstLineOf(err)))
 				continue
 			}
-			entries = append(entries, entryOf(r))
+			entries = append(entries, entryOf(r, red))
 			r.Close()
 		}
 		sd.Close()

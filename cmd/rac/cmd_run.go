@@ -31,6 +31,7 @@ type runOptions struct {
 	summaryHead  int
 	summaryTail  int
 	json         bool
+	noRedact     bool
 }
 
 func newRunCmd(a *app) *cobra.Command {
@@ -64,6 +65,7 @@ executed, 127 when it is not found. The last line rac writes to stderr is
 	f.IntVar(&o.summaryHead, "summary-head", 10, settingByKey("run.summary_head").help)
 	f.IntVar(&o.summaryTail, "summary-tail", 10, settingByKey("run.summary_tail").help)
 	f.BoolVar(&o.json, "json", false, settingByKey("run.json").help)
+	f.BoolVar(&o.noRedact, "no-redact", false, "store the output exactly as received, secrets included (redact.enabled=false); the recording says so")
 	return cmd
 }
 
@@ -93,6 +95,16 @@ func (o *runOptions) run(cmd *cobra.Command, args []string) error {
 	if o.headBytes, err = a.cfg.sizeSetting("record.head_bytes"); err != nil {
 		return err
 	}
+	redactOn, err := a.redactEnabled(o.noRedact, cmd.Flags().Changed("no-redact"))
+	if err != nil {
+		return err
+	}
+	// Built even with redaction off: rac's own lines about the command
+	// (warnings, summary, errors) are always redacted.
+	red, err := a.redactor()
+	if err != nil {
+		return err
+	}
 	announce := o.announce
 	if o.quiet {
 		announce = "none"
@@ -104,12 +116,26 @@ func (o *runOptions) run(cmd *cobra.Command, args []string) error {
 		}
 	}
 	errw := a.streams.Err
-	warn := func(msg string) { fmt.Fprintf(errw, "rac: warning: %s\n", escapeControl(msg)) }
+	warn := func(msg string) { fmt.Fprintf(errw, "rac: warning: %s\n", escapeControl(red.String(msg))) }
 
 	cwd, _ := os.Getwd()
+	storedArgv, storedCwd := args, cwd
+	if redactOn {
+		// argv and cwd can hold secrets too (curl -H, git clone https://user:TOKEN@...)
+		storedArgv = make([]string, len(args))
+		for i, s := range args {
+			storedArgv[i] = red.String(s)
+		}
+		storedCwd = red.String(cwd)
+	}
 	var rec *record.Writer
 	if a.recordingAllowed(warn) {
-		rec = o.startRecording(id, args, cwd, warn)
+		rec = o.startRecording(id, storedArgv, storedCwd, redactOn, warn)
+	}
+	var filter func(string, io.Writer) io.WriteCloser
+	reds := &streamRedactors{red: red}
+	if redactOn {
+		filter = reds.filter
 	}
 	env := childEnv(a.environ(), rec)
 	if rec != nil && (announce == "start" || announce == "both") {
@@ -130,7 +156,7 @@ func (o *runOptions) run(cmd *cobra.Command, args []string) error {
 		Argv: args, Env: env,
 		Stdin: a.streams.In, Stdout: a.streams.Out, Stderr: a.streams.Err,
 		Timeout: o.timeout, KillAfter: o.killAfter, DrainTimeout: o.drainTimeout,
-		Rec: rec, Warn: warn, Now: a.now, Tee: tee, NoForward: o.summary,
+		Rec: rec, Warn: warn, Now: a.now, Tee: tee, NoForward: o.summary, Filter: filter,
 	})
 	for _, c := range collectors {
 		c.Close()
@@ -138,12 +164,12 @@ func (o *runOptions) run(cmd *cobra.Command, args []string) error {
 
 	if out.Status == record.StatusFailedToStart {
 		// before the ref line, which stays the last line rac writes
-		fmt.Fprintf(errw, "rac: %s\n", escapeControl(out.StartErr.Error()))
+		fmt.Fprintf(errw, "rac: %s\n", escapeControl(red.String(out.StartErr.Error())))
 	}
 	if rec != nil {
 		footer := record.Footer{
 			Status: out.Status, EndedAt: a.now().UTC(),
-			Received: out.Received, Notes: out.Notes,
+			Received: out.Received, Notes: out.Notes, Redactions: reds.counts(),
 		}
 		switch out.Status {
 		case record.StatusExited:
@@ -154,7 +180,7 @@ func (o *runOptions) run(cmd *cobra.Command, args []string) error {
 				footer.Signal = unix.SignalName(out.Signal)
 			}
 		case record.StatusFailedToStart:
-			footer.Notes = append(footer.Notes, out.StartErr.Error())
+			footer.Notes = append(footer.Notes, red.String(out.StartErr.Error()))
 		}
 		var ferr error
 		withPrivateUmask(func() { ferr = rec.Finish(footer) })
@@ -167,7 +193,11 @@ func (o *runOptions) run(cmd *cobra.Command, args []string) error {
 		refLine = "rac: ref " + rec.Ref()
 	}
 	if o.summary {
-		o.printSummary(args, out, collectors, refLine)
+		argv := make([]string, len(args))
+		for i, s := range args {
+			argv[i] = red.String(s)
+		}
+		o.printSummary(argv, out, collectors, refLine)
 	}
 	if o.json {
 		o.printJSON(rec, out, a.now().Sub(started))
@@ -193,7 +223,7 @@ func (o *runOptions) run(cmd *cobra.Command, args []string) error {
 
 // startRecording opens the store and creates the recording. Any failure
 // is one warning and no recording: the command runs all the same.
-func (o *runOptions) startRecording(id session.Identity, argv []string, cwd string, warn func(string)) *record.Writer {
+func (o *runOptions) startRecording(id session.Identity, argv []string, cwd string, redactOn bool, warn func(string)) *record.Writer {
 	var rec *record.Writer
 	var err error
 	withPrivateUmask(func() {
@@ -205,7 +235,7 @@ func (o *runOptions) startRecording(id session.Identity, argv []string, cwd stri
 		defer sd.Close()
 		defer sd.Store.Close()
 		rec, err = record.Create(record.CreateOptions{
-			Session: sd, Argv: argv, Cwd: cwd, Mode: record.ModePipes,
+			Session: sd, Argv: argv, Cwd: cwd, Mode: record.ModePipes, Redact: redactOn,
 			Streams: []string{record.Stdout, record.Stderr}, RacVersion: version, Now: o.a.now,
 			MaxBytes: o.maxBytes, HeadBytes: o.headBytes,
 		})

@@ -42,6 +42,7 @@ var settings = []setting{
 	{key: "run.summary_head", flag: "summary-head", def: "10", help: "summary: first lines shown of a stream"},
 	{key: "run.summary_tail", flag: "summary-tail", def: "10", help: "summary: last lines shown of a stream"},
 	{key: "run.json", flag: "json", def: "false", help: "print a JSON object (ref, outcome, counts) on stderr before the final ref line"},
+	{key: "redact.enabled", def: "true", help: "redact secrets before any byte reaches disk (--no-redact turns it off for one run)"},
 	{key: "record.max_bytes", def: "64MiB", help: "cap of one recording over all its streams, after redaction; past it the head is kept whole and the tail rolls"},
 	{key: "record.head_bytes", def: "1MiB", help: "how much of the start of a capped recording is kept whole (inside record.max_bytes)"},
 	{key: "gc.max_age", def: "7d", help: "remove sessions whose newest recording is older than this"},

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/rac-cli/rac/internal/redact"
 	"github.com/rac-cli/rac/internal/session"
 )
 
@@ -22,6 +23,7 @@ type app struct {
 	cfg     *config
 	// sessionFlag is the persistent --session of the command that runs
 	sessionFlag string
+	red         *redact.Redactor // built on first use
 }
 
 // Main runs rac with args and returns its exit status. It is the only

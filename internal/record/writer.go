@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/rac-cli/rac/internal/session"
@@ -225,7 +226,7 @@ type StreamSink struct {
 	nl     int64 // newlines written so far
 	nextIx int64 // offset at or after which the next line index entry goes
 	last   byte
-	at     time.Time // arrival time of the bytes being written
+	at     atomic.Int64 // arrival time (unix ns) of the bytes being written; set from the pump's side
 	entry  [chunkSize]byte
 	closed bool
 
@@ -284,9 +285,9 @@ func (s *StreamSink) Write(p []byte) (int, error) {
 		s.w.setErr(err)
 		return len(p), nil
 	}
-	t := s.at
-	if t.IsZero() {
-		t = s.w.now()
+	t := s.w.now()
+	if ns := s.at.Load(); ns != 0 {
+		t = time.Unix(0, ns)
 	}
 	encodeChunk(s.entry[:], s.id, s.off, int64(len(p)), t)
 	s.w.mu.Lock()
@@ -303,7 +304,7 @@ func (s *StreamSink) Write(p []byte) (int, error) {
 
 // Arrived sets the arrival time of the bytes the next writes store (a
 // filter in front of the sink may hold bytes back and write them later).
-func (s *StreamSink) Arrived(t time.Time) { s.at = t }
+func (s *StreamSink) Arrived(t time.Time) { s.at.Store(t.UnixNano()) }
 
 // counts are of the stream as stored, cut or not.
 func (s *StreamSink) counts() Counts {
