@@ -39,19 +39,25 @@ $(GOLANGCI):
 
 unit:
 	$(GO) test -race -count=1 -timeout 8m ./...
+	@# the explain corpus score beside tail -10's and grep's, for the log
+	@$(GO) test -count=1 -run 'TestCorpus' -v ./internal/explain/ | grep -E '^explain corpus' || true
 
-# a short fuzz run of every property target (long runs: make fuzz-long)
+# a short fuzz run of the resolver, and of every other property target
+# (long runs: make fuzz-long)
+FUZZTIME_OTHERS ?= 3s
 fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzOpen$$' -fuzztime $(FUZZTIME) ./internal/resolve/
-	@./scripts/fuzz-all.sh $(FUZZTIME)
+	@./scripts/fuzz-all.sh $(FUZZTIME_OTHERS)
 
 fuzz-long:
-	$(MAKE) fuzz FUZZTIME=5m
+	$(MAKE) fuzz FUZZTIME=5m FUZZTIME_OTHERS=5m
 
 # bench: throughput, memory and start-up against tee, dd and a minimal
 # wrapper measured in the same run (medians of interleaved runs).
 bench: build
 	$(GO) run ./bench -rac $(RAC)
+	$(GO) test -run '^$$' -bench 'BenchmarkExplain64MiB' -benchtime 5x ./internal/explain/
+	$(GO) test -run '^$$' -bench 'BenchmarkWriter' -benchtime 3x ./internal/redact/
 
 clean:
 	rm -rf $(BIN)

@@ -386,7 +386,9 @@ func newRmCmd(a *app) *cobra.Command {
 		Long: `Remove the recordings REF names now (a secret that slipped through, an
 output you do not want kept). Each leaves a tombstone for 30 days, so
 reading it answers "expired (removed by user ...)"; the tombstone keeps the
-name, not the command. A running recording is not removed.`,
+number and a hash of the name, never the name or the command. A running
+recording is not removed. When a reference is invalid or ambiguous nothing
+is removed; one not found (or already expired) is reported and the rest go.`,
 		Example: `  rac out rm last
   rac out rm claude-0b7e6f4a-1c2d-4e5f-8a9b-0c1d2e3f4a5b/0003-curl 0004-curl`,
 		Args: func(_ *cobra.Command, args []string) error {
@@ -445,6 +447,12 @@ func (o *rmOptions) run(_ *cobra.Command, args []string) error {
 			groups = append(groups, g)
 		}
 		g.names = append(g.names, t.Name)
+	}
+	if status == exitUsage {
+		// a typo or an ambiguous prefix among the references: remove
+		// nothing rather than part of what was meant
+		fmt.Fprintf(errw, "rac: nothing was removed\n")
+		return exitCodeError{code: status}
 	}
 	opts := gc.Options{Now: a.now}
 	for _, g := range groups {
@@ -520,15 +528,14 @@ stdin is not a terminal it refuses and asks for --yes.`,
 	f.StringVar(&o.session, "session", "", "purge session `S`")
 	f.BoolVar(&o.all, "all", false, "purge every session")
 	f.BoolVar(&o.yes, "yes", false, "do not ask for confirmation")
-	cmd.MarkFlagsMutuallyExclusive("session", "all")
 	return cmd
 }
 
 func (o *purgeOptions) run(_ *cobra.Command, _ []string) error {
 	a := o.a
 	errw := a.streams.Err
-	if o.session == "" && !o.all {
-		return usagef("rac out purge needs --session S or --all")
+	if o.session == "" && !o.all || o.session != "" && o.all {
+		return usagef("rac out purge needs --session S or --all (one of them)")
 	}
 	if o.session != "" && !session.ValidName(o.session) {
 		return usagef("invalid session name %q: session names look like %s", o.session, session.NameForm)
@@ -563,7 +570,7 @@ func (o *purgeOptions) run(_ *cobra.Command, _ []string) error {
 	}
 	if !o.yes {
 		if !isTerminal(a.streams.In) {
-			return usagef("rac out purge removes every recording of %s; pass --yes to confirm (stdin is not a terminal, so rac cannot ask)", what)
+			return usagef("purge would remove every recording of %s; pass --yes to confirm (stdin is not a terminal, so rac cannot ask)", what)
 		}
 		fmt.Fprintf(errw, "rac: remove every recording of %s? [y/N] ", what)
 		line, _ := bufio.NewReader(a.streams.In).ReadString('\n')

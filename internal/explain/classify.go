@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Tiers order candidate lines; a higher tier is more likely the cause.
@@ -85,25 +86,40 @@ type lineState struct {
 // wantAll says the next line must be classified even without an anchor.
 func (s *lineState) wantAll() bool { return s.traceback || s.next != "" }
 
-var (
-	// goFrame matches a function line of a Go stack trace, "panic({0x1?})"
-	// or "main.main()": context, whatever words the names hold.
-	goFrame = regexp.MustCompile(`^(?:created by )?[\w./*()\[\]-]+\([^()]*\)(?: in goroutine \d+)?$`)
-	// goFrameFile matches the file line under it, "/src/x.go:12 +0x1d".
-	goFrameFile = regexp.MustCompile(`^\S+\.go:\d+(?: \+0x[0-9a-f]+)?$`)
-	// klog matches Kubernetes' log prefix "E1130 05:54:29.625498 5910 x.go:265]".
-	klog = regexp.MustCompile(`^([IWEF])\d{4} \d\d:\d\d:\d\d\.\d+ +\d+ \S+:\d+\] `)
-	// makeRecipe matches make's "*** [target] Error 1" (and its other ends).
-	makeRecipe = regexp.MustCompile(`\*\*\* \[[^\]]*\] `)
-	// cargoTest matches "test tests::name ... ok" and its other outcomes.
-	cargoTest = regexp.MustCompile(`^test \S+ \.\.\. (ok|ignored|FAILED)\b`)
-	// tapCount matches TAP's closing count of failures "# fail 1" (node --test).
-	tapCount = regexp.MustCompile(`^# (?:fail|cancelled) [1-9]\d*$`)
-	// tapOK matches TAP's passing test line "ok 2 - handles error input".
-	tapOK = regexp.MustCompile(`^ok \d+ `)
-	// pytestBar matches pytest's "==== 1 failed, 2 passed in 0.1s ====".
-	pytestBar = regexp.MustCompile(`^=+ .* =+$`)
-)
+// shapes are compiled on first use: rac run never explains, and its
+// start-up must not pay for these.
+type shapeRegexps struct {
+	goFrame     *regexp.Regexp
+	goFrameFile *regexp.Regexp
+	klog        *regexp.Regexp
+	makeRecipe  *regexp.Regexp
+	cargoTest   *regexp.Regexp
+	tapCount    *regexp.Regexp
+	tapOK       *regexp.Regexp
+	pytestBar   *regexp.Regexp
+}
+
+var shapes = sync.OnceValue(func() *shapeRegexps {
+	return &shapeRegexps{
+		// goFrame matches a function line of a Go stack trace, "panic({0x1?})"
+		// or "main.main()": context, whatever words the names hold.
+		goFrame: regexp.MustCompile(`^(?:created by )?[\w./*()\[\]-]+\([^()]*\)(?: in goroutine \d+)?$`),
+		// goFrameFile matches the file line under it, "/src/x.go:12 +0x1d".
+		goFrameFile: regexp.MustCompile(`^\S+\.go:\d+(?: \+0x[0-9a-f]+)?$`),
+		// klog matches Kubernetes' log prefix "E1130 05:54:29.625498 5910 x.go:265]".
+		klog: regexp.MustCompile(`^([IWEF])\d{4} \d\d:\d\d:\d\d\.\d+ +\d+ \S+:\d+\] `),
+		// makeRecipe matches make's "*** [target] Error 1" (and its other ends).
+		makeRecipe: regexp.MustCompile(`\*\*\* \[[^\]]*\] `),
+		// cargoTest matches "test tests::name ... ok" and its other outcomes.
+		cargoTest: regexp.MustCompile(`^test \S+ \.\.\. (ok|ignored|FAILED)\b`),
+		// tapCount matches TAP's closing count of failures "# fail 1" (node --test).
+		tapCount: regexp.MustCompile(`^# (?:fail|cancelled) [1-9]\d*$`),
+		// tapOK matches TAP's passing test line "ok 2 - handles error input".
+		tapOK: regexp.MustCompile(`^ok \d+ `),
+		// pytestBar matches pytest's "==== 1 failed, 2 passed in 0.1s ====".
+		pytestBar: regexp.MustCompile(`^=+ .* =+$`),
+	}
+})
 
 // classify decides whether a cleaned line is a candidate and how strong
 // (tierNone if not), and advances the stream's state. The log lines of a go
@@ -190,7 +206,7 @@ func (sc *scanner) classify(s []byte, line int) (int, string) {
 	}
 
 	if len(t) > 5 && strings.IndexByte("IWEF", t[0]) >= 0 && isDigit(t[1]) {
-		if m := klog.FindSubmatch(t); m != nil {
+		if m := shapes().klog.FindSubmatch(t); m != nil {
 			switch m[1][0] {
 			case 'E', 'F':
 				return tierCause, kindLog
@@ -241,9 +257,9 @@ func (sc *scanner) classify(s []byte, line int) (int, string) {
 func toolShape(t []byte, indent int, st *lineState) (int, string, bool) {
 	switch {
 	// Lines that say a test passed, stack frames, empty npm error lines.
-	case hasPrefix(t, "ok ") && tapOK.Match(t), hasPrefix(t, "# Subtest: "):
+	case hasPrefix(t, "ok ") && shapes().tapOK.Match(t), hasPrefix(t, "# Subtest: "):
 		return tierNone, "", true
-	case t[len(t)-1] == ')' && goFrame.Match(t), indent > 0 && bytes.Contains(t, []byte(".go:")) && goFrameFile.Match(t):
+	case t[len(t)-1] == ')' && shapes().goFrame.Match(t), indent > 0 && bytes.Contains(t, []byte(".go:")) && shapes().goFrameFile.Match(t):
 		return tierNone, "", true
 	case string(t) == "npm error" || string(t) == "npm ERR!":
 		return tierNone, "", true
@@ -263,12 +279,12 @@ func toolShape(t []byte, indent int, st *lineState) (int, string, bool) {
 	case hasPrefix(t, "Traceback (most recent call last)"):
 		st.traceback = true
 		return tierSummary, kindSummary, true
-	case hasPrefix(t, "test ") && cargoTest.Match(t):
+	case hasPrefix(t, "test ") && shapes().cargoTest.Match(t):
 		if bytes.HasSuffix(t, []byte("FAILED")) {
 			return tierSummary, kindSummary, true
 		}
 		return tierNone, "", true
-	case indent == 0 && t[0] == '=' && pytestBar.Match(t):
+	case indent == 0 && t[0] == '=' && shapes().pytestBar.Match(t):
 		if hasTerm(t) {
 			return tierSummary, kindSummary, true
 		}
@@ -278,7 +294,7 @@ func toolShape(t []byte, indent int, st *lineState) (int, string, bool) {
 	case bytes.IndexByte(t, '*') >= 0 && bytes.Contains(t, []byte("***")) &&
 		(hasPrefix(t, "make") || hasPrefix(t, "gmake") || bytes.Contains(t, []byte(": ***"))):
 		switch {
-		case makeRecipe.Match(t):
+		case shapes().makeRecipe.Match(t):
 			return tierSummary, kindSummary, true
 		case bytes.Contains(t, []byte("*** Waiting for unfinished jobs")):
 			return tierNone, "", true
@@ -307,7 +323,7 @@ func toolShape(t []byte, indent int, st *lineState) (int, string, bool) {
 		// A TAP YAML block (node --test): the message is on the next line.
 		st.next = kindTest
 		return tierNone, "", true
-	case hasPrefix(t, "not ok ") || hasPrefix(t, "# ") && tapCount.Match(t):
+	case hasPrefix(t, "not ok ") || hasPrefix(t, "# ") && shapes().tapCount.Match(t):
 		return tierSummary, kindSummary, true
 	case indent <= 2 && (hasPrefix(t, "left: ") || hasPrefix(t, "right: ")):
 		return tierTerm, kindDetail, true

@@ -397,7 +397,7 @@ func (sc *scanner) longPiece(p []byte) {
 // line, so an anchor further on could not make it a candidate.
 func (sc *scanner) endLong() {
 	sc.inLong = false
-	if sc.state.wantAll() || pf.index(sc.long) >= 0 {
+	if sc.state.wantAll() || pfOnce().index(sc.long) >= 0 {
 		sc.line(sc.long, sc.next)
 	}
 	sc.ring.push(sc.next, sc.long)
@@ -406,7 +406,7 @@ func (sc *scanner) endLong() {
 
 // lastLine handles a final line that has no newline.
 func (sc *scanner) lastLine(b []byte) {
-	if sc.state.wantAll() || pf.index(b) >= 0 {
+	if sc.state.wantAll() || pfOnce().index(b) >= 0 {
 		sc.line(b, sc.next)
 	}
 	sc.ring.push(sc.next, b)
@@ -424,7 +424,7 @@ func (sc *scanner) chunk(b []byte) {
 			pos = e + 1
 			continue
 		}
-		h := pf.index(b[pos:])
+		h := pfOnce().index(b[pos:])
 		if h < 0 {
 			sc.next += bytes.Count(b[pos:], []byte{'\n'})
 			break

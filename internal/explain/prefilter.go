@@ -1,5 +1,7 @@
 package explain
 
+import "sync"
+
 // lower folds ASCII letters; every other byte maps to itself.
 var lower = func() (t [256]byte) {
 	for i := range t {
@@ -69,7 +71,8 @@ type prefilter struct {
 	lists [][]anchor
 }
 
-var pf = newPrefilter(anchors)
+// pf is built on first use, not at start-up.
+var pfOnce = sync.OnceValue(func() *prefilter { return newPrefilter(anchors) })
 
 func newPrefilter(as []anchor) *prefilter {
 	p := &prefilter{}

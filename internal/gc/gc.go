@@ -291,9 +291,11 @@ func argvOf(sd *session.SessionDir, name string) []string {
 
 func (p *pass) addVictim(s *sessInfo, r *recInfo, by, reason string, argv []string) {
 	pl := p.plans[s]
-	e := tomb.Entry{Kind: tomb.KindRecording, Name: r.name, Seq: r.seq, RemovedAt: p.now.UTC(), By: by, Reason: reason, Bytes: r.bytes}
+	e := tomb.Entry{Kind: tomb.KindRecording, Seq: r.seq, RemovedAt: p.now.UTC(), By: by, Reason: reason, Bytes: r.bytes}
 	if by == tomb.ByGC {
-		e.Command = tomb.Command(argv, p.o.Redact)
+		e.Name, e.Command = r.name, tomb.Command(argv, p.o.Redact)
+	} else {
+		e.NameSHA256 = tomb.NameHash(r.name) // see tomb.Entry
 	}
 	line := int64(len(tomb.Line(e)))
 	pl.victims = append(pl.victims, &victim{rec: r, entry: e})

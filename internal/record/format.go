@@ -17,7 +17,6 @@ package record
 import (
 	"encoding/binary"
 	"fmt"
-	"regexp"
 	"strconv"
 	"time"
 )
@@ -146,16 +145,27 @@ func decodeChunk(b []byte) Chunk {
 	}
 }
 
-var nameRE = regexp.MustCompile(`^([0-9]{4,18})-[a-z0-9][a-z0-9-]*$`)
-
-// ParseName returns the sequence number of a recording folder name, and
-// whether name is one.
+// ParseName returns the sequence number of a recording folder name
+// (NNNN-slug: at least four digits, a dash, then [a-z0-9-] starting with a
+// letter or digit), and whether name is one.
 func ParseName(name string) (int64, bool) {
-	m := nameRE.FindStringSubmatch(name)
-	if m == nil || len(name) > 40 {
+	if len(name) > 40 {
 		return 0, false
 	}
-	n, err := strconv.ParseInt(m[1], 10, 64)
+	i := 0
+	for i < len(name) && name[i] >= '0' && name[i] <= '9' {
+		i++
+	}
+	if i < 4 || i > 18 || i+1 >= len(name) || name[i] != '-' {
+		return 0, false
+	}
+	for j := i + 1; j < len(name); j++ {
+		c := name[j]
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' && j > i+1) {
+			return 0, false
+		}
+	}
+	n, err := strconv.ParseInt(name[:i], 10, 64)
 	return n, err == nil
 }
 

@@ -65,7 +65,7 @@ var (
 var forwarded = []os.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT}
 
 const (
-	bufSize  = 256 << 10
+	bufSize  = 1 << 20
 	bufCount = 4
 )
 

@@ -64,7 +64,8 @@ type compiledRule struct {
 	lb          bool
 }
 
-var ruleNameRE = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,62}$`)
+// ruleNameRE is compiled on first use: start-up must not pay for it.
+var ruleNameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,62}$`) })
 
 // New compiles the built-in rules, the team's extra rules and the literals
 // taken from the environment. An extra rule that cannot be compiled is an
@@ -158,7 +159,7 @@ func compileExtra(spec RuleSpec) (compiledRule, error) {
 		return compiledRule{}, fmt.Errorf("redact rule %q: "+format, append([]any{spec.Name}, args...)...)
 	}
 	switch {
-	case !ruleNameRE.MatchString(spec.Name) || strings.HasPrefix(spec.Name, "env:"):
+	case !ruleNameRE().MatchString(spec.Name) || strings.HasPrefix(spec.Name, "env:"):
 		return fail("name must be 1-63 lower-case letters, digits, '.', '_' or '-'")
 	case len(spec.Prefix) < 3:
 		return fail("prefix %q is shorter than 3 bytes, too common to prefilter on", spec.Prefix)

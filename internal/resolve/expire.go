@@ -20,7 +20,10 @@ var ErrExpired = errors.New("expired")
 // ExpiredError says what expired, when, by whom and why.
 type ExpiredError struct {
 	Session string
-	Name    string // the recording's name; "" when only the session's removal is known
+	// Name is the recording's name when known: a tombstone of a removal
+	// by the user keeps only its number and a hash of its name.
+	Name    string
+	Seq     int64  // the recording's number; 0 when only the session's removal is known
 	Short   string // the reference as given, inside the session
 	Command string // redacted command, when the tombstone kept it
 	By      string // tomb.ByGC or tomb.ByUser
@@ -29,11 +32,14 @@ type ExpiredError struct {
 }
 
 func (e *ExpiredError) Error() string {
-	what, removed := e.Session+"/"+e.Name, "removed"
-	if e.Name == "" {
-		what, removed = e.Session+"/"+e.Short, "session removed"
+	what, removed := e.Name, "removed"
+	switch {
+	case e.Seq == 0:
+		what, removed = e.Short, "session removed"
+	case what == "":
+		what = fmt.Sprintf("%04d", e.Seq)
 	}
-	s := fmt.Sprintf("recording %s expired (%s by %s on %s", what, removed, e.By, e.At.Local().Format("2006-01-02"))
+	s := fmt.Sprintf("recording %s/%s expired (%s by %s on %s", e.Session, what, removed, e.By, e.At.Local().Format("2006-01-02"))
 	if e.Reason != "" {
 		s += ": " + e.Reason
 	}
@@ -44,21 +50,22 @@ func (e *ExpiredError) Error() string {
 func (e *ExpiredError) Is(target error) bool { return target == ErrExpired }
 
 // expired looks a short reference up among the tombstones of a session:
-// a recording removed by name, number or unique prefix, or any reference
-// into a session whose recordings were all removed (up to the number the
-// session had reached then). nil means nothing says it expired.
+// a removed recording by number, full name, unique prefix (of a name gc
+// kept) or "last", or any reference into a session whose recordings were
+// all removed (up to the number the session had reached then). nil means
+// nothing says it expired.
 func expired(sd *session.SessionDir, short string) error {
 	entries, err := tomb.Load(sd.Root)
 	if err != nil || len(entries) == 0 {
 		return nil // a damaged tombstone file only loses the nicer message
 	}
-	byName := map[string]tomb.Entry{}
+	var recs []tomb.Entry
 	var sess *tomb.Entry
 	for i, e := range entries {
 		switch e.Kind {
 		case tomb.KindRecording:
-			if _, ok := record.ParseName(e.Name); ok {
-				byName[e.Name] = e
+			if e.Seq > 0 {
+				recs = append(recs, e)
 			}
 		case tomb.KindSession:
 			if sess == nil || e.Seq >= sess.Seq {
@@ -66,23 +73,59 @@ func expired(sd *session.SessionDir, short string) error {
 			}
 		}
 	}
-	names := make([]string, 0, len(byName))
-	for n := range byName {
-		names = append(names, n)
+	found := func(e tomb.Entry, name string) error {
+		return &ExpiredError{Session: sd.Name, Name: name, Seq: e.Seq, Short: short, Command: e.Command, By: e.By, Reason: e.Reason, At: e.RemovedAt}
 	}
-	sort.Slice(names, func(i, j int) bool {
-		a, _ := record.ParseName(names[i])
-		b, _ := record.ParseName(names[j])
-		return a < b
-	})
-	name, err := InSession(sd.Name, names, short)
-	switch {
-	case err == nil:
-		e := byName[name]
-		return &ExpiredError{Session: sd.Name, Name: name, Short: short, Command: e.Command, By: e.By, Reason: e.Reason, At: e.RemovedAt}
-	case errors.Is(err, ErrAmbiguous):
-		return fmt.Errorf("%w; all of them expired", err)
-	case sess == nil:
+	// later entries win: a number is removed once, but be safe
+	var match *tomb.Entry
+	var matchName string
+	switch n, full := record.ParseName(short); {
+	case short == "last":
+		for i := range recs {
+			if match == nil || recs[i].Seq >= match.Seq {
+				match, matchName = &recs[i], recs[i].Name
+			}
+		}
+	case isDigits(short):
+		want, err := strconv.ParseInt(short, 10, 64)
+		for i := range recs {
+			if err == nil && recs[i].Seq == want {
+				match, matchName = &recs[i], recs[i].Name
+			}
+		}
+	case full:
+		h := tomb.NameHash(short)
+		for i := range recs {
+			if recs[i].Seq == n && (recs[i].Name == short || recs[i].NameSHA256 == h) {
+				match, matchName = &recs[i], short
+			}
+		}
+	}
+	if match != nil {
+		return found(*match, matchName)
+	}
+	if !isDigits(short) && short != "last" {
+		// a prefix, among the names gc kept
+		byName := map[string]tomb.Entry{}
+		for _, e := range recs {
+			if _, ok := record.ParseName(e.Name); ok {
+				byName[e.Name] = e
+			}
+		}
+		names := make([]string, 0, len(byName))
+		for n := range byName {
+			names = append(names, n)
+		}
+		sort.Slice(names, func(i, j int) bool { return byName[names[i]].Seq < byName[names[j]].Seq })
+		name, err := InSession(sd.Name, names, short)
+		switch {
+		case err == nil:
+			return found(byName[name], name)
+		case errors.Is(err, ErrAmbiguous):
+			return fmt.Errorf("%w; all of them expired", err)
+		}
+	}
+	if sess == nil {
 		return nil
 	}
 	// a number (or a full name) past the counter the session had reached

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -35,17 +36,34 @@ func expiredErr(t *testing.T, err error) *ExpiredError {
 	return e
 }
 
+// gcRemoveOldest makes gc remove the one recording dated an hour back,
+// by the store-wide cap.
+func gcRemoveOldest(t *testing.T, st *session.Store, root, sess, name string) {
+	old := time.Now().Add(-time.Hour)
+	require.NoError(t, filepath.Walk(filepath.Join(root, "sessions", sess, name), func(p string, _ os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		return os.Chtimes(p, old, old)
+	}))
+	l, err := gc.Lock(st, true)
+	require.NoError(t, err)
+	defer l.Close()
+	dry, err := gc.Run(st, gc.Options{DryRun: true})
+	require.NoError(t, err)
+	res, err := gc.Run(st, gc.Options{MaxStoreBytes: dry.Stores[0].BytesBefore - 1})
+	require.NoError(t, err)
+	require.Len(t, res.Recordings, 1)
+	require.Equal(t, sess+"/"+name, res.Recordings[0].Ref)
+}
+
 func TestExpiredRecording(t *testing.T) {
 	st, root := newStore(t)
 	defer st.Close()
 	stores := []*session.Store{st}
 	gitStatus := addRecording(t, st, "alpha", "git", "status") // 0002-git-status
 	addRecording(t, st, "alpha", "make")                       // 0003-make
-	l, err := gc.Lock(st, true)
-	require.NoError(t, err)
-	_, err = gc.Remove(st, "alpha", []string{gitStatus}, gc.Options{})
-	l.Close()
-	require.NoError(t, err)
+	gcRemoveOldest(t, st, root, "alpha", gitStatus)
 
 	day := time.Now().Format("2006-01-02")
 	for _, ref := range []string{"alpha/0002-git-status", "alpha/2", "2", "0002", "git-status", "0002-g", "alpha/git-st"} {
@@ -53,7 +71,9 @@ func TestExpiredRecording(t *testing.T) {
 		e := expiredErr(t, err)
 		assert.Equal(t, "alpha", e.Session, ref)
 		assert.Equal(t, gitStatus, e.Name, ref)
-		assert.Equal(t, "recording alpha/0002-git-status expired (removed by user on "+day+")", err.Error(), ref)
+		assert.Equal(t, "git status", e.Command, ref)
+		assert.Equal(t, "recording alpha/0002-git-status expired (removed by gc on "+day+": store over "+
+			strings.TrimSuffix(strings.SplitAfter(err.Error(), "store over ")[1], ")")+")", err.Error(), ref)
 	}
 	// what still exists resolves as before; unknown numbers are not found
 	r, err := Open(stores, "alpha", "3")
@@ -63,7 +83,34 @@ func TestExpiredRecording(t *testing.T) {
 	assert.ErrorIs(t, err, ErrNotFound)
 	_, err = Open(stores, "beta", "2")
 	assert.ErrorIs(t, err, ErrNotFound, "never another session's tombstones")
-	_ = root
+}
+
+// A removal by the user keeps no name, only its number and hash: the
+// number and the full name still answer, a prefix does not.
+func TestExpiredByUser(t *testing.T) {
+	st, _ := newStore(t)
+	defer st.Close()
+	stores := []*session.Store{st}
+	name := addRecording(t, st, "alpha", "echo", "hunter2") // 0002-echo-hunter2
+	l, err := gc.Lock(st, true)
+	require.NoError(t, err)
+	_, err = gc.Remove(st, "alpha", []string{name}, gc.Options{})
+	l.Close()
+	require.NoError(t, err)
+	day := time.Now().Format("2006-01-02")
+	for ref, want := range map[string]string{
+		"alpha/2":                 "recording alpha/0002 expired (removed by user on " + day + ")",
+		"alpha/0002-echo-hunter2": "recording alpha/0002-echo-hunter2 expired (removed by user on " + day + ")",
+	} {
+		_, err := Open(stores, "beta", ref)
+		expiredErr(t, err)
+		assert.Equal(t, want, err.Error(), ref)
+	}
+	_, err = Open(stores, "alpha", "echo-hun")
+	assert.ErrorIs(t, err, ErrNotFound)
+	b, err := os.ReadFile(filepath.Join(st.Path, "sessions", "alpha", tomb.File))
+	require.NoError(t, err)
+	assert.NotContains(t, string(b), "hunter2")
 }
 
 func TestExpiredSession(t *testing.T) {
@@ -122,11 +169,11 @@ func TestExpiredAmbiguousAndDamaged(t *testing.T) {
 	st, root := newStore(t)
 	defer st.Close()
 	stores := []*session.Store{st}
-	a := addRecording(t, st, "alpha", "git", "push")
-	b := addRecording(t, st, "alpha", "git", "pull")
+	addRecording(t, st, "alpha", "git", "push")
+	addRecording(t, st, "alpha", "git", "pull")
 	l, err := gc.Lock(st, true)
 	require.NoError(t, err)
-	_, err = gc.Remove(st, "alpha", []string{a, b}, gc.Options{})
+	_, err = gc.Run(st, gc.Options{MaxStoreBytes: 1})
 	l.Close()
 	require.NoError(t, err)
 	_, err = Open(stores, "alpha", "git")

@@ -11,6 +11,8 @@ package tomb
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"io/fs"
@@ -52,8 +54,12 @@ const (
 // Entry is one line of a tombstone file.
 type Entry struct {
 	Kind string `json:"kind"`
-	// Name is the recording's name (recording entries).
-	Name string `json:"name,omitempty"`
+	// Name is the recording's name (recording entries removed by gc).
+	// A removal by the user keeps only NameSHA256, the hex SHA-256 of the
+	// name: a name holds argv's first plain word, which may be the very
+	// secret the user removes, yet the full reference must still answer.
+	Name       string `json:"name,omitempty"`
+	NameSHA256 string `json:"name_sha256,omitempty"`
 	// Seq is the recording's number; for a session entry the session's
 	// counter when it was removed: numbers up to it are expired.
 	Seq int64 `json:"seq"`
@@ -105,7 +111,7 @@ func parse(b []byte) []Entry {
 		if json.Unmarshal(line, &e) != nil {
 			continue
 		}
-		if e.Kind == KindRecording && e.Name != "" || e.Kind == KindSession {
+		if e.Kind == KindRecording && (e.Name != "" || e.NameSHA256 != "") || e.Kind == KindSession {
 			out = append(out, e)
 		}
 	}
@@ -139,6 +145,12 @@ func Prune(entries []Entry, now time.Time, ttl time.Duration) []Entry {
 		}
 	}
 	return out
+}
+
+// NameHash is the NameSHA256 of a recording name.
+func NameHash(name string) string {
+	h := sha256.Sum256([]byte(name))
+	return hex.EncodeToString(h[:])
 }
 
 // Command renders argv for a tombstone: redact (nil: none) applied to the
