@@ -26,11 +26,13 @@ func (r *Recording) Follow(o FollowOptions, fn func(Line) error) error {
 		return err
 	}
 	defer func() { closeAll() }()
-	idx, err := session.OpenSafe(r.dir, ChunksFile)
-	if err != nil {
-		return err
-	}
-	defer idx.Close()
+	// the chunk index appears with the first output
+	var idx *os.File
+	defer func() {
+		if idx != nil {
+			idx.Close()
+		}
+	}()
 	var idxOff int64 = int64(len(chunksMagic))
 	st := map[string]*lineState{}
 	covered := map[string]int64{}
@@ -65,7 +67,14 @@ func (r *Recording) Follow(o FollowOptions, fn func(Line) error) error {
 	}
 	for {
 		// read the index entries written since the last pass
-		for {
+		if idx == nil {
+			f, err := session.OpenSafe(r.dir, ChunksFile)
+			if err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return err
+			}
+			idx = f
+		}
+		for idx != nil {
 			n, err := idx.ReadAt(entry, idxOff)
 			n -= n % chunkSize
 			for i := 0; i < n; i += chunkSize {

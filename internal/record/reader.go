@@ -124,14 +124,13 @@ func (r *Recording) Refresh() error {
 		b, err := session.ReadSmallFile(r.dir, FooterFile, 1<<20)
 		if err == nil {
 			var f Footer
-			if err := json.Unmarshal(b, &f); err != nil {
-				return fmt.Errorf("read footer of %s: %w", r.Ref(), err)
+			if jerr := json.Unmarshal(b, &f); jerr == nil {
+				r.Footer = &f
+				r.Status = f.Status
+				return nil
 			}
-			r.Footer = &f
-			r.Status = f.Status
-			return nil
-		}
-		if !errors.Is(err, fs.ErrNotExist) {
+			// being written (lock held: running) or damaged (incomplete)
+		} else if !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}
 		locked, err := session.IsLocked(r.dir, LockFile)

@@ -65,7 +65,8 @@ var (
 var forwarded = []os.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT}
 
 const (
-	bufSize  = 1 << 20
+	bufSize  = 1 << 20  // the largest read: the pipe holds 1 MiB on Linux
+	bufStart = 32 << 10 // the first buffers: most commands print little
 	bufCount = 4
 )
 
@@ -290,17 +291,22 @@ type pump struct {
 
 func (p *pump) run() {
 	var own []byte
+	size := bufStart
 	for {
 		var buf []byte
 		if p.store != nil {
-			buf = p.store.get()
+			buf = p.store.get(size)
 		} else {
-			if own == nil {
-				own = make([]byte, bufSize)
+			if len(own) < size {
+				own = make([]byte, size)
 			}
 			buf = own
 		}
 		n, err := p.src.Read(buf)
+		if n == len(buf) && size < bufSize {
+			// a full read: the command writes fast, read more at once
+			size *= 2
+		}
 		if n > 0 {
 			b := buf[:n]
 			p.count(b)
@@ -367,6 +373,7 @@ type stage struct {
 	closer io.Closer
 	mark   func(time.Time)
 	err    error
+	made   int // buffers made so far (by the pump's goroutine only)
 }
 
 // arrival is a buffer and the time rac read it from the child: the chunk
@@ -378,9 +385,6 @@ type arrival struct {
 
 func newStage(dst io.Writer, closer io.Closer, mark func(time.Time)) *stage {
 	s := &stage{free: make(chan []byte, bufCount), full: make(chan arrival, bufCount), done: make(chan struct{}), dst: dst, closer: closer, mark: mark}
-	for range bufCount {
-		s.free <- make([]byte, bufSize)
-	}
 	go s.loop()
 	return s
 }
@@ -398,7 +402,26 @@ func (s *stage) loop() {
 	}
 }
 
-func (s *stage) get() []byte               { return <-s.free }
+// get returns a free buffer of at least size bytes. Buffers are made on
+// demand, at most bufCount of them, so a quiet command allocates little.
+func (s *stage) get(size int) []byte {
+	var b []byte
+	if s.made < bufCount {
+		select {
+		case b = <-s.free:
+		default:
+			s.made++
+			return make([]byte, size)
+		}
+	} else {
+		b = <-s.free
+	}
+	if len(b) < size {
+		b = make([]byte, size)
+	}
+	return b
+}
+
 func (s *stage) put(b []byte, t time.Time) { s.full <- arrival{b, t} }
 func (s *stage) recycle(b []byte)          { s.free <- b[:cap(b)] }
 

@@ -107,12 +107,6 @@ func Create(o CreateOptions) (*Writer, error) {
 	if err := writeNew(w.dir, MetaFile, append(mb, '\n')); err != nil {
 		return fail(err)
 	}
-	if w.chunks, err = session.CreateExcl(w.dir, ChunksFile); err != nil {
-		return fail(err)
-	}
-	if _, err := w.chunks.Write([]byte(chunksMagic)); err != nil {
-		return fail(err)
-	}
 	for _, s := range o.Streams {
 		sink, err := w.newSink(s)
 		if err != nil {
@@ -182,7 +176,10 @@ func (w *Writer) Finish(f Footer) error {
 	}
 	fb, err := json.MarshalIndent(f, "", "  ")
 	if err == nil {
-		err = session.WriteFileAtomic(w.dir, FooterFile, append(fb, '\n'))
+		// Written in place, not renamed: the lock is still held, and a
+		// reader that finds a footer it cannot parse under a held lock
+		// takes the recording as running.
+		err = writeNew(w.dir, FooterFile, append(fb, '\n'))
 	}
 	w.closeFiles()
 	return err
@@ -241,21 +238,45 @@ func (w *Writer) newSink(stream string) (*StreamSink, error) {
 	if !ok {
 		return nil, fmt.Errorf("unknown stream %q", stream)
 	}
-	data, err := session.CreateExcl(w.dir, stream)
+	return &StreamSink{w: w, stream: stream, id: id}, nil
+}
+
+// open creates the stream's files on its first byte: most commands leave
+// a stream empty, and creating files is most of what rac run costs.
+func (s *StreamSink) open() error {
+	data, err := session.CreateExcl(s.w.dir, s.stream)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	lines, err := session.CreateExcl(w.dir, linesPfx+stream)
+	lines, err := session.CreateExcl(s.w.dir, linesPfx+s.stream)
 	if err != nil {
 		data.Close()
-		return nil, err
+		return err
 	}
 	if _, err := lines.Write([]byte(linesMagic)); err != nil {
 		data.Close()
 		lines.Close()
+		return err
+	}
+	s.data, s.lines = data, lines
+	return nil
+}
+
+// chunkIndex returns the chunk index, created on the first chunk; w.mu held.
+func (w *Writer) chunkIndex() (*os.File, error) {
+	if w.chunks != nil {
+		return w.chunks, nil
+	}
+	f, err := session.CreateExcl(w.dir, ChunksFile)
+	if err != nil {
 		return nil, err
 	}
-	return &StreamSink{w: w, stream: stream, id: id, data: data, lines: lines}, nil
+	if _, err := f.Write([]byte(chunksMagic)); err != nil {
+		f.Close()
+		return nil, err
+	}
+	w.chunks = f
+	return f, nil
 }
 
 // Write stores p. After the first store error it discards everything and
@@ -264,6 +285,12 @@ func (w *Writer) newSink(stream string) (*StreamSink, error) {
 func (s *StreamSink) Write(p []byte) (int, error) {
 	if len(p) == 0 || s.closed || s.w.Err() != nil {
 		return len(p), nil
+	}
+	if s.data == nil {
+		if err := s.open(); err != nil {
+			s.w.setErr(err)
+			return len(p), nil
+		}
 	}
 	if s.off >= s.nextIx {
 		var e [lineEntry]byte
@@ -291,7 +318,10 @@ func (s *StreamSink) Write(p []byte) (int, error) {
 	}
 	encodeChunk(s.entry[:], s.id, s.off, int64(len(p)), t)
 	s.w.mu.Lock()
-	_, err = s.w.chunks.Write(s.entry[:])
+	idx, err := s.w.chunkIndex()
+	if err == nil {
+		_, err = idx.Write(s.entry[:])
+	}
 	s.w.mu.Unlock()
 	if err != nil {
 		s.w.setErr(err)
@@ -320,9 +350,11 @@ func (s *StreamSink) close() error {
 		return nil
 	}
 	s.closed = true
-	var segErr error
-	if s.seg != nil {
-		segErr = s.seg.Close()
+	var errs []error
+	for _, f := range []*os.File{s.data, s.lines, s.seg} {
+		if f != nil {
+			errs = append(errs, f.Close())
+		}
 	}
-	return errors.Join(s.data.Close(), s.lines.Close(), segErr)
+	return errors.Join(errs...)
 }

@@ -232,10 +232,25 @@ func (d *SessionDir) NextSeq() (int64, error) {
 		return 0, err
 	}
 	n++
-	if err := WriteFileAtomic(d.Root, seqFile, []byte(strconv.FormatInt(n, 10)+"\n")); err != nil {
+	if err := d.writeSeq(n); err != nil {
 		return 0, err
 	}
 	return n, nil
+}
+
+// writeSeq overwrites the counter in place, fixed width, under the session
+// lock: one small write, no new file on the path of every rac run.
+func (d *SessionDir) writeSeq(n int64) error {
+	f, err := d.Root.OpenFile(seqFile, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o600)
+	if err != nil {
+		return err
+	}
+	if err := checkRegular(f, seqFile); err != nil {
+		f.Close()
+		return err
+	}
+	_, werr := f.WriteAt([]byte(fmt.Sprintf("%020d\n", n)), 0)
+	return errors.Join(werr, f.Close())
 }
 
 // ReadSeq returns the last allocated sequence number (0 when none).
@@ -266,5 +281,5 @@ func (d *SessionDir) SetSeqAtLeast(n int64) error {
 	if err != nil || cur >= n {
 		return err
 	}
-	return WriteFileAtomic(d.Root, seqFile, []byte(strconv.FormatInt(n, 10)+"\n"))
+	return d.writeSeq(n)
 }
