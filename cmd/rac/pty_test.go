@@ -1,0 +1,92 @@
+package main
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/creack/pty"
+	"github.com/stretchr/testify/require"
+)
+
+// racInPTY starts rac (this test binary, under the name rac) as the
+// foreground job of a fresh pseudo-terminal, as a shell would run it.
+func racInPTY(t *testing.T, args ...string) (*exec.Cmd, *os.File, *bytes.Buffer, <-chan struct{}) {
+	t.Helper()
+	bin := t.TempDir()
+	self, err := os.Executable()
+	require.NoError(t, err)
+	require.NoError(t, os.Symlink(self, filepath.Join(bin, "rac")))
+	cmd := exec.Command(filepath.Join(bin, "rac"), args...)
+	cmd.Env = append(os.Environ(), "RAC_HOME="+filepath.Join(t.TempDir(), "store"), "RAC_SESSION=pty", "HOME="+t.TempDir())
+	ptmx, err := pty.Start(cmd) // a new session whose controlling terminal is the pty: rac is its foreground job
+	require.NoError(t, err)
+	var out bytes.Buffer
+	done := make(chan struct{})
+	go func() { _, _ = io.Copy(&out, ptmx); close(done) }()
+	return cmd, ptmx, &out, done
+}
+
+// waitFor polls the terminal output for text (bounded, so a broken build
+// fails instead of hanging).
+func waitFor(t *testing.T, out *bytes.Buffer, text string) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for !strings.Contains(out.String(), text) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no %q on the terminal; got %q", text, out.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// In a terminal's foreground job, Ctrl-C reaches the child once, from the
+// terminal: rac does not forward a second copy, and exits like the child.
+func TestPTYCtrlCOnce(t *testing.T) {
+	cmd, ptmx, out, done := racInPTY(t, "run", "--", "sh", "-c",
+		`n=0; trap 'n=$((n+1)); echo "got-int-$n"' INT; echo ready; while [ $n -lt 1 ]; do sleep 0.05; done; sleep 0.5; echo "total=$n"; exit 5`)
+	defer ptmx.Close()
+	waitFor(t, out, "ready")
+	_, err := ptmx.Write([]byte{3}) // Ctrl-C
+	require.NoError(t, err)
+	err = cmd.Wait()
+	<-done
+	var ee *exec.ExitError
+	require.ErrorAs(t, err, &ee)
+	require.Equal(t, 5, ee.Sys().(syscall.WaitStatus).ExitStatus(), out.String())
+	require.Contains(t, out.String(), "total=1")
+	require.NotContains(t, out.String(), "got-int-2")
+	require.Contains(t, out.String(), "rac: ref pty/0001-sh")
+}
+
+// A child killed by Ctrl-C: rac dies of SIGINT too, as the shell expects.
+func TestPTYCtrlCSignalDeath(t *testing.T) {
+	cmd, ptmx, out, done := racInPTY(t, "run", "--", "sh", "-c", `echo ready; exec sleep 30`)
+	defer ptmx.Close()
+	waitFor(t, out, "ready")
+	_, err := ptmx.Write([]byte{3})
+	require.NoError(t, err)
+	err = cmd.Wait()
+	<-done
+	var ee *exec.ExitError
+	require.ErrorAs(t, err, &ee)
+	ws := ee.Sys().(syscall.WaitStatus)
+	require.True(t, ws.Signaled(), "rac should die of the signal: %v / %q", ws, out.String())
+	require.Equal(t, syscall.SIGINT, ws.Signal())
+}
+
+// A program that needs a terminal still has one through rac.
+func TestPTYChildSeesTerminal(t *testing.T) {
+	cmd, ptmx, out, done := racInPTY(t, "run", "--", "sh", "-c", `[ -t 0 ] && echo stdin-is-tty; tty >/dev/null && echo has-tty`)
+	defer ptmx.Close()
+	require.NoError(t, cmd.Wait())
+	<-done
+	require.Contains(t, out.String(), "stdin-is-tty")
+	require.Contains(t, out.String(), "has-tty")
+}
