@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -28,7 +29,7 @@ most 8 KiB. Everything printed passes through the secret redactor.`,
 		Example: `  rac out explain last
   rac out explain claude-0b7e6f4a-1c2d-4e5f-8a9b-0c1d2e3f4a5b/0007-git-push
   rac out explain 42 --json`,
-		Args: exactArgs(1, "rac out explain needs one reference: rac out explain REF (run 'rac out list' to see them)"),
+		Args: exactArgs(1, "missing reference: rac out explain REF (run 'rac out list' to see them)"),
 		RunE: o.run,
 	}
 	cmd.Flags().StringVar(&a.sessionFlag, "session", "", "resolve short references in session `S`")
@@ -87,11 +88,19 @@ func explainMeta(rec *record.Recording) explain.Meta {
 			m.Redactions += n
 		}
 	}
+	var notes []string
 	if cuts, err := rec.Cuts(); err == nil {
-		for s, c := range cuts {
-			m.Truncated = true
-			m.Note = fmt.Sprintf("%d bytes (%d lines) of %s cut; head and tail kept", c.DroppedBytes, c.DroppedLines, s)
+		for _, s := range rec.Streams() {
+			if c, ok := cuts[s]; ok {
+				m.Truncated = true
+				notes = append(notes, fmt.Sprintf("%d bytes (%d lines) of %s cut, head and tail kept", c.DroppedBytes, c.DroppedLines, s))
+			}
 		}
 	}
+	if f := rec.Footer; f != nil {
+		// why it failed to start, a drain that timed out, a broken pipe
+		notes = append(notes, f.Notes...)
+	}
+	m.Note = strings.Join(notes, "; ")
 	return m
 }

@@ -431,7 +431,7 @@ func (o *rmOptions) run(_ *cobra.Command, args []string) error {
 			continue
 		}
 		qualified := t.Ref()
-		t.Close()
+		t.Dir.Close()
 		if seen[qualified] {
 			continue
 		}

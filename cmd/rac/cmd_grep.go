@@ -46,7 +46,7 @@ error (an unknown session is an error, not "no match").`,
   rac out grep -i -C 2 "connection refused"
   rac out grep --all-sessions 'ghp_'
   rac out grep --json 'FAIL'`,
-		Args: exactArgs(1, "rac out grep needs the text to search for: rac out grep TEXT"),
+		Args: exactArgs(1, "missing text: rac out grep TEXT"),
 		RunE: o.run,
 	}
 	f := cmd.Flags()
@@ -93,7 +93,7 @@ func (o *grepOptions) run(cmd *cobra.Command, args []string) error {
 func (o *grepOptions) search(text string) error {
 	a := o.a
 	if text == "" {
-		return usagef("rac out grep needs non-empty TEXT")
+		return usagef("empty TEXT: rac out grep TEXT needs something to search for")
 	}
 	if o.context < 0 {
 		return usagef("-C takes a number of lines from 0")
@@ -131,6 +131,7 @@ func (o *grepOptions) search(text string) error {
 	defer w.Flush()
 	enc := json.NewEncoder(w)
 	hits := 0
+	var last groupEnd
 	for _, sname := range sessions {
 		sd, err := resolve.FindSession(stores, sname)
 		if err != nil {
@@ -152,7 +153,16 @@ func (o *grepOptions) search(text string) error {
 				if o.json {
 					return enc.Encode(jsonHit(rec, h))
 				}
-				return writeHit(w, rec.Ref(), h, o.context > 0 && hits > 1)
+				first := h.N
+				if len(h.Before) > 0 {
+					first = h.Before[0].N
+				}
+				sep := o.context > 0 && hits > 1 && (last.ref != rec.Ref() || last.stream != h.Stream || first > last.line+1)
+				last = groupEnd{ref: rec.Ref(), stream: h.Stream, line: h.N}
+				if len(h.After) > 0 {
+					last.line = h.After[len(h.After)-1].N
+				}
+				return writeHit(w, rec.Ref(), h, sep)
 			})
 			rec.Close()
 			if err != nil {
@@ -169,6 +179,12 @@ func (o *grepOptions) search(text string) error {
 		return errNoMatch
 	}
 	return nil
+}
+
+// groupEnd is where the last printed group of context ended.
+type groupEnd struct {
+	ref, stream string
+	line        int64
 }
 
 func allSessions(stores []*session.Store) ([]string, error) {

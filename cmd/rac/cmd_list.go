@@ -196,6 +196,9 @@ func (o *listOptions) run(cmd *cobra.Command, _ []string) error {
 		enc.SetIndent("", "  ")
 		return enc.Encode(entries)
 	}
+	if len(entries) == 0 && !o.all {
+		fmt.Fprintf(a.streams.Err, "rac: no recordings in session %q ('rac out list --all-sessions' shows every session)\n", sessions[0])
+	}
 	return writeListTable(a.streams.Out, entries, a.now())
 }
 

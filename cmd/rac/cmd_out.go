@@ -6,7 +6,14 @@ import (
 
 func newOutCmd(a *app) *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "out",
+		Use:  "out",
+		Args: cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return usagef("missing subcommand: rac out list|read|grep|explain|path|gc|rm|purge")
+			}
+			return usagef("unknown command %q for rac out: use list, read, grep, explain, path, gc, rm or purge", args[0])
+		},
 		Short: "Read what recorded commands printed",
 		Long: `List, read, search and explain recordings without running anything again.
 Short references (42, 0042-git-p, last) resolve in the current session only;

@@ -26,7 +26,7 @@ stream in STREAM.tail.* segment files beside it.`,
 		Example: `  rac out path last
   tail -f "$(rac out path last --stream stdout)"
   grep -n panic "$(rac out path 42 --stream stderr)"`,
-		Args: exactArgs(1, "rac out path needs one reference: rac out path REF (run 'rac out list' to see them)"),
+		Args: exactArgs(1, "missing reference: rac out path REF (run 'rac out list' to see them)"),
 		RunE: o.run,
 	}
 	cmd.Flags().StringVar(&a.sessionFlag, "session", "", "resolve short references in session `S`")

@@ -24,6 +24,8 @@ type readOptions struct {
 	raw    bool
 	json   bool
 	follow bool
+
+	changed func(string) bool
 }
 
 func newReadCmd(a *app) *cobra.Command {
@@ -41,7 +43,7 @@ Notes (running, incomplete, cut) go to stderr.`,
   rac out read 42 --stream stderr --lines 120:160
   rac out read claude-0b7e6f4a-1c2d-4e5f-8a9b-0c1d2e3f4a5b/0003-make --follow
   rac out read 0042-git-p --raw > out.bin`,
-		Args: exactArgs(1, "rac out read needs one reference: rac out read REF (run 'rac out list' to see them)"),
+		Args: exactArgs(1, "missing reference: rac out read REF (run 'rac out list' to see them)"),
 		RunE: o.run,
 	}
 	f := cmd.Flags()
@@ -55,6 +57,7 @@ Notes (running, incomplete, cut) go to stderr.`,
 	f.BoolVarP(&o.follow, "follow", "f", false, "keep printing a running recording until it ends")
 	cmd.MarkFlagsMutuallyExclusive("head", "tail", "lines", "follow")
 	cmd.MarkFlagsMutuallyExclusive("raw", "json")
+	o.changed = cmd.Flags().Changed
 	return cmd
 }
 
@@ -103,7 +106,15 @@ func (o *readOptions) run(cmd *cobra.Command, args []string) error {
 		return usagef("invalid --stream %q: use stdout or stderr", o.stream)
 	}
 	if o.head < 0 || o.tail < 0 {
-		return usagef("--head and --tail take a positive number of lines")
+		return usagef("--head and --tail take a number of lines from 0")
+	}
+	if (o.changed("head") && o.head == 0) || (o.changed("tail") && o.tail == 0) {
+		// as head -n 0: nothing, but the reference is still checked
+		rec, err := a.openRef(args[0])
+		if err == nil {
+			rec.Close()
+		}
+		return err
 	}
 	lo := record.LineOptions{Stream: o.stream, Head: o.head, Tail: o.tail}
 	if o.lines != "" {
@@ -162,8 +173,14 @@ func (o *readOptions) run(cmd *cobra.Command, args []string) error {
 	if o.follow {
 		return o.followRec(rec, w, print)
 	}
-	if err := rec.Lines(lo, print); err != nil {
+	printed := 0
+	err = rec.Lines(lo, func(l record.Line) error { printed++; return print(l) })
+	if err != nil {
 		return err
+	}
+	if printed == 0 && lo.From > 0 {
+		// say why nothing came, instead of a silent empty answer
+		fmt.Fprintf(a.streams.Err, "rac: %s: %s has no lines %s (it has %d lines)\n", rec.Ref(), lo.Stream, o.lines, rec.StreamLines(lo.Stream))
 	}
 	return w.Flush()
 }

@@ -48,7 +48,6 @@ executed, 127 when it is not found. The last line rac writes to stderr is
 		Example: `  rac run -- git push
   rac run git log -3
   rac run --timeout 10m -- make test
-  rac run --session my-task -- kubectl get pods
   rac run --summary -- go test ./...`,
 		Args: cobra.ArbitraryArgs,
 		RunE: o.run,
@@ -72,7 +71,7 @@ executed, 127 when it is not found. The last line rac writes to stderr is
 func (o *runOptions) run(cmd *cobra.Command, args []string) error {
 	a := o.a
 	if len(args) == 0 {
-		return usagef("rac run needs a command: rac run [flags] [--] CMD [ARGS...]")
+		return usagef("missing command: rac run [flags] [--] CMD [ARGS...]")
 	}
 	switch o.announce {
 	case "auto", "start", "end", "both", "none":
@@ -85,10 +84,12 @@ func (o *runOptions) run(cmd *cobra.Command, args []string) error {
 	if o.summaryHead < 0 || o.summaryTail < 0 {
 		return usagef("--summary-head and --summary-tail take a number of lines from 0")
 	}
-	id, err := a.identify()
-	if err != nil {
-		return err
+	errw := a.streams.Err
+	id, idErr := a.identify()
+	if idErr != nil && (a.sessionFlag != "" || !errors.Is(idErr, session.ErrInvalidName)) {
+		return idErr // a bad --session flag is rac's own bad flag
 	}
+	var err error
 	if o.maxBytes, err = a.cfg.sizeSetting("record.max_bytes"); err != nil {
 		return err
 	}
@@ -115,7 +116,6 @@ func (o *runOptions) run(cmd *cobra.Command, args []string) error {
 			announce = "both"
 		}
 	}
-	errw := a.streams.Err
 	warn := func(msg string) { fmt.Fprintf(errw, "rac: warning: %s\n", escapeControl(red.String(msg))) }
 
 	cwd, _ := os.Getwd()
@@ -129,7 +129,11 @@ func (o *runOptions) run(cmd *cobra.Command, args []string) error {
 		storedCwd = red.String(cwd)
 	}
 	var rec *record.Writer
-	if a.recordingAllowed(warn) {
+	switch {
+	case idErr != nil:
+		// a bad RAC_SESSION must not cost the user the command itself
+		warn(fmt.Sprintf("not recording this command: %v", idErr))
+	case a.recordingAllowed(warn):
 		rec = o.startRecording(id, storedArgv, storedCwd, redactOn, warn)
 	}
 	var filter func(string, io.Writer) io.WriteCloser
@@ -165,6 +169,10 @@ func (o *runOptions) run(cmd *cobra.Command, args []string) error {
 	if out.Status == record.StatusFailedToStart {
 		// before the ref line, which stays the last line rac writes
 		fmt.Fprintf(errw, "rac: %s\n", escapeControl(red.String(out.StartErr.Error())))
+		out.Notes = append(out.Notes, out.StartErr.Error())
+	} else if out.OpenLine(sameTerminalOrFile(a.streams.Out, a.streams.Err)) {
+		// rac's own lines start on a line of their own
+		fmt.Fprintln(errw)
 	}
 	if rec != nil {
 		footer := record.Footer{
@@ -179,8 +187,9 @@ func (o *runOptions) run(cmd *cobra.Command, args []string) error {
 			if out.Signal != 0 {
 				footer.Signal = unix.SignalName(out.Signal)
 			}
-		case record.StatusFailedToStart:
-			footer.Notes = append(footer.Notes, red.String(out.StartErr.Error()))
+		}
+		for i, n := range footer.Notes {
+			footer.Notes[i] = red.String(n)
 		}
 		var ferr error
 		withPrivateUmask(func() { ferr = rec.Finish(footer) })
@@ -253,6 +262,9 @@ func (o *runOptions) startRecording(id session.Identity, argv []string, cwd stri
 // writes under the home directory.
 func (a *app) openSessionForWrite(id session.Identity, warn func(string)) (*session.SessionDir, error) {
 	loc := session.Locate(a.getenv)
+	if loc.Err != nil {
+		return nil, loc.Err
+	}
 	sd, err := openSessionAt(loc.Path, id)
 	if err == nil || loc.Explicit || !session.IsUnwritable(err) {
 		return sd, err
@@ -355,11 +367,15 @@ type runJSON struct {
 
 // printJSON writes one JSON object on stderr, before the final ref line.
 func (o *runOptions) printJSON(rec *record.Writer, out record.Outcome, d time.Duration) {
+	notes := make([]string, len(out.Notes))
+	for i, n := range out.Notes {
+		notes[i] = validUTF8(o.a.red.String(n))
+	}
 	j := runJSON{
 		Status: out.Status, DurationMS: d.Milliseconds(),
 		StdoutBytes: out.Received[record.Stdout].Bytes, StderrBytes: out.Received[record.Stderr].Bytes,
 		StdoutLines: out.Received[record.Stdout].Lines, StderrLines: out.Received[record.Stderr].Lines,
-		Notes: validUTF8s(out.Notes),
+		Notes: notes,
 	}
 	if rec != nil {
 		ref, sess, name := rec.Ref(), rec.Session, rec.Name
@@ -376,4 +392,13 @@ func (o *runOptions) printJSON(rec *record.Writer, out record.Outcome, d time.Du
 	}
 	b, _ := json.Marshal(j)
 	fmt.Fprintf(o.a.streams.Err, "%s\n", b)
+}
+
+// sameTerminalOrFile reports whether stdout and stderr end in one place
+// (2>&1, or one terminal): then the last byte of either decides whether
+// rac's own line needs a newline first.
+func sameTerminalOrFile(a, b *os.File) bool {
+	fa, ea := a.Stat()
+	fb, eb := b.Stat()
+	return ea == nil && eb == nil && os.SameFile(fa, fb)
 }

@@ -53,7 +53,7 @@ type sessionRuleRep struct {
 	Reached bool     `json:"reached"`
 	Saw     []string `json:"saw"`
 	Why     string   `json:"why"`
-	Hint    string   `json:"hint,omitempty"`
+	Hint    string   `json:"hint"`
 }
 
 func (o *sessionOptions) run(cmd *cobra.Command, _ []string) error {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -90,14 +91,14 @@ func loadConfig(getenv func(string) string) (*config, error) {
 		return c, nil
 	}
 	fi, err := os.Stat(c.path)
-	if errors.Is(err, fs.ErrNotExist) {
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
 		return c, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("config file %s: %w", c.path, err)
 	}
 	if err := session.CheckOwnedPrivate(c.path, fi, "config file"); err != nil {
-		return nil, err
+		return nil, errors.New(strings.TrimPrefix(err.Error(), session.ErrUnsafeStore.Error()+": "))
 	}
 	v := viper.New()
 	v.SetConfigFile(c.path)

@@ -80,9 +80,15 @@ func exitStatus(err error, runCmd bool) int {
 	}
 }
 
-// hint is the command an error message suggests next.
-func hint(err error) string {
+// hint is the command an error message suggests next; cmdPath is the
+// command that failed (for its --help).
+func hint(err error, cmdPath string) string {
+	var ue usageError
 	switch {
+	case errors.Is(err, resolve.ErrNotFound) && strings.Contains(err.Error(), "no session \""):
+		return "run 'rac out list --all-sessions' to see every session"
+	case errors.Is(err, resolve.ErrNotFound) && strings.Contains(err.Error(), "has no recordings yet"):
+		return "this shell may be in another session than the one that ran the command: use the SESSION/NAME that rac run printed, or run 'rac session --explain'"
 	case errors.Is(err, resolve.ErrExpired):
 		return expiredHint(err)
 	case errors.Is(err, resolve.ErrNotFound), errors.Is(err, resolve.ErrAmbiguous):
@@ -91,6 +97,8 @@ func hint(err error) string {
 		return "a reference is SESSION/NAME as printed by rac run, a number like 42, a name prefix, or last"
 	case errors.Is(err, session.ErrInvalidName):
 		return "pick a name like my-task-1"
+	case errors.As(err, &ue):
+		return "run '" + cmdPath + " --help' for the usage and examples"
 	case errors.Is(err, record.ErrNewerFormat):
 		return "install a newer rac to read it"
 	}
@@ -99,13 +107,17 @@ func hint(err error) string {
 
 // printError writes err as one "rac:" line (control characters escaped),
 // then a hint line when there is one.
-func printError(w io.Writer, err error) {
+func printError(w io.Writer, err error, cmdPaths ...string) {
+	cmdPath := "rac"
+	if len(cmdPaths) > 0 {
+		cmdPath = cmdPaths[0]
+	}
 	var ce exitCodeError
 	if errors.As(err, &ce) && ce.err == nil {
 		return
 	}
 	fmt.Fprintf(w, "rac: %s\n", escapeControl(strings.TrimSpace(err.Error())))
-	if h := hint(err); h != "" {
+	if h := hint(err, cmdPath); h != "" {
 		fmt.Fprintf(w, "rac: hint: %s\n", h)
 	}
 }

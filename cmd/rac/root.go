@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -40,10 +41,39 @@ func Main(args []string, streams Streams) int {
 	if errors.As(err, &se) {
 		return reraise(se.sig)
 	}
+	err = cobraUsage(err)
 	if err != nil {
-		printError(streams.Err, err)
+		path := "rac"
+		if cmd != nil {
+			path = cmd.CommandPath()
+		}
+		printError(streams.Err, err, path)
 	}
 	return exitStatus(err, isRun)
+}
+
+// cobraUsage turns cobra's own usage errors (unknown command, flags that
+// exclude each other) into usage errors, in rac's words.
+func cobraUsage(err error) error {
+	if err == nil {
+		return nil
+	}
+	msg := err.Error()
+	switch {
+	case strings.HasPrefix(msg, "unknown command"):
+		return usageError{err}
+	case strings.HasPrefix(msg, "if any flags in the group"):
+		// "... [head tail lines] are set none of the others can be; [head tail] were all set"
+		if i := strings.LastIndex(msg, "; ["); i >= 0 {
+			names := strings.Fields(strings.Trim(strings.TrimSuffix(msg[i+2:], " were all set"), "[]"))
+			for j, n := range names {
+				names[j] = "--" + n
+			}
+			return usagef("%s cannot be used together", strings.Join(names, " and "))
+		}
+		return usageError{err}
+	}
+	return err
 }
 
 func newRootCmd(a *app) *cobra.Command {
@@ -80,6 +110,9 @@ running it again.`,
 // fallback store when it exists. A refused (unsafe) store is an error.
 func (a *app) readStores() ([]*session.Store, error) {
 	loc := session.Locate(a.getenv)
+	if loc.Err != nil {
+		return nil, usageError{loc.Err}
+	}
 	var stores []*session.Store
 	st, err := session.OpenStore(loc.Path)
 	switch {

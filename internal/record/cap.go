@@ -57,14 +57,17 @@ type capper struct {
 }
 
 func newCapper(maxBytes, headBytes int64) *capper {
-	if headBytes > maxBytes {
-		headBytes = maxBytes
+	if headBytes >= maxBytes {
+		// a head as big as the cap would leave no tail, and the end of the
+		// output is what matters most: keep a quarter for the head
+		headBytes = maxBytes / 4
 	}
-	// Segments of an eighth of the tail: the kept tail stays within an
-	// eighth of its budget, and a rotation (a few file operations) comes
-	// rarely enough to cost nothing next to the bytes.
+	// Segments of an eighth of the tail: the open segments (one a stream)
+	// fit in the budget beside the closed ones, so the cap holds, and a
+	// rotation (a few file operations) comes rarely enough to cost nothing
+	// next to the bytes.
 	seg := (maxBytes - headBytes) / 8
-	seg = max(256<<10, min(seg, 8<<20))
+	seg = max(1<<10, min(seg, 8<<20))
 	return &capper{max: maxBytes, head: headBytes, segSize: seg, cuts: map[string]*StreamCut{}}
 }
 
@@ -83,6 +86,13 @@ func (s *StreamSink) storeCapped(p []byte, off, nlBefore int64) error {
 	c := s.w.cap
 	if !s.inTail {
 		room := c.takeHead(int64(len(p)))
+		if room < int64(len(p)) {
+			// end the head on a line end when there is one near, so the
+			// head is whole lines
+			if nl := bytes.LastIndexByte(p[:room], '\n'); nl >= 0 && room-int64(nl) <= 64<<10 {
+				room = int64(nl) + 1
+			}
+		}
 		if room > 0 {
 			if _, err := s.data.Write(p[:room]); err != nil {
 				return err

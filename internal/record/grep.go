@@ -29,7 +29,7 @@ type Hit struct {
 func (r *Recording) Grep(o GrepOptions, fn func(Hit) error) error {
 	needle := []byte(o.Text)
 	if o.IgnoreCase {
-		needle = bytes.ToLower(needle)
+		needle = asciiLower(nil, needle)
 	}
 	for _, s := range r.Meta.Streams {
 		var err error
@@ -51,51 +51,66 @@ func (r *Recording) Grep(o GrepOptions, fn func(Hit) error) error {
 func matchLine(line, needle []byte, fold bool) ([]byte, bool) {
 	clean := termtext.CleanLine(line)
 	if fold {
-		return clean, bytes.Contains(bytes.ToLower(clean), needle)
+		return clean, bytes.Contains(asciiLower(nil, clean), needle)
 	}
 	return clean, bytes.Contains(clean, needle)
 }
 
-// grepLines walks lines, keeping a ring of the last Context lines.
+// asciiLower appends b with ASCII letters lower-cased to dst: -i folds
+// ASCII only, as LC_ALL=C grep -i does.
+func asciiLower(dst, b []byte) []byte {
+	dst = append(dst[:0], b...)
+	for i, c := range dst {
+		if c >= 'A' && c <= 'Z' {
+			dst[i] = c + 'a' - 'A'
+		}
+	}
+	return dst
+}
+
+// grepLines walks lines for a search with context. Context is merged as
+// grep merges it: a line is shown once, as a hit when it matches, and a
+// hit's Before holds only lines no earlier hit has shown.
 func (r *Recording) grepLines(stream string, needle []byte, o GrepOptions, fn func(Hit) error) error {
-	var before []Line
-	var pending []*Hit // hits still collecting after-context
-	flush := func(h *Hit) error { return fn(*h) }
+	var ring []Line      // the last Context lines
+	var pending *Hit     // a hit still collecting its After
+	var shown int64 = -1 // the last line number shown (as a hit or context)
 	err := r.Lines(LineOptions{Stream: stream}, func(l Line) error {
 		if l.Marker {
 			return nil
 		}
 		clean, ok := matchLine(l.Text, needle, o.IgnoreCase)
 		cl := Line{Stream: l.Stream, N: l.N, Text: append([]byte(nil), clean...)}
-		keep := pending[:0]
-		for _, h := range pending {
-			if len(h.After) < o.Context && !ok {
-				h.After = append(h.After, cl)
-			}
-			if len(h.After) < o.Context && !ok {
-				keep = append(keep, h)
-			} else if err := flush(h); err != nil {
+		if pending != nil && (ok || len(pending.After) >= o.Context) {
+			if err := fn(*pending); err != nil {
 				return err
 			}
+			pending = nil
 		}
-		pending = keep
-		if ok {
-			h := &Hit{Stream: stream, N: l.N, Text: cl.Text, Before: append([]Line(nil), before...)}
-			pending = append(pending, h)
+		switch {
+		case ok:
+			h := &Hit{Stream: stream, N: l.N, Text: cl.Text}
+			for _, b := range ring {
+				if b.N > shown {
+					h.Before = append(h.Before, b)
+				}
+			}
+			pending, shown = h, l.N
+		case pending != nil:
+			pending.After = append(pending.After, cl)
+			shown = l.N
 		}
-		before = append(before, cl)
-		if len(before) > o.Context {
-			before = before[1:]
+		ring = append(ring, cl)
+		if len(ring) > o.Context {
+			ring = ring[1:]
 		}
 		return nil
 	})
 	if err != nil {
 		return err
 	}
-	for _, h := range pending {
-		if err := flush(h); err != nil {
-			return err
-		}
+	if pending != nil {
+		return fn(*pending)
 	}
 	return nil
 }
@@ -129,12 +144,7 @@ func (r *Recording) grepBlocks(stream string, needle []byte, fold bool, fn func(
 		chunk := data[:end]
 		hay := chunk
 		if fold {
-			lower = append(lower[:0], chunk...)
-			for i, c := range lower {
-				if c >= 'A' && c <= 'Z' {
-					lower[i] = c + 'a' - 'A'
-				}
-			}
+			lower = asciiLower(lower, chunk)
 			hay = lower
 		}
 		counted := 0 // chunk[:counted] has been counted into nl
@@ -201,8 +211,10 @@ func (r *Recording) grepBlocks(stream string, needle []byte, fold bool, fn func(
 		return nil
 	}
 	for _, p := range v.parts {
+		off := int64(0)
 		if p.start > consumed {
-			// a cut: the partial line before it is searched alone
+			// a cut: the partial line before it is searched alone, and the
+			// piece of a line the kept tail starts with is no line
 			if len(carry) > 0 {
 				if err := search(append([]byte(nil), carry...), true); err != nil {
 					return err
@@ -210,8 +222,13 @@ func (r *Recording) grepBlocks(stream string, needle []byte, fold bool, fn func(
 				carry = carry[:0]
 			}
 			lineBase(p.start)
+			if v.cut != nil && p.start == v.cut.KeptFrom {
+				if off = firstLineEnd(p.f, p.size); off > 0 {
+					nl++
+				}
+			}
 		}
-		for off := int64(0); off < p.size; {
+		for off < p.size {
 			n := copy(buf, carry)
 			if n == len(buf) { // a line longer than the block
 				buf = append(buf, make([]byte, len(buf))...)

@@ -73,11 +73,13 @@ func (st *lineState) feed(b []byte, at int64, emit func(Line) error) error {
 				return err
 			}
 		}
-		st.partial, st.skip = st.partial[:0], false
+		st.partial = st.partial[:0]
 		if err := emit(Line{Stream: st.stream, Text: []byte(CutMarker(st.stream, *st.cut)), Marker: true}); err != nil {
 			return err
 		}
+		// the kept tail starts inside a line: that piece is no line, drop it
 		st.n = st.cut.LinesBefore() + 1
+		st.skip = true
 	}
 	st.consumed = at + int64(len(b))
 	for len(b) > 0 {
@@ -102,6 +104,7 @@ func (st *lineState) feed(b []byte, at int64, emit func(Line) error) error {
 	return nil
 }
 
+// flush ends a last line that has no newline.
 func (st *lineState) flush(emit func(Line) error) error {
 	if len(st.partial) > 0 && !st.skip {
 		return emit(Line{Stream: st.stream, N: st.n, Text: st.partial})

@@ -257,3 +257,21 @@ type LineMark struct {
 	Newlines int64
 	Off      int64
 }
+
+// StreamLines is the number of lines of a stream as stored so far (a last
+// line without a newline counts).
+func (r *Recording) StreamLines(stream string) int64 {
+	if r.Footer != nil {
+		if c, ok := r.Footer.Stored[stream]; ok {
+			return c.Lines
+		}
+	}
+	var n int64
+	_ = r.Lines(LineOptions{Stream: stream, Tail: 1}, func(l Line) error {
+		if !l.Marker {
+			n = l.N
+		}
+		return nil
+	})
+	return n
+}

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -51,12 +52,28 @@ type Outcome struct {
 	StartErr error
 	Received map[string]Counts
 	Notes    []string
+
+	// what was forwarded last: whether it ended a line, per stream and
+	// over both (by the order of the forwarding writes)
+	lastOpen  map[string]bool
+	lastWrote string
+}
+
+// OpenLine reports whether the forwarded output left a line open on
+// stderr, or on either stream when both go to one place: rac then starts
+// its own lines on a new line.
+func (o Outcome) OpenLine(shared bool) bool {
+	if shared {
+		return o.lastWrote != "" && o.lastOpen[o.lastWrote]
+	}
+	return o.lastOpen[Stderr]
 }
 
 // Errors for a command that could not be started.
 var (
 	ErrNotFound      = errors.New("command not found")
 	ErrNotExecutable = errors.New("permission denied")
+	ErrIsDirectory   = errors.New("is a directory")
 )
 
 // Forwarded signals: sent to the child's process group when rac is not the
@@ -82,7 +99,7 @@ func Run(o RunOptions) Outcome {
 	if warn == nil {
 		warn = func(string) {}
 	}
-	out := Outcome{Received: map[string]Counts{}}
+	out := Outcome{Received: map[string]Counts{}, lastOpen: map[string]bool{}}
 
 	path, err := lookPath(o.Argv[0])
 	if err != nil {
@@ -145,9 +162,16 @@ func Run(o RunOptions) Outcome {
 	}
 
 	var wg sync.WaitGroup
+	var fwdMu sync.Mutex
 	pumps := make([]*pump, len(streams))
 	for i, s := range streams {
 		p := &pump{name: s.name, src: readEnds[i], fwd: s.fwd, warn: warn, now: now}
+		p.forwarded = func(last byte) {
+			fwdMu.Lock()
+			out.lastOpen[p.name] = last != '\n'
+			out.lastWrote = p.name
+			fwdMu.Unlock()
+		}
 		if o.NoForward {
 			p.fwd = nil
 		}
@@ -280,6 +304,8 @@ type pump struct {
 	store *stage
 	warn  func(string)
 	now   func() time.Time
+	// forwarded is told the last byte of each forwarded write
+	forwarded func(last byte)
 
 	bytes  int64
 	nl     int64
@@ -311,7 +337,11 @@ func (p *pump) run() {
 			b := buf[:n]
 			p.count(b)
 			if !p.noFwd && p.fwd != nil {
-				if _, werr := p.fwd.Write(b); werr != nil {
+				_, werr := p.fwd.Write(b)
+				if werr == nil {
+					p.forwarded(b[len(b)-1])
+				}
+				if werr != nil {
 					p.noFwd = true
 					if errors.Is(werr, syscall.EPIPE) {
 						// As without rac: the child's next write gets
@@ -444,6 +474,9 @@ func lookPath(name string) (string, error) {
 	}
 	if errors.Is(err, exec.ErrDot) {
 		return "", fmt.Errorf("%s: %w", name, ErrNotFound)
+	}
+	if fi, serr := os.Stat(name); serr == nil && fi.IsDir() && strings.Contains(name, "/") {
+		return "", fmt.Errorf("%s: %w", name, ErrIsDirectory)
 	}
 	return "", fmt.Errorf("%s: %w", name, classifyStartErr(err))
 }

@@ -1,6 +1,7 @@
 package record
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"io"
@@ -228,14 +229,17 @@ func (r *Recording) Pieces(stream string) (pieces []Piece, closeFn func(), err e
 	first := int64(1)
 	next := int64(0)
 	for _, p := range v.parts {
+		from := int64(0)
 		if p.start > next && len(cur) > 0 {
 			pieces = append(pieces, Piece{R: io.MultiReader(cur...), FirstLine: first})
 			cur = nil
 			if v.cut != nil {
-				first = v.cut.LinesBefore() + 1
+				// the kept tail starts inside a line: begin at the next one
+				first = v.cut.LinesBefore() + 2
+				from = firstLineEnd(p.f, p.size)
 			}
 		}
-		cur = append(cur, io.NewSectionReader(p.f, 0, p.size))
+		cur = append(cur, io.NewSectionReader(p.f, from, p.size-from))
 		next = p.start + p.size
 	}
 	if len(cur) > 0 {
@@ -246,3 +250,14 @@ func (r *Recording) Pieces(stream string) (pieces []Piece, closeFn func(), err e
 
 // Dir is the recording's folder path, for tools that open files themselves.
 func (r *Recording) Dir() string { return r.dir.Name() }
+
+// firstLineEnd is the offset after the first newline of f (within 1 MiB),
+// or 0 when there is none.
+func firstLineEnd(f *os.File, size int64) int64 {
+	buf := make([]byte, min(size, 1<<20))
+	n, _ := f.ReadAt(buf, 0)
+	if i := bytes.IndexByte(buf[:n], '\n'); i >= 0 {
+		return int64(i) + 1
+	}
+	return 0
+}

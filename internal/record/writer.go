@@ -233,32 +233,33 @@ type StreamSink struct {
 	segInfo *segment
 }
 
+// newSink creates the stream's data file now, so its path (rac out path)
+// exists from the start; its line index is made on the first byte.
 func (w *Writer) newSink(stream string) (*StreamSink, error) {
 	id, ok := streamIDs[stream]
 	if !ok {
 		return nil, fmt.Errorf("unknown stream %q", stream)
 	}
-	return &StreamSink{w: w, stream: stream, id: id}, nil
+	data, err := session.CreateExcl(w.dir, stream)
+	if err != nil {
+		return nil, err
+	}
+	return &StreamSink{w: w, stream: stream, id: id, data: data}, nil
 }
 
-// open creates the stream's files on its first byte: most commands leave
-// a stream empty, and creating files is most of what rac run costs.
-func (s *StreamSink) open() error {
-	data, err := session.CreateExcl(s.w.dir, s.stream)
-	if err != nil {
-		return err
-	}
+// openLines creates the line index on the stream's first byte: most
+// commands leave a stream empty, and creating files is most of what a
+// short rac run costs.
+func (s *StreamSink) openLines() error {
 	lines, err := session.CreateExcl(s.w.dir, linesPfx+s.stream)
 	if err != nil {
-		data.Close()
 		return err
 	}
 	if _, err := lines.Write([]byte(linesMagic)); err != nil {
-		data.Close()
 		lines.Close()
 		return err
 	}
-	s.data, s.lines = data, lines
+	s.lines = lines
 	return nil
 }
 
@@ -286,8 +287,8 @@ func (s *StreamSink) Write(p []byte) (int, error) {
 	if len(p) == 0 || s.closed || s.w.Err() != nil {
 		return len(p), nil
 	}
-	if s.data == nil {
-		if err := s.open(); err != nil {
+	if s.lines == nil {
+		if err := s.openLines(); err != nil {
 			s.w.setErr(err)
 			return len(p), nil
 		}

@@ -34,6 +34,7 @@ type Location struct {
 	Path     string // primary store root
 	Explicit bool   // from RAC_HOME: never replaced by the fallback
 	Fallback string // $TMPDIR/rac-UID, used when the default cannot be written
+	Err      error  // RAC_HOME is not usable (relative): nothing may be read or written
 }
 
 // Locate finds the store root: $RAC_HOME; else $XDG_STATE_HOME/rac; else
@@ -45,14 +46,20 @@ func Locate(getenv func(string) string) Location {
 	}
 	fb := filepath.Join(tmp, "rac-"+strconv.Itoa(os.Geteuid()))
 	if h := getenv("RAC_HOME"); h != "" {
+		if !filepath.IsAbs(h) {
+			// a relative store would move with the current directory
+			return Location{Path: h, Explicit: true, Fallback: fb, Err: fmt.Errorf("RAC_HOME must be an absolute path, not %q", h)}
+		}
 		return Location{Path: h, Explicit: true, Fallback: fb}
 	}
 	if x := getenv("XDG_STATE_HOME"); x != "" && filepath.IsAbs(x) {
 		return Location{Path: filepath.Join(x, "rac"), Fallback: fb}
 	}
 	home := getenv("HOME")
-	if home == "" {
-		home, _ = os.UserHomeDir()
+	if !filepath.IsAbs(home) {
+		// no usable home (HOME unset or relative): the fallback, never a
+		// store under the current directory
+		return Location{Path: fb, Fallback: fb}
 	}
 	return Location{Path: filepath.Join(home, ".local", "state", "rac"), Fallback: fb}
 }

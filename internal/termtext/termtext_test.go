@@ -23,6 +23,10 @@ func TestCleanLine(t *testing.T) {
 		{"bell dropped", "ding\x07", "ding"},
 		{"unterminated csi", "x\x1b[12", "x"},
 		{"invalid utf8 kept", "a\xffb\rZ", "Z\xffb"},
+		{"8-bit csi", "a\u009b31mred\u009b0m", "ared"},
+		{"8-bit osc", "\u009d0;title\u009ctext", "text"},
+		{"other c1 dropped", "x\u0085y", "xy"},
+		{"latin-1 letters kept", "café", "café"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			assert.Equal(t, tc.want, string(CleanLine([]byte(tc.in))))
