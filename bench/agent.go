@@ -161,7 +161,8 @@ func benchLines(b *bench) {
 	out, err := exec.Command("wc", "-l", file).Output()
 	check(err)
 	var total int
-	fmt.Sscan(string(out), &total)
+	_, err = fmt.Sscan(string(out), &total)
+	check(err)
 	end := fmt.Sprintf("%d:%d", total-50, total-10)
 	med := b.interleaveEnv(env, 5**runs,
 		[]string{b.rac, "out", "read", "last", "--stream", "stdout", "--lines", end},

@@ -49,7 +49,7 @@ func main() {
 	work, err := os.MkdirTemp("", "rac-bench-")
 	check(err)
 	if !*keep {
-		defer os.RemoveAll(work)
+		defer func() { _ = os.RemoveAll(work) }()
 	}
 	b := &bench{work: work, rac: rac}
 	b.env = append(os.Environ(), "RAC_HOME="+filepath.Join(work, "store"), "RAC_SESSION=bench", "RAC_GC_MAX_AGE=1000d")

@@ -128,7 +128,7 @@ func (o *grepOptions) search(text string) error {
 		sessions = []string{id.Name}
 	}
 	w := bufio.NewWriterSize(a.streams.Out, 64<<10)
-	defer w.Flush()
+	defer func() { _ = w.Flush() }() // on early errors; the normal path checks it
 	enc := json.NewEncoder(w)
 	hits := 0
 	var last groupEnd

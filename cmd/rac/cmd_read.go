@@ -137,7 +137,7 @@ func (o *readOptions) run(cmd *cobra.Command, args []string) error {
 		noteStatus(a, rec)
 	}
 	w := bufio.NewWriterSize(a.streams.Out, 64<<10)
-	defer w.Flush()
+	defer func() { _ = w.Flush() }() // on early errors; the normal path checks it
 	if o.raw && o.head == 0 && o.tail == 0 && o.lines == "" && !o.follow {
 		cuts, err := rec.CopyRaw(w, o.stream)
 		for stream, c := range cuts {

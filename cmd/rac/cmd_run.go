@@ -163,7 +163,7 @@ func (o *runOptions) run(cmd *cobra.Command, args []string) error {
 		Rec: rec, Warn: warn, Now: a.now, Tee: tee, NoForward: o.summary, Filter: filter,
 	})
 	for _, c := range collectors {
-		c.Close()
+		_ = c.Close() // ends a last line; it cannot fail
 	}
 
 	if out.Status == record.StatusFailedToStart {

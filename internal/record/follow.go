@@ -33,7 +33,7 @@ func (r *Recording) Follow(o FollowOptions, fn func(Line) error) error {
 			idx.Close()
 		}
 	}()
-	var idxOff int64 = int64(len(chunksMagic))
+	idxOff := int64(len(chunksMagic))
 	st := map[string]*lineState{}
 	covered := map[string]int64{}
 	buf := make([]byte, readBlock)
@@ -126,8 +126,6 @@ func (r *Recording) WaitFunc(bound time.Duration) (wait func() error, done func(
 	}
 	return func() error { time.Sleep(min(bound, 200*time.Millisecond)); return nil }, func() {}
 }
-
-var errNoWatch = errors.New("no directory watch")
 
 // dirFile opens the recording folder itself (for a watch on it).
 func dirFile(r *os.Root) (*os.File, error) {

@@ -3,9 +3,12 @@
 package record
 
 import (
+	"errors"
 	"os"
 	"time"
 )
+
+var errNoWatch = errors.New("no directory watch")
 
 type dirWatch struct{}
 
