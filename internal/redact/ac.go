@@ -62,20 +62,25 @@ func newAutomaton(pats []string) *automaton {
 	for b := 'A'; b <= 'Z'; b++ {
 		a.class[b] = a.class[b+('a'-'A')]
 	}
-	// Trie.
-	type node struct {
-		next  []int32
-		out   []int32
-		depth int
+	// Trie, in flat arrays: one allocation for all transitions instead of
+	// one a node (rac builds this on every start).
+	total := 1
+	for _, p := range pats {
+		total += len(p)
 	}
-	newNode := func() node {
-		n := node{next: make([]int32, ncls)}
-		for i := range n.next {
-			n.next[i] = -1
+	next := make([]int32, 0, total*ncls)
+	depth := make([]int32, 0, total)
+	out := make([][]int32, 0, total)
+	addNode := func(d int32) int32 {
+		n := int32(len(depth))
+		for range ncls {
+			next = append(next, -1)
 		}
+		depth = append(depth, d)
+		out = append(out, nil)
 		return n
 	}
-	nodes := []node{newNode()}
+	addNode(0)
 	a.bigram = make([]bool, ncls*ncls)
 	a.trigram = make([]uint64, (ncls*ncls*ncls+63)/64)
 	for pi, p := range pats {
@@ -94,61 +99,60 @@ func newAutomaton(pats []string) *automaton {
 		a.lens[pi] = int32(len(p))
 		s := int32(0)
 		for i := 0; i < len(p); i++ {
-			c := a.class[p[i]]
-			if nodes[s].next[c] < 0 {
-				nn := newNode()
-				nn.depth = nodes[s].depth + 1
-				nodes = append(nodes, nn)
-				nodes[s].next[c] = int32(len(nodes) - 1)
+			c := int32(a.class[p[i]])
+			if next[s*int32(ncls)+c] < 0 {
+				nn := addNode(depth[s] + 1)
+				next[s*int32(ncls)+c] = nn
 			}
-			s = nodes[s].next[c]
+			s = next[s*int32(ncls)+c]
 		}
-		nodes[s].out = append(nodes[s].out, int32(pi))
+		out[s] = append(out[s], int32(pi))
 	}
+	nnodes := len(depth)
 	// Failure links, completing the DFA in breadth-first order.
-	fail := make([]int32, len(nodes))
-	queue := make([]int32, 0, len(nodes))
+	fail := make([]int32, nnodes)
+	queue := make([]int32, 0, nnodes)
 	for c := 0; c < ncls; c++ {
-		if t := nodes[0].next[c]; t >= 0 {
+		if t := next[c]; t >= 0 {
 			fail[t] = 0
 			queue = append(queue, t)
 		} else {
-			nodes[0].next[c] = 0
+			next[c] = 0
 		}
 	}
 	for qi := 0; qi < len(queue); qi++ {
 		s := queue[qi]
-		nodes[s].out = append(nodes[s].out, nodes[fail[s]].out...)
+		if len(out[fail[s]]) > 0 {
+			out[s] = append(out[s], out[fail[s]]...)
+		}
+		row, frow := next[int(s)*ncls:int(s+1)*ncls], next[int(fail[s])*ncls:int(fail[s]+1)*ncls]
 		for c := 0; c < ncls; c++ {
-			t := nodes[s].next[c]
+			t := row[c]
 			if t < 0 {
-				nodes[s].next[c] = nodes[fail[s]].next[c]
+				row[c] = frow[c]
 				continue
 			}
-			fail[t] = nodes[fail[s]].next[c]
+			fail[t] = frow[c]
 			queue = append(queue, t)
 		}
 	}
 	a.stride = uint32(ncls)
-	a.trans = make([]uint32, len(nodes)*ncls)
-	a.outIdx = make([]uint32, len(nodes)+1)
-	for s := range nodes {
+	a.trans = make([]uint32, nnodes*ncls)
+	a.outIdx = make([]uint32, nnodes+1)
+	for s := 0; s < nnodes; s++ {
 		a.outIdx[s] = uint32(len(a.outs))
-		a.outs = append(a.outs, nodes[s].out...)
+		a.outs = append(a.outs, out[s]...)
 	}
-	a.outIdx[len(nodes)] = uint32(len(a.outs))
-	for s := range nodes {
-		for c := 0; c < ncls; c++ {
-			t := nodes[s].next[c]
-			v := uint32(t) * a.stride
-			if len(nodes[t].out) > 0 {
-				v |= outFlag
-			}
-			if nodes[t].depth <= 1 {
-				v |= shallowFlag
-			}
-			a.trans[s*ncls+c] = v
+	a.outIdx[nnodes] = uint32(len(a.outs))
+	for i, t := range next {
+		v := uint32(t) * a.stride
+		if len(out[t]) > 0 {
+			v |= outFlag
 		}
+		if depth[t] <= 1 {
+			v |= shallowFlag
+		}
+		a.trans[i] = v
 	}
 	return a
 }

@@ -103,7 +103,7 @@ func BenchmarkScan(b *testing.B) {
 	for b.Loop() {
 		for p := data; len(p) > 0; {
 			n := min(len(p), 256<<10)
-			hits = r.ac.scan(p[:n], hits[:0])
+			hits = r.auto().scan(p[:n], hits[:0])
 			p = p[n:]
 		}
 	}

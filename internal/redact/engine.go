@@ -58,11 +58,13 @@ const (
 // engine holds the scratch space of one redaction in progress; engines are
 // pooled and never shared between goroutines.
 type engine struct {
-	r      *Redactor
-	hits   []hit
-	spans  []span
-	merged []span
-	counts []int
+	r       *Redactor
+	mini    *automaton // a short string's own automaton, when set
+	miniMap []int32    // its literal numbers to the Redactor's
+	hits    []hit
+	spans   []span
+	merged  []span
+	counts  []int
 
 	open          bool    // the line may continue past the end of the buffer
 	cover         []int   // per rule: end of its last span on this line
@@ -109,7 +111,15 @@ func (e *engine) setPending(st mlState) {
 // It returns out untouched and false when nothing in src changes, so the
 // caller can write src itself.
 func (e *engine) region(out, src []byte, st *mlState) ([]byte, bool) {
-	hits := e.r.ac.scan(src, e.hits[:0])
+	var hits []hit
+	if e.mini != nil {
+		hits = e.mini.scan(src, e.hits[:0])
+		for i := range hits {
+			hits[i].pat = e.miniMap[hits[i].pat]
+		}
+	} else {
+		hits = e.r.auto().scan(src, e.hits[:0])
+	}
 	e.hits = hits
 	emit := 0
 	changed := false
@@ -121,7 +131,7 @@ func (e *engine) region(out, src []byte, st *mlState) ([]byte, bool) {
 			if hi >= len(hits) {
 				break
 			}
-			hs := int(hits[hi].end) - int(e.r.ac.lens[hits[hi].pat])
+			hs := int(hits[hi].end) - int(e.r.patLens[hits[hi].pat])
 			if hs > pos {
 				pos += bytes.LastIndexByte(src[pos:hs], '\n') + 1
 			}
@@ -188,7 +198,7 @@ func (e *engine) analyze(line []byte, hits []hit, base int, st *mlState, open, a
 	e.apiVersionAt = -2
 	for _, h := range hits {
 		he := int(h.end) - base
-		hs := he - int(r.ac.lens[h.pat])
+		hs := he - int(r.patLens[h.pat])
 		for _, ri := range r.patRules[h.pat] {
 			if hs < e.cover[ri] {
 				// Inside a span of the same rule: a match here could only be

@@ -42,9 +42,17 @@ type Redactor struct {
 	rules    []compiledRule
 	pats     []string  // literals, original case
 	patRules [][]int32 // rules to verify for each literal
-	ac       *automaton
-	markers  [][]byte
-	allow    map[string]struct{}
+	patLens  []int32   // len(pats[i])
+	folded   []string  // pats, ASCII-folded, for the short-string path
+
+	// The automaton over every literal is built on first use: a short
+	// string (argv, cwd) is scanned with one over just the literals it
+	// holds, so rac run starts the command without paying for the whole
+	// table, and a command with no output never builds it.
+	acOnce  sync.Once
+	acFull  *automaton
+	markers [][]byte
+	allow   map[string]struct{}
 
 	privateKeyRule int32
 	kubeRule       int32
@@ -145,7 +153,12 @@ func New(cfg Config) (*Redactor, error) {
 		r.pats[i] = strings.TrimPrefix(lit, "\x00env\x00")
 		r.patRules[i] = literalRules[lit]
 	}
-	r.ac = newAutomaton(r.pats)
+	r.patLens = make([]int32, len(r.pats))
+	r.folded = make([]string, len(r.pats))
+	for i, p := range r.pats {
+		r.patLens[i] = int32(len(p))
+		r.folded[i] = foldString(p)
+	}
 	r.markers = make([][]byte, len(r.rules))
 	for i, cr := range r.rules {
 		r.markers[i] = []byte("[REDACTED:" + cr.id + "]")
@@ -303,6 +316,12 @@ func (r *Redactor) Bytes(b []byte) []byte {
 	}
 	e := r.getEngine()
 	defer r.putEngine(e)
+	if len(b) <= shortString {
+		if e.mini, e.miniMap = r.miniAutomaton(b); e.mini == nil {
+			return b // holds no literal of any rule
+		}
+		defer func() { e.mini, e.miniMap = nil, nil }()
+	}
 	var st mlState
 	out, changed := e.region(nil, b, &st)
 	if !changed {
@@ -326,4 +345,39 @@ func (r *Redactor) putEngine(e *engine) {
 		e.hits = nil
 	}
 	r.engines.Put(e)
+}
+
+// shortString is the longest input scanned with an automaton of its own.
+const shortString = 4 << 10
+
+// auto returns the automaton over every literal, building it once.
+func (r *Redactor) auto() *automaton {
+	r.acOnce.Do(func() { r.acFull = newAutomaton(r.pats) })
+	return r.acFull
+}
+
+// miniAutomaton builds an automaton over just the literals b holds (nil
+// when none), and the map from its literal numbers to the Redactor's.
+func (r *Redactor) miniAutomaton(b []byte) (*automaton, []int32) {
+	folded := foldString(string(b))
+	var pats []string
+	var idx []int32
+	for i, f := range r.folded {
+		if strings.Contains(folded, f) {
+			pats = append(pats, r.pats[i])
+			idx = append(idx, int32(i))
+		}
+	}
+	if len(pats) == 0 {
+		return nil, nil
+	}
+	return newAutomaton(pats), idx
+}
+
+func foldString(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		b[i] = foldByte(c)
+	}
+	return string(b)
 }

@@ -521,7 +521,7 @@ func (s *sequencer) emitLong() {
 	if L.atStart {
 		st = s.st
 	}
-	hits := s.r.ac.scan(buf, e.hits[:0])
+	hits := s.r.auto().scan(buf, e.hits[:0])
 	e.hits = hits
 	e.analyze(buf, hits, 0, &st, true, L.atStart)
 	cut := len(buf) - longLineTail
@@ -596,7 +596,7 @@ func (s *sequencer) finishLong() {
 	}
 	e := s.e
 	var st mlState
-	hits := s.r.ac.scan(content, e.hits[:0])
+	hits := s.r.auto().scan(content, e.hits[:0])
 	e.hits = hits
 	e.analyze(content, hits, 0, &st, false, false)
 	out := s.out[:0]
