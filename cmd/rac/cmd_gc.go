@@ -13,8 +13,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 
@@ -22,7 +22,6 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/rac-cli/rac/internal/gc"
-	"github.com/rac-cli/rac/internal/redact"
 	"github.com/rac-cli/rac/internal/resolve"
 	"github.com/rac-cli/rac/internal/session"
 )
@@ -30,6 +29,9 @@ import (
 // autoBudget is how long automatic GC may work inside rac run before it
 // hands the rest of the pass to a detached process.
 const autoBudget = 50 * time.Millisecond
+
+// gcMemoryLimit is the soft memory limit of rac out gc.
+const gcMemoryLimit = 48 << 20
 
 // lowSpaceInterval replaces gc.interval while the store's file system is
 // short of space: GC runs more often, but not after every command.
@@ -51,16 +53,15 @@ func (a *app) gcOptions() (gc.Options, error) {
 	return o, nil
 }
 
-// tombstoneRedactor redacts a command before a tombstone keeps it. The
+// tombstoneRedactor redacts a command before a tombstone keeps it, with
+// the configured redactor (built only when a tombstone is written). The
 // recorder stored argv already redacted; this is the second line of
-// defence, built only when a tombstone is written. When the redactor
-// cannot be built the tombstone keeps no command (fail closed).
+// defence. When the redactor cannot be built the tombstone keeps no
+// command (fail closed).
 func (a *app) tombstoneRedactor() func(string) string {
-	var once sync.Once
-	var r *redact.Redactor
 	return func(s string) string {
-		once.Do(func() { r, _ = redact.New(redact.Config{Environ: a.environ()}) })
-		if r == nil {
+		r, err := a.redactor()
+		if err != nil {
 			return ""
 		}
 		return r.String(s)
@@ -145,7 +146,11 @@ func (a *app) afterRun() {
 			l.Close()
 			continue
 		}
-		_, err = gc.Run(st, opts)
+		if gc.Large(st) {
+			err = gc.ErrDeadline // sure to take longer: no time spent here
+		} else {
+			_, err = gc.Run(st, opts)
+		}
 		l.Close()
 		if errors.Is(err, gc.ErrDeadline) {
 			detach = true
@@ -241,6 +246,11 @@ what would go and why, and changes nothing.`,
 
 func (o *gcCmdOptions) run(cmd *cobra.Command, _ []string) error {
 	a := o.a
+	if a.getenv("GOMEMLIMIT") == "" {
+		// a pass over a large store allocates much and keeps little: a
+		// soft limit keeps this process small (GOMEMLIMIT overrides it)
+		debug.SetMemoryLimit(gcMemoryLimit)
+	}
 	opts, err := a.gcOptions()
 	if err != nil {
 		return err
@@ -284,7 +294,7 @@ func (o *gcCmdOptions) run(cmd *cobra.Command, _ []string) error {
 		printGCSummary(a.streams.Err, total)
 	}
 	if runErr != nil || len(total.Errors) > 0 {
-		return exitCodeError{code: exitNotFound1, err: runErr}
+		return exitCodeError{code: exitNotFound1} // said above, or in the JSON
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -17,7 +18,26 @@ import (
 
 // racInPTY starts rac (this test binary, under the name rac) as the
 // foreground job of a fresh pseudo-terminal, as a shell would run it.
-func racInPTY(t *testing.T, args ...string) (*exec.Cmd, *os.File, *bytes.Buffer, <-chan struct{}) {
+// syncBuffer is the terminal's output, written by the copier goroutine
+// and read by the test.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+func racInPTY(t *testing.T, args ...string) (*exec.Cmd, *os.File, *syncBuffer, <-chan struct{}) {
 	t.Helper()
 	bin := t.TempDir()
 	self, err := os.Executable()
@@ -27,15 +47,15 @@ func racInPTY(t *testing.T, args ...string) (*exec.Cmd, *os.File, *bytes.Buffer,
 	cmd.Env = append(os.Environ(), "RAC_HOME="+filepath.Join(t.TempDir(), "store"), "RAC_SESSION=pty", "HOME="+t.TempDir())
 	ptmx, err := pty.Start(cmd) // a new session whose controlling terminal is the pty: rac is its foreground job
 	require.NoError(t, err)
-	var out bytes.Buffer
+	out := &syncBuffer{}
 	done := make(chan struct{})
-	go func() { _, _ = io.Copy(&out, ptmx); close(done) }()
-	return cmd, ptmx, &out, done
+	go func() { _, _ = io.Copy(out, ptmx); close(done) }()
+	return cmd, ptmx, out, done
 }
 
 // waitFor polls the terminal output for text (bounded, so a broken build
 // fails instead of hanging).
-func waitFor(t *testing.T, out *bytes.Buffer, text string) {
+func waitFor(t *testing.T, out *syncBuffer, text string) {
 	t.Helper()
 	deadline := time.Now().Add(20 * time.Second)
 	for !strings.Contains(out.String(), text) {

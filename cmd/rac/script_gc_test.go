@@ -4,9 +4,11 @@ package main
 // full file system (a small tmpfs, root only).
 
 import (
+	"bytes"
 	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -15,7 +17,6 @@ import (
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
-	"golang.org/x/sys/unix"
 
 	"github.com/rac-cli/rac/internal/gc"
 )
@@ -176,13 +177,13 @@ func TestFreeSpaceGuardTmpfs(t *testing.T) {
 	if err := os.Mkdir(mnt, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	if err := unix.Mount("tmpfs", mnt, "tmpfs", 0, "size=8m,mode=0700"); err != nil {
-		t.Skipf("skipped: cannot mount a tmpfs here (%v); gc_free_space.txtar covers the guard without it", err)
+	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=8m,mode=0700", "tmpfs", mnt).CombinedOutput(); err != nil {
+		t.Skipf("skipped: cannot mount a tmpfs here (%v: %s); gc_free_space.txtar covers the guard without it", err, bytes.TrimSpace(out))
 	}
 	t.Cleanup(func() {
-		// lazily: a detached gc may still hold a descriptor in it
-		if err := unix.Unmount(mnt, unix.MNT_DETACH); err != nil {
-			t.Errorf("unmount %s: %v", mnt, err)
+		// lazily (-l): a detached gc may still hold a descriptor in it
+		if out, err := exec.Command("umount", "-l", mnt).CombinedOutput(); err != nil {
+			t.Errorf("unmount %s: %v: %s", mnt, err, out)
 		}
 	})
 	script := filepath.Join(t.TempDir(), "free_space_tmpfs.txtar")

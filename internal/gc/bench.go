@@ -16,11 +16,13 @@ import (
 )
 
 // BenchStore builds a synthetic store at dir (created when missing) for
-// timing GC: sessions folders bench-0000... with perSession finished
+// timing GC: session folders bench-0000... with perSession finished
 // recordings each, laid out as rac writes them (meta.json, footer.json,
 // stdout, stderr, chunks, line indexes, lock) with a few hundred bytes of
-// output. Every file is dated now, so with the default limits a pass
-// removes nothing and measures the scan; lower limits make it remove.
+// output. Session i is dated from one hour to six days back, spread
+// evenly, as a store in use is: with the default limits a pass removes
+// nothing and measures the scan (the first pass measures every file, later
+// ones use gc.cache); a lower gc.max_age or size limit makes it remove.
 func BenchStore(dir string, sessions, perSession int) error {
 	st, err := session.CreateStore(dir)
 	if err != nil {
@@ -44,7 +46,8 @@ func BenchStore(dir string, sessions, perSession int) error {
 	)
 	worker := func() {
 		for i := range jobs {
-			if err := benchSession(base, i, perSession, out, now, write); err != nil {
+			age := time.Hour + time.Duration(i)*(6*24*time.Hour-time.Hour)/time.Duration(max(sessions, 1))
+			if err := benchSession(base, i, perSession, out, now.Add(-age), write); err != nil {
 				mu.Lock()
 				errs = append(errs, err)
 				mu.Unlock()
@@ -107,9 +110,16 @@ func benchSession(base string, i, n int, out []byte, now time.Time, write func(s
 			{"lines-" + record.Stderr, []byte("RACLIN1\n")},
 			{record.FooterFile, append(footer, '\n')},
 		} {
-			if err := write(filepath.Join(rdir, f.name), f.data); err != nil {
+			p := filepath.Join(rdir, f.name)
+			if err := write(p, f.data); err != nil {
 				return err
 			}
+			if err := os.Chtimes(p, now, now); err != nil {
+				return err
+			}
+		}
+		if err := os.Chtimes(rdir, now, now); err != nil {
+			return err
 		}
 	}
 	return nil

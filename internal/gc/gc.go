@@ -17,13 +17,16 @@ package gc
 import (
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -151,10 +154,10 @@ type victim struct {
 // plan is what a pass will do in one session.
 type plan struct {
 	victims   []*victim
-	sessEntry *tomb.Entry // all its recordings go
-	tombs     []tomb.Entry
-	tombOK    bool // tombs holds the file's entries (or it has none)
-	tombDirty bool // entries were pruned
+	sessEntry *tomb.Entry  // all its recordings go
+	tombs     []tomb.Entry // the file's entries, when loaded
+	tombRead  bool         // tombs holds them (or there is no file)
+	tombDirty bool         // entries were pruned, or the file is unreadable
 	projected int64
 }
 
@@ -170,6 +173,15 @@ type pass struct {
 	sessions  []*sessInfo
 	plans     map[*sessInfo]*plan
 	total     int64 // projected store size
+
+	cache         map[uint64]cacheEntry
+	cacheKnown    int // recordings CacheFile remembered
+	cacheHits     atomic.Int64
+	cacheMisses   atomic.Int64
+	cacheFileSize int64 // size of CacheFile when scanned
+	cacheBytes    int64 // projected size of CacheFile
+	cacheWrite    bool  // CacheFile is written after the pass
+	useCache      bool  // a full pass (rm and purge leave CacheFile to it)
 }
 
 func newPass(st *session.Store, o Options) *pass {
@@ -184,6 +196,10 @@ func newPass(st *session.Store, o Options) *pass {
 	}
 	return &pass{st: st, o: o, now: o.Now(), res: NewResult(o.DryRun), plans: map[*sessInfo]*plan{}}
 }
+
+// stamp is a tombstone's time: whole seconds, so a tombstone's size does
+// not depend on the clock's digits and a dry run frees what the pass does.
+func (p *pass) stamp() time.Time { return p.now.UTC().Truncate(time.Second) }
 
 func (p *pass) late() bool { return !p.o.Deadline.IsZero() && time.Now().After(p.o.Deadline) }
 
@@ -201,9 +217,16 @@ func (p *pass) keep(ref, why string) {
 // reads. The result is complete also when an error is returned.
 func Run(st *session.Store, o Options) (*Result, error) {
 	p := newPass(st, o)
+	p.useCache = true
+	var err error
+	if p.cache, err = loadCache(st, p.late); err != nil {
+		return p.res, err
+	}
 	if err := p.scan(); err != nil {
 		return p.res, err
 	}
+	p.cacheKnown, p.cache = len(p.cache), nil // counted; no longer needed
+	p.planCache()
 	for _, s := range p.sessions {
 		if s.err == nil {
 			p.planTombs(s)
@@ -212,14 +235,65 @@ func Run(st *session.Store, o Options) (*Result, error) {
 	p.planAge()
 	p.planSessions()
 	p.planStore()
-	err := p.apply()
+	err = p.apply()
+	p.saveCache()
 	p.finish()
 	return p.res, err
 }
 
+// planCache counts CacheFile, as it will be after the pass, in the
+// projected store size in place of its present size.
+func (p *pass) planCache() {
+	p.cacheBytes = p.cacheFileSize
+	if p.cacheMisses.Load() > 0 || int64(p.cacheKnown) != p.cacheHits.Load() {
+		p.rewriteCache() // measured anew, or one it remembers is gone
+	}
+}
+
+// rewriteCache notes that CacheFile will be written, with a line for
+// every cacheable recording not planned for removal.
+func (p *pass) rewriteCache() {
+	if p.cacheWrite {
+		return
+	}
+	n := int64(len(cacheMagic))
+	for _, s := range p.sessions {
+		for _, r := range s.recs {
+			if r.cacheable && !r.victim {
+				n += cacheLineLen(s.name, r)
+			}
+		}
+	}
+	if n == int64(len(cacheMagic)) && p.cacheFileSize == 0 {
+		return // nothing to remember, and no file to correct
+	}
+	p.cacheWrite = true
+	p.total += n - p.cacheBytes
+	p.cacheBytes = n
+}
+
+func cacheLineLen(sess string, r *recInfo) int64 {
+	n := len(sess) + 1 + len(r.name) + 1 // key, newline
+	for _, v := range []int64{int64(r.id.dev), int64(r.id.ino), r.id.mtime, r.id.ctime, r.bytes, r.newest.UnixNano()} {
+		n += 1 + len(strconv.FormatInt(v, 10))
+	}
+	return int64(n)
+}
+
+// saveCache writes CacheFile after a pass that changed what it knows.
+func (p *pass) saveCache() {
+	if p.o.DryRun || !p.cacheWrite {
+		return
+	}
+	if err := p.writeCache(); err != nil {
+		p.errorf("%s: %v", CacheFile, err)
+		p.total += p.cacheFileSize - p.cacheBytes
+	}
+}
+
 // planTombs reads a session's tombstones and drops those past their time.
 func (p *pass) planTombs(s *sessInfo) {
-	pl := &plan{projected: s.bytes, tombOK: true}
+	pl := &plan{projected: s.bytes, tombRead: !s.hasTomb}
 	p.plans[s] = pl
 	for _, t := range s.temps {
 		pl.projected -= t.bytes
@@ -230,11 +304,14 @@ func (p *pass) planTombs(s *sessInfo) {
 	}
 	sd, err := p.st.Session(s.name, false)
 	if err != nil {
-		pl.tombOK = false
 		p.errorf("%s/%s: %v", sessionsDir, s.name, err)
 		return
 	}
 	defer sd.Close()
+	if oldest, err := tomb.Oldest(sd.Root); err == nil && p.now.Sub(oldest) <= p.o.TombstoneTTL {
+		return // none due: read them only if the pass adds some
+	}
+	pl.tombRead = true
 	entries, err := tomb.Load(sd.Root)
 	if err != nil {
 		// GC's own file, unreadable: it is replaced by the next write,
@@ -258,40 +335,59 @@ func (p *pass) planTombs(s *sessInfo) {
 	}
 }
 
-// verify opens a recording as a reader would and says why it cannot be
-// removed by a size rule ("" when it can), and its command.
+// verify says why a recording cannot be removed by a size rule ("" when
+// it can), and its command. It is what record.Open would decide, read
+// more cheaply (a pass may verify many): running while its lock is held
+// (also with a footer: the recorder writes it in place before it lets go),
+// left alone when its metadata is of a newer format or unreadable.
 func verify(sd *session.SessionDir, r *recInfo) (argv []string, why string) {
-	if r.running {
+	if r.running || locked(sd, r) {
 		return nil, "running"
 	}
-	rec, err := record.Open(sd, r.name)
+	b, err := session.ReadSmallFile(sd.Root, r.name+"/"+record.MetaFile, 1<<20)
+	var m struct {
+		Format int      `json:"format"`
+		Argv   []string `json:"argv"`
+	}
+	if err == nil {
+		err = json.Unmarshal(b, &m)
+	}
 	switch {
-	case errors.Is(err, record.ErrNewerFormat):
-		return nil, "written by a newer rac (format newer than this rac reads); removed only by age"
 	case err != nil:
 		return nil, "unreadable (" + err.Error() + "); removed only by age"
+	case m.Format > record.FormatVersion:
+		return nil, fmt.Sprintf("written by a newer rac (format %d, this rac reads up to %d); removed only by age", m.Format, record.FormatVersion)
 	}
-	defer rec.Close()
-	if rec.Status == record.StatusRunning {
+	return m.Argv, ""
+}
+
+// locked reports whether a recorder still holds a recording's lock: it
+// writes its footer in place before it lets go, so a footer alone does
+// not yet mean finished.
+func locked(sd *session.SessionDir, r *recInfo) bool {
+	l, err := session.IsLocked(sd.Root, r.name+"/"+record.LockFile)
+	if l {
 		r.running = true
-		return nil, "running"
 	}
-	return rec.Meta.Argv, ""
+	return l || err != nil && !errors.Is(err, fs.ErrNotExist)
 }
 
 // argvOf reads a recording's command for its tombstone, if it can.
 func argvOf(sd *session.SessionDir, name string) []string {
-	rec, err := record.Open(sd, name)
+	b, err := session.ReadSmallFile(sd.Root, name+"/"+record.MetaFile, 1<<20)
 	if err != nil {
 		return nil
 	}
-	defer rec.Close()
-	return rec.Meta.Argv
+	var m struct {
+		Argv []string `json:"argv"`
+	}
+	_ = json.Unmarshal(b, &m)
+	return m.Argv
 }
 
 func (p *pass) addVictim(s *sessInfo, r *recInfo, by, reason string, argv []string) {
 	pl := p.plans[s]
-	e := tomb.Entry{Kind: tomb.KindRecording, Seq: r.seq, RemovedAt: p.now.UTC(), By: by, Reason: reason, Bytes: r.bytes}
+	e := tomb.Entry{Kind: tomb.KindRecording, Seq: r.seq, RemovedAt: p.stamp(), By: by, Reason: reason, Bytes: r.bytes}
 	if by == tomb.ByGC {
 		e.Name, e.Command = r.name, tomb.Command(argv, p.o.Redact)
 	} else {
@@ -302,6 +398,16 @@ func (p *pass) addVictim(s *sessInfo, r *recInfo, by, reason string, argv []stri
 	r.victim = true
 	pl.projected += line - r.bytes
 	p.total += line - r.bytes
+	if r.cacheable && p.useCache {
+		// its line leaves CacheFile, which is then written
+		if p.cacheWrite {
+			n := cacheLineLen(s.name, r)
+			p.cacheBytes -= n
+			p.total -= n
+		} else {
+			p.rewriteCache() // counts the lines of what stays
+		}
+	}
 }
 
 // removeAll plans the removal of every recording of a session that is
@@ -309,12 +415,12 @@ func (p *pass) addVictim(s *sessInfo, r *recInfo, by, reason string, argv []stri
 func (p *pass) removeAll(s *sessInfo, sd *session.SessionDir, by, reason string) {
 	pl := p.plans[s]
 	var n int
-	var bytes int64
+	var bytes, seq int64
 	for _, r := range s.recs {
 		if r.victim {
 			continue
 		}
-		if r.running {
+		if r.running || locked(sd, r) {
 			p.keep(s.name+"/"+r.name, "running")
 			continue
 		}
@@ -325,18 +431,14 @@ func (p *pass) removeAll(s *sessInfo, sd *session.SessionDir, by, reason string)
 		p.addVictim(s, r, by, reason, argv)
 		n++
 		bytes += r.bytes
+		seq = max(seq, r.seq)
 	}
 	if n == 0 {
 		return // all running: nothing to say expired
 	}
-	seq, err := sd.ReadSeq()
-	if err != nil {
-		p.errorf("%s/%s: %v", sessionsDir, s.name, err)
-	}
-	for _, r := range s.recs {
-		seq = max(seq, r.seq)
-	}
-	e := tomb.Entry{Kind: tomb.KindSession, Seq: seq, RemovedAt: p.now.UTC(), By: by, Reason: reason, Bytes: bytes, Recordings: n}
+	// the highest number removed, not the counter: a recording being
+	// created now has a number above it and must not read as expired
+	e := tomb.Entry{Kind: tomb.KindSession, Seq: seq, RemovedAt: p.stamp(), By: by, Reason: reason, Bytes: bytes, Recordings: n}
 	pl.sessEntry = &e
 	line := int64(len(tomb.Line(e)))
 	pl.projected += line
@@ -496,6 +598,13 @@ func (p *pass) applySession(s *sessInfo, pl *plan) {
 		return
 	}
 	defer sd.Close()
+	if !pl.tombRead && (len(pl.victims) > 0 || pl.sessEntry != nil) {
+		old, err := tomb.Load(sd.Root)
+		if err != nil {
+			p.errorf("%s/%s/%s: %v (it is replaced)", sessionsDir, s.name, tomb.File, err)
+		}
+		pl.tombs = old
+	}
 	entries := append([]tomb.Entry(nil), pl.tombs...)
 	for _, v := range pl.victims {
 		entries = append(entries, v.entry)
@@ -504,7 +613,10 @@ func (p *pass) applySession(s *sessInfo, pl *plan) {
 		entries = append(entries, *pl.sessEntry)
 	}
 	werr := error(nil)
-	if len(pl.victims) > 0 || pl.sessEntry != nil || pl.tombDirty {
+	switch {
+	case s.tombOther:
+		p.errorf("%s/%s/%s is not a regular file: left alone, so no tombstones were written (references to what was removed will say not found)", sessionsDir, s.name, tomb.File)
+	case len(pl.victims) > 0 || pl.sessEntry != nil || pl.tombDirty:
 		werr = tomb.Write(sd.Root, entries)
 	}
 	for _, v := range pl.victims {
@@ -514,9 +626,13 @@ func (p *pass) applySession(s *sessInfo, pl *plan) {
 			}
 			pl.projected += v.rec.bytes
 			p.total += v.rec.bytes
+			if v.rec.cacheable && p.useCache {
+				p.total += cacheLineLen(s.name, v.rec) // still there, still cached
+			}
 			continue
 		}
 		v.done = true
+		v.rec.gone = true
 	}
 	if werr != nil {
 		// a full disk is when GC matters most: the recordings went
@@ -569,7 +685,7 @@ func removeRecording(sd *session.SessionDir, name string) error {
 
 // finish fills the result from the plans.
 func (p *pass) finish() {
-	var before int64 = p.rootBytes
+	before := p.rootBytes
 	for _, s := range p.sessions {
 		before += s.bytes
 		pl := p.plans[s]
@@ -649,7 +765,7 @@ func userRemove(st *session.Store, sessName string, names []string, all bool, o 
 				continue
 			}
 			delete(want, r.name)
-			if r.running {
+			if r.running || locked(sd, r) {
 				p.keep(s.name+"/"+r.name, "running")
 				continue
 			}
@@ -692,6 +808,17 @@ func MarkRun(st *session.Store, now time.Time) error {
 	}
 	return st.Root.Chtimes(StampFile, now, now)
 }
+
+// Large reports whether a pass over the store is sure to take longer than
+// automatic GC may spend inside rac run: CacheFile remembers thousands of
+// recordings. Such a pass goes to a detached process at once.
+func Large(st *session.Store) bool {
+	fi, err := st.Root.Lstat(CacheFile)
+	return err == nil && fi.Size() > largeCache
+}
+
+// largeCache is the CacheFile size of a store of about 3,000 recordings.
+const largeCache = 256 << 10
 
 // FreeBytes is the space an unprivileged user can still write on the file
 // system that holds path (or would hold it: its nearest existing parent).

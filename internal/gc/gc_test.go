@@ -390,7 +390,7 @@ func TestRemoveAndPurgeLeaveUserTombstones(t *testing.T) {
 		assert.Empty(t, e.Command, "a user's removal keeps no command: it may hold the secret")
 	}
 	assert.Equal(t, tomb.KindSession, entries[2].Kind)
-	assert.EqualValues(t, 3, entries[2].Seq)
+	assert.EqualValues(t, 2, entries[2].Seq, "the highest number it removed")
 	n, err := sd.NextSeq()
 	require.NoError(t, err)
 	assert.EqualValues(t, 4, n)
@@ -497,6 +497,10 @@ func TestLockDueMark(t *testing.T) {
 	fi, err := os.Stat(filepath.Join(f.root, LockName))
 	require.NoError(t, err)
 	assert.Equal(t, fs.FileMode(0o600), fi.Mode().Perm())
+
+	assert.False(t, Large(f.st))
+	require.NoError(t, os.WriteFile(filepath.Join(f.root, CacheFile), make([]byte, largeCache+1), 0o600))
+	assert.True(t, Large(f.st), "a cache of thousands of recordings: a long pass")
 }
 
 func TestFreeBytes(t *testing.T) {
@@ -542,5 +546,111 @@ func TestBenchStore(t *testing.T) {
 	assert.Zero(t, res.RemovedRecordings)
 	assert.Empty(t, res.Unrecognised)
 	assert.Empty(t, res.Errors)
-	assert.Equal(t, apparent(t, dir), res.Stores[0].BytesBefore)
+	assert.Equal(t, apparent(t, dir), res.Stores[0].BytesAfter)
+	fi, err := os.Stat(filepath.Join(dir, CacheFile))
+	require.NoError(t, err, "its recordings are settled: the first pass remembers them")
+	assert.Equal(t, -fi.Size(), res.FreedBytes)
+	p := newPass(st, Options{})
+	p.cache, err = loadCache(st, p.late)
+	require.NoError(t, err)
+	require.NoError(t, p.scan())
+	assert.EqualValues(t, 15, p.cacheHits.Load())
+}
+
+// scanOnly scans the store as a pass does and says how many recordings
+// CacheFile answered for.
+func scanOnly(t *testing.T, f *fixture) (*pass, int64) {
+	p := newPass(f.st, Options{})
+	var err error
+	p.cache, err = loadCache(f.st, p.late)
+	require.NoError(t, err)
+	require.NoError(t, p.scan())
+	return p, p.cacheHits.Load()
+}
+
+func TestCacheStandsForUnchangedRecordings(t *testing.T) {
+	f := newFixture(t)
+	var names []string
+	for i := range 4 {
+		names = append(names, f.record("s", strings.Repeat("x", 1000*(i+1))))
+	}
+	f.record("young", "just now\n") // not settled: never cached
+	f.backdate(2*time.Hour, "s")
+	res := f.run(Options{MaxAge: 7 * 24 * time.Hour})
+	require.FileExists(t, filepath.Join(f.root, CacheFile))
+	assert.Equal(t, apparent(t, f.root), res.Stores[0].BytesAfter, "the cache is counted as it is written")
+
+	_, hits := scanOnly(t, f)
+	assert.EqualValues(t, 4, hits)
+	res2 := f.run(Options{MaxAge: 7 * 24 * time.Hour})
+	assert.Equal(t, res.Stores[0].BytesAfter, res2.Stores[0].BytesBefore, "same sizes from the cache as from a full scan")
+	assert.Zero(t, res2.FreedBytes)
+
+	// a file added to a recording changes its folder: measured anew
+	require.NoError(t, os.WriteFile(f.path("s", names[0], "extra"), []byte("12345"), 0o600))
+	p, hits := scanOnly(t, f)
+	assert.EqualValues(t, 3, hits)
+	assert.Equal(t, res.Stores[0].BytesAfter+5, p.rootBytes+sumSessions(p))
+
+	// backdating (folders included) is seen by the age rule
+	f.backdate(8*24*time.Hour, "s")
+	res3 := f.run(Options{MaxAge: 7 * 24 * time.Hour})
+	assert.Equal(t, 1, res3.RemovedSessions)
+	assert.Equal(t, apparent(t, f.root), res3.Stores[0].BytesAfter)
+
+	// a damaged cache is ignored
+	require.NoError(t, os.WriteFile(filepath.Join(f.root, CacheFile), []byte("racgc-cache 1\ngarbage\ns/x 1 2\n"), 0o600))
+	_, hits = scanOnly(t, f)
+	assert.Zero(t, hits)
+}
+
+func sumSessions(p *pass) int64 {
+	var n int64
+	for _, s := range p.sessions {
+		n += s.bytes
+	}
+	return n
+}
+
+// The projected size, cache included, is the real size after removals of
+// cached recordings by every rule.
+func TestProjectionIsExactWithCache(t *testing.T) {
+	f := newFixture(t)
+	for i := range 6 {
+		f.record("a", strings.Repeat("a", 1500*(i+1)))
+		f.record("b", strings.Repeat("b", 1000))
+	}
+	f.record("c", "c\n")
+	f.backdate(3*time.Hour, "a")
+	f.backdate(2*time.Hour, "b")
+	f.backdate(10*24*time.Hour, "c")
+	f.run(Options{}) // fills the cache
+	total, sessLimit := apparent(t, f.root), apparent(t, f.path("a"))-4000
+	res := f.run(Options{MaxAge: 7 * 24 * time.Hour, MaxSessionBytes: sessLimit, MaxStoreBytes: total - 12000})
+	assert.Equal(t, 1, res.RemovedSessions)
+	assert.Greater(t, res.RemovedRecordings, 2)
+	assert.Equal(t, apparent(t, f.root), res.Stores[0].BytesAfter)
+	assert.LessOrEqual(t, apparent(t, f.root), total-12000)
+	assert.LessOrEqual(t, apparent(t, f.path("a")), sessLimit)
+	_, hits := scanOnly(t, f)
+	assert.EqualValues(t, len(names(t, f, "a"))+len(names(t, f, "b")), hits)
+}
+
+func TestTombstoneFileThatIsNotAFileIsLeftAlone(t *testing.T) {
+	f := newFixture(t)
+	f.record("s", "x\n")
+	outside := filepath.Join(f.dir, "elsewhere")
+	require.NoError(t, os.WriteFile(outside, []byte("keep"), 0o600))
+	require.NoError(t, os.Symlink(outside, f.path("s", tomb.File)))
+	f.backdate(8*24*time.Hour, "s")
+	res := f.run(Options{MaxAge: 7 * 24 * time.Hour})
+	assert.Equal(t, 1, res.RemovedRecordings)
+	require.Len(t, res.Errors, 1)
+	assert.Contains(t, res.Errors[0], "not a regular file")
+	fi, err := os.Lstat(f.path("s", tomb.File))
+	require.NoError(t, err)
+	assert.NotZero(t, fi.Mode()&fs.ModeSymlink, "still the symlink")
+	b, err := os.ReadFile(outside)
+	require.NoError(t, err)
+	assert.Equal(t, "keep", string(b))
 }

@@ -38,6 +38,10 @@ type recInfo struct {
 	footer  bool      // finished (footer.json present)
 	running bool      // no footer and its lock is held
 	victim  bool      // planned for removal
+	gone    bool      // removed
+
+	id        dirID // the folder's state when scanned
+	cacheable bool  // finished and settled: CacheFile may remember it
 }
 
 // tempInfo is a temporary entry of a session folder that may be removed.
@@ -48,61 +52,88 @@ type tempInfo struct {
 
 // sessInfo is what a scan learns about one session folder.
 type sessInfo struct {
-	name    string
-	bytes   int64     // apparent size of every file in the folder
-	newest  time.Time // newest modification time among its recordings' files
-	recs    []*recInfo
-	temps   []tempInfo // stale temporaries and leftovers of an earlier GC
-	hasTomb bool
-	tombLen int64
-	unknown []string // store-relative paths left alone
-	err     error
+	name      string
+	bytes     int64     // apparent size of every file in the folder
+	newest    time.Time // newest modification time among its recordings' files
+	recs      []*recInfo
+	temps     []tempInfo // stale temporaries and leftovers of an earlier GC
+	hasTomb   bool
+	tombOther bool // tomb.File is there but not a regular file
+	tombLen   int64
+	unknown   []string // store-relative paths left alone
+	err       error
 }
 
-// nofollowDir opens a directory relative to a descriptor, refusing a
-// symlink in its place.
-func nofollowDir(dirfd int, name string) (*os.File, error) {
-	fd, err := unix.Openat(dirfd, name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
-	if err != nil {
-		return nil, &fs.PathError{Op: "open", Path: name, Err: err}
+// dirent is one entry of a folder: its name and its type as the file
+// system reports it (unix.DT_*; DT_UNKNOWN until a stat says).
+type dirent struct {
+	name string
+	typ  uint8
+}
+
+// typeOf maps a stat mode to a dirent type.
+func typeOf(mode uint32) uint8 {
+	switch mode & unix.S_IFMT {
+	case unix.S_IFREG:
+		return unix.DT_REG
+	case unix.S_IFDIR:
+		return unix.DT_DIR
+	case unix.S_IFLNK:
+		return unix.DT_LNK
 	}
-	return os.NewFile(uintptr(fd), name), nil
+	return unix.DT_FIFO // any other kind: never opened
+}
+
+// statEntry stats a regular (or not yet known) entry without following a
+// symlink and settles its type; ok is false when it vanished meanwhile.
+func statEntry(dirfd int, e *dirent, st *unix.Stat_t) (ok bool, err error) {
+	if e.typ != unix.DT_REG && e.typ != unix.DT_UNKNOWN {
+		return true, nil
+	}
+	if err := unix.Fstatat(dirfd, e.name, st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+		if errors.Is(err, unix.ENOENT) {
+			return false, nil
+		}
+		return false, &fs.PathError{Op: "stat", Path: e.name, Err: err}
+	}
+	e.typ = typeOf(uint32(st.Mode))
+	return true, nil
 }
 
 // tree sums the apparent size of the regular files under a directory
-// (never following a symlink) and finds their newest modification time;
-// footer reports whether the top folder holds a footer.
+// (never following a symlink: it is opened O_NOFOLLOW relative to its
+// parent's descriptor) and finds their newest modification time; footer
+// reports whether the top folder holds a footer.
 func tree(dirfd int, name string, depth int) (size int64, newest time.Time, footer bool, err error) {
-	f, err := nofollowDir(dirfd, name)
+	fd, err := unix.Openat(dirfd, name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return 0, time.Time{}, false, &fs.PathError{Op: "open", Path: name, Err: err}
+	}
+	defer unix.Close(fd)
+	ents, err := readDirFd(fd)
 	if err != nil {
 		return 0, time.Time{}, false, err
 	}
-	defer f.Close()
-	ents, err := f.ReadDir(-1)
-	if err != nil {
-		return 0, time.Time{}, false, err
-	}
-	fd := int(f.Fd())
-	for _, e := range ents {
+	for i := range ents {
+		e := &ents[i]
+		var st unix.Stat_t
+		if ok, err := statEntry(fd, e, &st); err != nil {
+			return 0, time.Time{}, false, err
+		} else if !ok {
+			continue
+		}
 		switch {
-		case e.Type().IsRegular():
-			var st unix.Stat_t
-			if err := unix.Fstatat(fd, e.Name(), &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
-				if errors.Is(err, unix.ENOENT) {
-					continue
-				}
-				return 0, time.Time{}, false, err
-			}
+		case e.typ == unix.DT_REG:
 			size += st.Size
 			if t := mtime(&st); t.After(newest) {
 				newest = t
 			}
-			if depth == 0 && e.Name() == record.FooterFile {
+			if depth == 0 && e.name == record.FooterFile {
 				footer = true
 			}
-		case e.IsDir() && depth < 8:
-			s, t, _, err := tree(fd, e.Name(), depth+1)
-			if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		case e.typ == unix.DT_DIR && depth < 8:
+			s, t, _, err := tree(fd, e.name, depth+1)
+			if err != nil && !errors.Is(err, unix.ENOENT) {
 				return 0, time.Time{}, false, err
 			}
 			size += s
@@ -122,10 +153,47 @@ func isTempFile(name string) bool {
 		return false
 	}
 	switch base {
-	case seqFile, infoFile, tomb.File, StampFile:
+	case seqFile, infoFile, tomb.File, StampFile, CacheFile:
 		return true
 	}
 	return false
+}
+
+// scanRecording measures one recording folder: from CacheFile when the
+// folder is unchanged since a pass saw it finished, else by a stat of
+// every file. nil when it vanished meanwhile (an error is reported).
+func (p *pass) scanRecording(dirfd int, sess, name string, seq int64) *recInfo {
+	var st unix.Stat_t
+	if err := unix.Fstatat(dirfd, name, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+		if !errors.Is(err, unix.ENOENT) {
+			p.errorf("%s/%s/%s: %v", sessionsDir, sess, name, err)
+		}
+		return nil
+	}
+	if typeOf(uint32(st.Mode)) != unix.DT_DIR {
+		return nil // swapped since the listing; the next pass sees what it is
+	}
+	r := &recInfo{name: name, seq: seq, id: dirIDOf(&st)}
+	if e, err := p.cached(sess, name, r.id); err == nil {
+		r.bytes, r.newest, r.footer, r.cacheable = e.size, time.Unix(0, e.newest), true, true
+		p.cacheHits.Add(1)
+		return r
+	}
+	size, newest, footer, err := tree(dirfd, name, 0)
+	if err != nil {
+		if !errors.Is(err, unix.ENOENT) {
+			p.errorf("%s/%s/%s: %v", sessionsDir, sess, name, err)
+		}
+		return nil
+	}
+	r.bytes, r.newest, r.footer = size, newest, footer
+	// the footer is written last and in place: once it has settled the
+	// folder changes no more
+	r.cacheable = footer && p.now.Sub(newest) > cacheSettle
+	if r.cacheable {
+		p.cacheMisses.Add(1) // new to the cache: worth writing it
+	}
+	return r
 }
 
 // scanSession reads one session folder: recordings, bookkeeping files,
@@ -144,23 +212,47 @@ func (p *pass) scanSession(name string) *sessInfo {
 		return s
 	}
 	defer dir.Close()
-	ents, err := dir.ReadDir(-1)
+	fd := int(dir.Fd())
+	ents, err := readDirFd(fd)
 	if err != nil {
 		s.err = err
 		return s
 	}
-	fd := int(dir.Fd())
 	rel := sessionsDir + "/" + name + "/"
-	for _, e := range ents {
+	for i := range ents {
 		if p.late() {
 			s.err = ErrDeadline
 			return s
 		}
-		n, t := e.Name(), e.Type()
-		switch {
-		case t.IsDir():
-			size, newest, footer, err := tree(fd, n, 0)
-			if errors.Is(err, fs.ErrNotExist) {
+		var st unix.Stat_t
+		if ok, err := statEntry(fd, &ents[i], &st); err != nil {
+			p.errorf("%s%s: %v", rel, ents[i].name, err)
+			continue
+		} else if !ok {
+			continue
+		}
+		n, t := ents[i].name, ents[i].typ
+		switch t {
+		case unix.DT_DIR:
+			if seq, ok := record.ParseName(n); ok {
+				if r := p.scanRecording(fd, name, n, seq); r != nil {
+					s.bytes += r.bytes
+					newest := r.newest
+					if !r.footer {
+						r.running, _ = session.IsLocked(sd.Root, n+"/"+record.LockFile)
+					}
+					if r.running {
+						newest = p.now // a running recording keeps its session alive
+					}
+					if newest.After(s.newest) {
+						s.newest = newest
+					}
+					s.recs = append(s.recs, r)
+				}
+				continue
+			}
+			size, newest, _, err := tree(fd, n, 0)
+			if errors.Is(err, unix.ENOENT) {
 				continue // removed since the listing (a temporary renamed into place)
 			}
 			if err != nil {
@@ -168,20 +260,6 @@ func (p *pass) scanSession(name string) *sessInfo {
 				continue
 			}
 			s.bytes += size
-			if seq, ok := record.ParseName(n); ok {
-				r := &recInfo{name: n, seq: seq, bytes: size, newest: newest, footer: footer}
-				if !footer {
-					r.running, _ = session.IsLocked(sd.Root, n+"/"+record.LockFile)
-				}
-				if r.running {
-					newest = p.now // a running recording keeps its session alive
-				}
-				if newest.After(s.newest) {
-					s.newest = newest
-				}
-				s.recs = append(s.recs, r)
-				continue
-			}
 			switch {
 			case strings.HasPrefix(n, gcPrefix):
 				s.temps = append(s.temps, tempInfo{n, size})
@@ -201,14 +279,7 @@ func (p *pass) scanSession(name string) *sessInfo {
 			default:
 				s.unknown = append(s.unknown, rel+n)
 			}
-		case t.IsRegular():
-			var st unix.Stat_t
-			if err := unix.Fstatat(fd, n, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
-				if !errors.Is(err, unix.ENOENT) {
-					p.errorf("%s%s: %v", rel, n, err)
-				}
-				continue
-			}
+		case unix.DT_REG:
 			s.bytes += st.Size
 			switch {
 			case n == seqFile, n == lockFile, n == infoFile:
@@ -223,6 +294,9 @@ func (p *pass) scanSession(name string) *sessInfo {
 			}
 		default: // symlinks, FIFOs, devices, sockets: never followed or opened
 			s.unknown = append(s.unknown, rel+n)
+			if n == tomb.File {
+				s.tombOther = true
+			}
 		}
 	}
 	sort.Slice(s.recs, func(i, j int) bool { return s.recs[i].seq < s.recs[j].seq })
@@ -236,25 +310,27 @@ func (p *pass) scan() error {
 	if err != nil {
 		return err
 	}
-	ents, err := dir.ReadDir(-1)
+	fd := int(dir.Fd())
+	ents, err := readDirFd(fd)
 	if err != nil {
 		dir.Close()
 		return err
 	}
-	fd := int(dir.Fd())
 	hasSessions := false
-	for _, e := range ents {
-		n, t := e.Name(), e.Type()
+	for i := range ents {
+		var st unix.Stat_t
+		if ok, err := statEntry(fd, &ents[i], &st); err != nil || !ok {
+			continue
+		}
+		n, t := ents[i].name, ents[i].typ
 		switch {
-		case n == sessionsDir && t.IsDir():
+		case n == sessionsDir && t == unix.DT_DIR:
 			hasSessions = true
-		case t.IsRegular():
-			var st unix.Stat_t
-			if err := unix.Fstatat(fd, n, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
-				continue
-			}
+		case t == unix.DT_REG:
 			p.rootBytes += st.Size
 			switch {
+			case n == CacheFile:
+				p.cacheFileSize = st.Size
 			case n == StampFile, n == LockName:
 			case isTempFile(n):
 				if p.now.Sub(mtime(&st)) > p.o.StaleAfter {
@@ -275,19 +351,28 @@ func (p *pass) scan() error {
 	if err != nil {
 		return fmt.Errorf("open %s: %w", sessionsDir, err)
 	}
-	ents, err = sdir.ReadDir(-1)
-	sdir.Close()
+	sfd := int(sdir.Fd())
+	ents, err = readDirFd(sfd)
 	if err != nil {
+		sdir.Close()
 		return err
 	}
 	var names []string
-	for _, e := range ents {
-		if e.IsDir() && session.ValidName(e.Name()) {
-			names = append(names, e.Name())
+	for i := range ents {
+		e := &ents[i]
+		if e.typ == unix.DT_UNKNOWN {
+			var st unix.Stat_t
+			if unix.Fstatat(sfd, e.name, &st, unix.AT_SYMLINK_NOFOLLOW) == nil {
+				e.typ = typeOf(uint32(st.Mode))
+			}
+		}
+		if e.typ == unix.DT_DIR && session.ValidName(e.name) {
+			names = append(names, e.name)
 		} else {
-			p.res.Unrecognised = append(p.res.Unrecognised, sessionsDir+"/"+e.Name())
+			p.res.Unrecognised = append(p.res.Unrecognised, sessionsDir+"/"+e.name)
 		}
 	}
+	sdir.Close()
 	sort.Strings(names)
 	p.sessions = make([]*sessInfo, len(names))
 	workers := min(runtime.GOMAXPROCS(0), 8, len(names))

@@ -68,7 +68,7 @@ func Open(stores []*session.Store, current, ref string) (*record.Recording, erro
 	if err != nil {
 		return nil, err
 	}
-	defer t.Close()
+	defer t.Dir.Close()
 	rec, err := record.Open(t.Dir, t.Name)
 	if errors.Is(err, fs.ErrNotExist) {
 		// removed between listing and opening: say so when it was GC

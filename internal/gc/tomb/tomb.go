@@ -10,11 +10,13 @@
 package tomb
 
 import (
+	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"sort"
@@ -60,8 +62,8 @@ type Entry struct {
 	// secret the user removes, yet the full reference must still answer.
 	Name       string `json:"name,omitempty"`
 	NameSHA256 string `json:"name_sha256,omitempty"`
-	// Seq is the recording's number; for a session entry the session's
-	// counter when it was removed: numbers up to it are expired.
+	// Seq is the recording's number; for a session entry the highest
+	// number it removed: references up to it are expired.
 	Seq int64 `json:"seq"`
 	// Command is the recorded argv, redacted, shell-joined and cut to
 	// MaxCommand bytes; empty for removals by the user (a secret in argv is
@@ -116,6 +118,26 @@ func parse(b []byte) []Entry {
 		}
 	}
 	return out
+}
+
+// Oldest returns when the oldest tombstone of a session was made, from
+// the first line only (Write keeps them oldest first): a pass checks it
+// to know whether any is due to be dropped without reading them all.
+func Oldest(r *os.Root) (time.Time, error) {
+	f, err := session.OpenSafe(r, File)
+	if err != nil {
+		return time.Time{}, err
+	}
+	defer f.Close()
+	line, err := bufio.NewReaderSize(f, 4096).ReadSlice('\n')
+	if err != nil {
+		return time.Time{}, fmt.Errorf("%s: first line: %w", File, err)
+	}
+	var e Entry
+	if err := json.Unmarshal(line, &e); err != nil {
+		return time.Time{}, fmt.Errorf("%s: first line: %w", File, err)
+	}
+	return e.RemovedAt, nil
 }
 
 // Write replaces a session's tombstones atomically (readers see the old
