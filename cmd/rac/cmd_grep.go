@@ -10,8 +10,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/rac-cli/rac/internal/record"
-	"github.com/rac-cli/rac/internal/resolve"
-	"github.com/rac-cli/rac/internal/session"
 )
 
 type grepOptions struct {
@@ -103,74 +101,35 @@ func (o *grepOptions) search(text string) error {
 		return err
 	}
 	defer closeStores(stores)
-	var sessions []string
-	switch {
-	case o.all:
-		sessions, err = allSessions(stores)
-		if err != nil {
-			return err
-		}
-	case o.sess != "":
-		if !session.ValidName(o.sess) {
-			return usagef("invalid session name %q: names look like %s", o.sess, session.NameForm)
-		}
-		sessions = []string{o.sess}
-		sd, err := resolve.FindSession(stores, o.sess)
-		if err != nil {
-			return fmt.Errorf("%w (run 'rac out list --all-sessions' to see every session)", err)
-		}
-		sd.Close()
-	default:
-		id, err := a.identify()
-		if err != nil {
-			return err
-		}
-		sessions = []string{id.Name}
+	sessions, err := a.sessions(stores, sessionScope{name: o.sess, all: o.all})
+	if err != nil {
+		return err
 	}
 	w := bufio.NewWriterSize(a.streams.Out, 64<<10)
 	defer func() { _ = w.Flush() }() // on early errors; the normal path checks it
 	enc := json.NewEncoder(w)
 	hits := 0
 	var last groupEnd
-	for _, sname := range sessions {
-		sd, err := resolve.FindSession(stores, sname)
-		if err != nil {
-			continue // the current session has recorded nothing yet
-		}
-		names, err := record.ListNames(sd)
-		if err != nil {
-			sd.Close()
-			return err
-		}
-		for _, n := range names {
-			rec, err := record.Open(sd, n)
-			if err != nil {
-				fmt.Fprintf(a.streams.Err, "rac: warning: skipping %s/%s: %s\n", sname, n, escapeControl(firstLineOf(err)))
-				continue
+	err = a.eachRecording(stores, sessions, func(rec *record.Recording) error {
+		return rec.Grep(record.GrepOptions{Text: text, IgnoreCase: o.fold, Context: o.context}, func(h record.Hit) error {
+			hits++
+			if o.json {
+				return enc.Encode(jsonHit(rec, h))
 			}
-			err = rec.Grep(record.GrepOptions{Text: text, IgnoreCase: o.fold, Context: o.context}, func(h record.Hit) error {
-				hits++
-				if o.json {
-					return enc.Encode(jsonHit(rec, h))
-				}
-				first := h.N
-				if len(h.Before) > 0 {
-					first = h.Before[0].N
-				}
-				sep := o.context > 0 && hits > 1 && (last.ref != rec.Ref() || last.stream != h.Stream || first > last.line+1)
-				last = groupEnd{ref: rec.Ref(), stream: h.Stream, line: h.N}
-				if len(h.After) > 0 {
-					last.line = h.After[len(h.After)-1].N
-				}
-				return writeHit(w, rec.Ref(), h, sep)
-			})
-			rec.Close()
-			if err != nil {
-				sd.Close()
-				return err
+			first := h.N
+			if len(h.Before) > 0 {
+				first = h.Before[0].N
 			}
-		}
-		sd.Close()
+			sep := o.context > 0 && hits > 1 && (last.ref != rec.Ref() || last.stream != h.Stream || first > last.line+1)
+			last = groupEnd{ref: rec.Ref(), stream: h.Stream, line: h.N}
+			if len(h.After) > 0 {
+				last.line = h.After[len(h.After)-1].N
+			}
+			return writeHit(w, rec.Ref(), h, sep)
+		})
+	})
+	if err != nil {
+		return err
 	}
 	if err := w.Flush(); err != nil {
 		return err
@@ -185,24 +144,6 @@ func (o *grepOptions) search(text string) error {
 type groupEnd struct {
 	ref, stream string
 	line        int64
-}
-
-func allSessions(stores []*session.Store) ([]string, error) {
-	seen := map[string]bool{}
-	var out []string
-	for _, st := range stores {
-		names, err := st.Sessions()
-		if err != nil {
-			return nil, err
-		}
-		for _, n := range names {
-			if !seen[n] {
-				seen[n] = true
-				out = append(out, n)
-			}
-		}
-	}
-	return out, nil
 }
 
 func jsonHit(rec *record.Recording, h record.Hit) grepHit {

@@ -11,8 +11,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/rac-cli/rac/internal/record"
-	"github.com/rac-cli/rac/internal/resolve"
-	"github.com/rac-cli/rac/internal/session"
 )
 
 type listOptions struct {
@@ -134,59 +132,17 @@ func (o *listOptions) run(cmd *cobra.Command, _ []string) error {
 		return err
 	}
 	defer closeStores(stores)
-	var sessions []string
-	explicit := false
-	switch {
-	case o.all:
-		seen := map[string]bool{}
-		for _, st := range stores {
-			names, err := st.Sessions()
-			if err != nil {
-				return err
-			}
-			for _, n := range names {
-				if !seen[n] {
-					seen[n] = true
-					sessions = append(sessions, n)
-				}
-			}
-		}
-	case o.sess != "":
-		if !session.ValidName(o.sess) {
-			return usagef("invalid session name %q: names look like %s", o.sess, session.NameForm)
-		}
-		sessions, explicit = []string{o.sess}, true
-	default:
-		id, err := a.identify()
-		if err != nil {
-			return err
-		}
-		sessions = []string{id.Name}
+	sessions, err := a.sessions(stores, sessionScope{name: o.sess, all: o.all})
+	if err != nil {
+		return err
 	}
 	var entries []listEntry
-	for _, name := range sessions {
-		sd, err := resolve.FindSession(stores, name)
-		if err != nil {
-			if explicit {
-				return fmt.Errorf("%w (run 'rac out list --all-sessions' to see every session)", err)
-			}
-			continue // the current session has recorded nothing yet
-		}
-		names, err := record.ListNames(sd)
-		if err != nil {
-			sd.Close()
-			return err
-		}
-		for _, n := range names {
-			r, err := record.Open(sd, n)
-			if err != nil {
-				fmt.Fprintf(a.streams.Err, "rac: warning: skipping %s/%s: %s\n", name, n, escapeControl(firstLineOf(err)))
-				continue
-			}
-			entries = append(entries, entryOf(r, red))
-			r.Close()
-		}
-		sd.Close()
+	err = a.eachRecording(stores, sessions, func(r *record.Recording) error {
+		entries = append(entries, entryOf(r, red))
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	if o.json {
 		if entries == nil {

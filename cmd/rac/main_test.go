@@ -287,7 +287,11 @@ func cmdJSON(ts *testscript.TestScript, neg bool, args []string) {
 		found := false
 		for _, o := range objs {
 			v, ok := lookupJSON(o, key)
-			if ok && re.MatchString(fmt.Sprint(v)) {
+			text := fmt.Sprint(v)
+			if f, isNum := v.(float64); isNum {
+				text = strconv.FormatFloat(f, 'f', -1, 64)
+			}
+			if ok && re.MatchString(text) {
 				found = true
 				break
 			}

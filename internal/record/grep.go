@@ -135,6 +135,7 @@ func (r *Recording) grepBlocks(stream string, needle []byte, fold bool, fn func(
 		}
 	}
 	consumed := int64(0)
+	var find finder
 	search := func(data []byte, final bool) error {
 		// data holds whole lines, plus a partial last one when final
 		end := len(data)
@@ -174,12 +175,15 @@ func (r *Recording) grepBlocks(stream string, needle []byte, fold bool, fn func(
 			return ls, le
 		}
 		// candidates: raw matches, and lines holding bytes that cleaning changes
+		if find.needle == nil {
+			find = newFinder(needle, hay)
+		}
 		pos := 0
 		special := nextSpecial(hay, 0)
 		for {
 			m := -1
 			if len(needle) > 0 {
-				if k := bytes.Index(hay[pos:], needle); k >= 0 {
+				if k := find.index(hay[pos:]); k >= 0 {
 					m = pos + k
 				}
 			}
@@ -265,3 +269,100 @@ func nextSpecial(b []byte, i int) int {
 	}
 	return best
 }
+
+// finder looks for a literal: a needle of a few bytes by memchr of its
+// rarest byte (in the text being searched), a longer one with a Horspool
+// skip table, which steps over most of the text without looking at it;
+// that is what keeps a long literal search as fast as grep's.
+type finder struct {
+	needle []byte
+	rare   int // short needles: index of the byte searched for
+	skip   *[256]int
+}
+
+// newFinder prepares a search for needle; sample is text like what will be
+// searched, for choosing the rare byte.
+func newFinder(needle, sample []byte) finder {
+	f := finder{needle: needle}
+	n := len(needle)
+	var hist [256]int
+	sample = sample[:min(len(sample), 64<<10)]
+	for _, c := range sample {
+		hist[c]++
+	}
+	rarer := func(a, b byte) bool {
+		if hist[a] != hist[b] {
+			return hist[a] < hist[b]
+		}
+		return byteRank[a] < byteRank[b]
+	}
+	for i, c := range needle {
+		if rarer(c, needle[f.rare]) {
+			f.rare = i
+		}
+	}
+	// memchr of a byte that is rare in this text is the fastest search;
+	// when every byte of the needle is common, skip with Horspool
+	if n >= 4 && hist[needle[f.rare]]*512 > len(sample) {
+		var skip [256]int
+		for i := range skip {
+			skip[i] = n
+		}
+		for i := 0; i < n-1; i++ {
+			skip[needle[i]] = n - 1 - i
+		}
+		f.skip = &skip
+	}
+	return f
+}
+
+// index returns the first index of the needle in hay, or -1.
+func (f finder) index(hay []byte) int {
+	n := len(f.needle)
+	switch {
+	case n == 0:
+		return 0
+	case n == 1:
+		return bytes.IndexByte(hay, f.needle[0])
+	case f.skip != nil:
+		last := f.needle[n-1]
+		head := f.needle[:n-1]
+		skip := f.skip
+		for i := 0; i+n <= len(hay); {
+			c := hay[i+n-1]
+			if c == last && bytes.Equal(hay[i:i+n-1], head) {
+				return i
+			}
+			i += skip[c]
+		}
+		return -1
+	}
+	c := f.needle[f.rare]
+	pos := f.rare
+	for pos < len(hay) {
+		i := bytes.IndexByte(hay[pos:], c)
+		if i < 0 {
+			return -1
+		}
+		start := pos + i - f.rare
+		if start+n <= len(hay) && bytes.Equal(hay[start:start+n], f.needle) {
+			return start
+		}
+		pos += i + 1
+	}
+	return -1
+}
+
+// byteRank orders bytes by how common they are in command output (lower
+// is rarer): letters, digits, space and common punctuation are frequent.
+var byteRank = func() [256]uint8 {
+	var r [256]uint8
+	common := " etaoinsrlcdhupmfgybw.:/-_0123456789=,\"()[]\nvkxTSEARCINOLDPMFjqzUBGHWVKYJXQZ'{}<>;*#@$%&!?+|\\~^`\t"
+	for i := range r {
+		r[i] = 0 // not listed: rare
+	}
+	for i := 0; i < len(common); i++ {
+		r[common[i]] = uint8(255 - i)
+	}
+	return r
+}()
