@@ -90,15 +90,14 @@ func benchCapped(b *bench) {
 	capped := append(append([]string(nil), b.env...), "RAC_RECORD_MAX_BYTES=64MiB")
 	uncapped := append(append([]string(nil), b.env...), "RAC_RECORD_MAX_BYTES=8GiB")
 	var tc, tu []time.Duration
-	var peakC int64
 	for i := 0; i < *runs; i++ {
 		b.resetStore()
-		r := b.timeCmd(capped, b.rac, "run", "-q", "--no-redact", "--", "cat", file)
-		tc = append(tc, r.wall)
-		peakC = max(peakC, r.maxRSS)
+		tc = append(tc, b.timeCmd(capped, b.rac, "run", "-q", "--no-redact", "--", "cat", file).wall)
 		b.resetStore()
 		tu = append(tu, b.timeCmd(uncapped, b.rac, "run", "-q", "--no-redact", "--", "cat", file).wall)
 	}
+	b.resetStore()
+	peakC := b.peakRSS(capped, b.rac, "run", "-q", "--no-redact", "--", "cat", file)
 	b.resetStore()
 	c, u := median(tc), median(tu)
 	fmt.Printf("capped at 64 MiB   %8.1f ms %7.0f MiB/s (peak RSS %.1f MiB)\n", ms(c), mbps(size, c), float64(peakC)/1024)

@@ -15,7 +15,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"syscall"
 	"time"
 )
 
@@ -78,11 +77,10 @@ func check(err error) {
 
 // result of one timed command.
 type result struct {
-	wall   time.Duration
-	maxRSS int64 // KiB, of the process and its reaped descendants
+	wall time.Duration
 }
 
-// timeCmd runs argv with stdout to /dev/null and returns its wall time and peak RSS.
+// timeCmd runs argv with stdout to /dev/null and returns its wall time.
 func (b *bench) timeCmd(env []string, argv ...string) result {
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Env = env
@@ -95,11 +93,26 @@ func (b *bench) timeCmd(env []string, argv ...string) result {
 	if err := cmd.Run(); err != nil {
 		check(fmt.Errorf("%s: %w", strings.Join(argv, " "), err))
 	}
-	r := result{wall: time.Since(start)}
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		r.maxRSS = ru.Maxrss
+	return result{wall: time.Since(start)}
+}
+
+// peakRSS runs argv under /usr/bin/time and returns its peak RSS in KiB.
+// (The rusage Go gets from wait4 is no good here: the child is started
+// with vfork, so its peak counts this bench's own memory.) 0 when
+// /usr/bin/time is missing.
+func (b *bench) peakRSS(env []string, argv ...string) int64 {
+	tm, err := exec.LookPath("/usr/bin/time")
+	if err != nil {
+		return 0
 	}
-	return r
+	out := filepath.Join(b.work, "rss.txt")
+	b.timeCmd(env, append([]string{tm, "-f", "%M", "-o", out}, argv...)...)
+	data, err := os.ReadFile(out)
+	check(err)
+	var kb int64
+	_, err = fmt.Sscan(strings.TrimSpace(string(data)), &kb)
+	check(err)
+	return kb
 }
 
 func median(ds []time.Duration) time.Duration {

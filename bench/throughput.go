@@ -31,17 +31,17 @@ func benchThroughput(b *bench) {
 		variants[0].name = "rac run -- cat"
 	}
 	times := make([][]time.Duration, len(variants))
-	var peak int64
 	for i := 0; i < *runs; i++ {
 		for v, vr := range variants {
 			b.resetStore()
 			_ = os.Remove(out)
-			r := b.timeCmd(b.env, vr.argv...)
-			times[v] = append(times[v], r.wall)
-			if v < len(variants)-2 && r.maxRSS > peak {
-				peak = r.maxRSS
-			}
+			times[v] = append(times[v], b.timeCmd(b.env, vr.argv...).wall)
 		}
+	}
+	var peak int64
+	for v := 0; v < len(variants)-2; v++ {
+		b.resetStore()
+		peak = max(peak, b.peakRSS(b.env, variants[v].argv...))
 	}
 	b.resetStore()
 	_ = os.Remove(out)

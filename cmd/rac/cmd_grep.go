@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/rac-cli/rac/internal/record"
+	"github.com/rac-cli/rac/internal/session"
 )
 
 type grepOptions struct {
@@ -107,27 +109,30 @@ func (o *grepOptions) search(text string) error {
 	}
 	w := bufio.NewWriterSize(a.streams.Out, 64<<10)
 	defer func() { _ = w.Flush() }() // on early errors; the normal path checks it
-	enc := json.NewEncoder(w)
+	opts := record.GrepOptions{Text: text, IgnoreCase: o.fold, Context: o.context}
 	hits := 0
-	var last groupEnd
-	err = a.eachRecording(stores, sessions, func(rec *record.Recording) error {
-		return rec.Grep(record.GrepOptions{Text: text, IgnoreCase: o.fold, Context: o.context}, func(h record.Hit) error {
-			hits++
-			if o.json {
-				return enc.Encode(jsonHit(rec, h))
-			}
-			first := h.N
-			if len(h.Before) > 0 {
-				first = h.Before[0].N
-			}
-			sep := o.context > 0 && hits > 1 && (last.ref != rec.Ref() || last.stream != h.Stream || first > last.line+1)
-			last = groupEnd{ref: rec.Ref(), stream: h.Stream, line: h.N}
-			if len(h.After) > 0 {
-				last.line = h.After[len(h.After)-1].N
-			}
-			return writeHit(w, rec.Ref(), h, sep)
+	if o.context == 0 {
+		// recordings searched on every core, printed in sequence order
+		err = a.eachRecordingParallel(stores, sessions, func(rec *record.Recording) ([]byte, int, error) {
+			var buf bytes.Buffer
+			enc := json.NewEncoder(&buf)
+			n := 0
+			err := rec.Grep(opts, func(h record.Hit) error {
+				n++
+				if o.json {
+					return enc.Encode(jsonHit(rec, h))
+				}
+				return writeHit(&buf, rec.Ref(), h, false)
+			})
+			return buf.Bytes(), n, err
+		}, func(out []byte, n int) error {
+			hits += n
+			_, err := w.Write(out)
+			return err
 		})
-	})
+	} else {
+		err = o.searchWithContext(a, stores, sessions, opts, w, &hits)
+	}
 	if err != nil {
 		return err
 	}
@@ -138,6 +143,30 @@ func (o *grepOptions) search(text string) error {
 		return errNoMatch
 	}
 	return nil
+}
+
+// searchWithContext prints hits with merged context, in one pass.
+func (o *grepOptions) searchWithContext(a *app, stores []*session.Store, sessions []string, opts record.GrepOptions, w io.Writer, hits *int) error {
+	enc := json.NewEncoder(w)
+	var last groupEnd
+	return a.eachRecording(stores, sessions, func(rec *record.Recording) error {
+		return rec.Grep(opts, func(h record.Hit) error {
+			*hits++
+			if o.json {
+				return enc.Encode(jsonHit(rec, h))
+			}
+			first := h.N
+			if len(h.Before) > 0 {
+				first = h.Before[0].N
+			}
+			sep := *hits > 1 && (last.ref != rec.Ref() || last.stream != h.Stream || first > last.line+1)
+			last = groupEnd{ref: rec.Ref(), stream: h.Stream, line: h.N}
+			if len(h.After) > 0 {
+				last.line = h.After[len(h.After)-1].N
+			}
+			return writeHit(w, rec.Ref(), h, sep)
+		})
+	})
 }
 
 // groupEnd is where the last printed group of context ended.

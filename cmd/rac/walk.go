@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"runtime"
 
 	"github.com/rac-cli/rac/internal/record"
 	"github.com/rac-cli/rac/internal/resolve"
@@ -88,6 +89,86 @@ func (a *app) eachRecording(stores []*session.Store, sessions []string, fn func(
 		if err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// grepJob is one recording's search, done by a worker, printed in order.
+type grepJob struct {
+	sd   *session.SessionDir
+	name string
+	out  []byte
+	hits int
+	err  error
+	done chan struct{}
+}
+
+// eachRecordingParallel runs fn over the recordings of the sessions on
+// several goroutines (one per core) and hands their outputs to emit in
+// sequence order, so the result is the same as a sequential walk.
+func (a *app) eachRecordingParallel(stores []*session.Store, sessions []string, fn func(*record.Recording) ([]byte, int, error), emit func([]byte, int) error) error {
+	var jobs []*grepJob
+	var dirs []*session.SessionDir
+	defer func() {
+		for _, d := range dirs {
+			d.Close()
+		}
+	}()
+	for _, sname := range sessions {
+		sd, err := resolve.FindSession(stores, sname)
+		if err != nil {
+			continue // the current session has recorded nothing yet
+		}
+		dirs = append(dirs, sd)
+		names, err := record.ListNames(sd)
+		if err != nil {
+			return err
+		}
+		for _, n := range names {
+			jobs = append(jobs, &grepJob{sd: sd, name: n, done: make(chan struct{})})
+		}
+	}
+	next := make(chan *grepJob)
+	stop := make(chan struct{})
+	defer close(stop)
+	for range max(1, runtime.GOMAXPROCS(0)) {
+		go func() {
+			for j := range next {
+				rec, err := record.Open(j.sd, j.name)
+				if err != nil {
+					j.out = fmt.Appendf(nil, "rac: warning: skipping %s/%s: %s\n", j.sd.Name, j.name, escapeControl(firstLineOf(err)))
+					j.hits = -1 // a warning, for stderr
+				} else {
+					j.out, j.hits, j.err = fn(rec)
+					rec.Close()
+				}
+				close(j.done)
+			}
+		}()
+	}
+	go func() {
+		defer close(next)
+		for _, j := range jobs {
+			select {
+			case next <- j:
+			case <-stop:
+				return
+			}
+		}
+	}()
+	for _, j := range jobs {
+		<-j.done
+		if j.err != nil {
+			return j.err
+		}
+		if j.hits < 0 {
+			fmt.Fprint(a.streams.Err, string(j.out))
+			continue
+		}
+		if err := emit(j.out, j.hits); err != nil {
+			return err
+		}
+		j.out = nil
 	}
 	return nil
 }
