@@ -176,16 +176,3 @@ func (p *pass) writeCache() error {
 	}
 	return nil
 }
-
-// errNoCache is returned by cached for a recording it does not know.
-var errNoCache = errors.New("not cached")
-
-// cached returns what the cache says of a recording folder in its
-// present state.
-func (p *pass) cached(sess, name string, id dirID) (cacheEntry, error) {
-	e, ok := p.cache[cacheKey(sess, name)]
-	if !ok || e.id != id {
-		return cacheEntry{}, errNoCache
-	}
-	return e, nil
-}

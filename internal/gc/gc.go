@@ -740,6 +740,7 @@ func userRemove(st *session.Store, sessName string, names []string, all bool, o 
 	o.MaxAge, o.MaxSessionBytes, o.MaxStoreBytes = 0, 0, 0
 	p := newPass(st, o)
 	s := p.scanSession(sessName)
+	p.res.Errors = append(p.res.Errors, s.errs...)
 	if s.err != nil {
 		return p.res, s.err
 	}

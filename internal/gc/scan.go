@@ -61,7 +61,14 @@ type sessInfo struct {
 	tombOther bool // tomb.File is there but not a regular file
 	tombLen   int64
 	unknown   []string // store-relative paths left alone
+	errs      []string // what the scan could not read, in its order
 	err       error
+}
+
+// errorf notes an error of the session's scan; the pass reports them
+// session by session, so the parallel scan words them as a sequential one.
+func (s *sessInfo) errorf(format string, a ...any) {
+	s.errs = append(s.errs, fmt.Sprintf(format, a...))
 }
 
 // dirent is one entry of a folder: its name and its type as the file
@@ -105,44 +112,21 @@ func statEntry(dirfd int, e *dirent, st *unix.Stat_t) (ok bool, err error) {
 // parent's descriptor) and finds their newest modification time; footer
 // reports whether the top folder holds a footer.
 func tree(dirfd int, name string, depth int) (size int64, newest time.Time, footer bool, err error) {
-	fd, err := unix.Openat(dirfd, name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
-	if err != nil {
-		return 0, time.Time{}, false, &fs.PathError{Op: "open", Path: name, Err: err}
-	}
-	defer unix.Close(fd)
-	ents, err := readDirFd(fd)
+	fd, err := openDir(dirfd, name)
 	if err != nil {
 		return 0, time.Time{}, false, err
 	}
-	for i := range ents {
-		e := &ents[i]
-		var st unix.Stat_t
-		if ok, err := statEntry(fd, e, &st); err != nil {
-			return 0, time.Time{}, false, err
-		} else if !ok {
-			continue
-		}
-		switch {
-		case e.typ == unix.DT_REG:
-			size += st.Size
-			if t := mtime(&st); t.After(newest) {
-				newest = t
-			}
-			if depth == 0 && e.name == record.FooterFile {
-				footer = true
-			}
-		case e.typ == unix.DT_DIR && depth < 8:
-			s, t, _, err := tree(fd, e.name, depth+1)
-			if err != nil && !errors.Is(err, unix.ENOENT) {
-				return 0, time.Time{}, false, err
-			}
-			size += s
-			if t.After(newest) {
-				newest = t
-			}
-		}
+	defer unix.Close(fd)
+	return treeFd(fd, depth)
+}
+
+// openDir opens a directory relative to dirfd, never following a symlink.
+func openDir(dirfd int, name string) (int, error) {
+	fd, err := unix.Openat(dirfd, name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return -1, &fs.PathError{Op: "open", Path: name, Err: err}
 	}
-	return size, newest, footer, nil
+	return fd, nil
 }
 
 // isTempFile reports whether name is a temporary file of an atomic write
@@ -162,27 +146,49 @@ func isTempFile(name string) bool {
 // scanRecording measures one recording folder: from CacheFile when the
 // folder is unchanged since a pass saw it finished, else by a stat of
 // every file. nil when it vanished meanwhile (an error is reported).
-func (p *pass) scanRecording(dirfd int, sess, name string, seq int64) *recInfo {
-	var st unix.Stat_t
-	if err := unix.Fstatat(dirfd, name, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
-		if !errors.Is(err, unix.ENOENT) {
-			p.errorf("%s/%s/%s: %v", sessionsDir, sess, name, err)
+func (p *pass) scanRecording(dirfd int, s *sessInfo, name string, seq int64) *recInfo {
+	sess := s.name
+	r := &recInfo{name: name, seq: seq}
+	if e, ok := p.cache[cacheKey(sess, name)]; ok {
+		// known: one stat of the folder may stand for its files
+		var st unix.Stat_t
+		if err := unix.Fstatat(dirfd, name, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+			if !errors.Is(err, unix.ENOENT) {
+				s.errorf("%s/%s/%s: %v", sessionsDir, sess, name, err)
+			}
+			return nil
+		}
+		if typeOf(uint32(st.Mode)) != unix.DT_DIR {
+			return nil // swapped since the listing; the next pass sees what it is
+		}
+		if r.id = dirIDOf(&st); e.id == r.id {
+			r.bytes, r.newest, r.footer, r.cacheable = e.size, time.Unix(0, e.newest), true, true
+			p.cacheHits.Add(1)
+			return r
+		}
+	}
+	// measured: the folder is opened and its identity taken from the
+	// descriptor (fstat, no lookup), so it is that of what is read
+	fd, err := openDir(dirfd, name)
+	if err != nil {
+		// a symlink or a file swapped in since the listing: the next
+		// pass sees what it is
+		if !errors.Is(err, unix.ENOENT) && !errors.Is(err, unix.ELOOP) && !errors.Is(err, unix.ENOTDIR) {
+			s.errorf("%s/%s/%s: %v", sessionsDir, sess, name, err)
 		}
 		return nil
 	}
-	if typeOf(uint32(st.Mode)) != unix.DT_DIR {
-		return nil // swapped since the listing; the next pass sees what it is
+	defer unix.Close(fd)
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
+		s.errorf("%s/%s/%s: %v", sessionsDir, sess, name, err)
+		return nil
 	}
-	r := &recInfo{name: name, seq: seq, id: dirIDOf(&st)}
-	if e, err := p.cached(sess, name, r.id); err == nil {
-		r.bytes, r.newest, r.footer, r.cacheable = e.size, time.Unix(0, e.newest), true, true
-		p.cacheHits.Add(1)
-		return r
-	}
-	size, newest, footer, err := tree(dirfd, name, 0)
+	r.id = dirIDOf(&st)
+	size, newest, footer, err := treeFd(fd, 0)
 	if err != nil {
 		if !errors.Is(err, unix.ENOENT) {
-			p.errorf("%s/%s/%s: %v", sessionsDir, sess, name, err)
+			s.errorf("%s/%s/%s: %v", sessionsDir, sess, name, err)
 		}
 		return nil
 	}
@@ -226,7 +232,7 @@ func (p *pass) scanSession(name string) *sessInfo {
 		}
 		var st unix.Stat_t
 		if ok, err := statEntry(fd, &ents[i], &st); err != nil {
-			p.errorf("%s%s: %v", rel, ents[i].name, err)
+			s.errorf("%s%s: %v", rel, ents[i].name, err)
 			continue
 		} else if !ok {
 			continue
@@ -235,7 +241,7 @@ func (p *pass) scanSession(name string) *sessInfo {
 		switch t {
 		case unix.DT_DIR:
 			if seq, ok := record.ParseName(n); ok {
-				if r := p.scanRecording(fd, name, n, seq); r != nil {
+				if r := p.scanRecording(fd, s, n, seq); r != nil {
 					s.bytes += r.bytes
 					newest := r.newest
 					if !r.footer {
@@ -256,7 +262,7 @@ func (p *pass) scanSession(name string) *sessInfo {
 				continue // removed since the listing (a temporary renamed into place)
 			}
 			if err != nil {
-				p.errorf("%s%s: %v", rel, n, err)
+				s.errorf("%s%s: %v", rel, n, err)
 				continue
 			}
 			s.bytes += size
@@ -394,6 +400,7 @@ func (p *pass) scan() error {
 		if errors.Is(s.err, ErrDeadline) {
 			return ErrDeadline
 		}
+		p.res.Errors = append(p.res.Errors, s.errs...)
 		if s.err != nil {
 			p.errorf("%s/%s: %v", sessionsDir, s.name, s.err)
 		}
