@@ -2,6 +2,7 @@ package record
 
 import (
 	"bytes"
+	"sync"
 
 	"github.com/rac-cli/rac/internal/termtext"
 )
@@ -123,8 +124,9 @@ func (r *Recording) grepBlocks(stream string, needle []byte, fold bool, fn func(
 		return err
 	}
 	defer v.Close()
-	const block = 1 << 20
-	buf := make([]byte, block)
+	bp := blockPool.Get().(*[]byte)
+	defer blockPool.Put(bp)
+	buf := *bp
 	var lower []byte
 	var carry []byte // the partial last line of the previous block
 	var nl int64     // newlines before the start of carry
@@ -236,6 +238,7 @@ func (r *Recording) grepBlocks(stream string, needle []byte, fold bool, fn func(
 			n := copy(buf, carry)
 			if n == len(buf) { // a line longer than the block
 				buf = append(buf, make([]byte, len(buf))...)
+				*bp = buf
 			}
 			k, err := p.f.ReadAt(buf[n:], off)
 			if k == 0 && err != nil {
@@ -254,6 +257,10 @@ func (r *Recording) grepBlocks(stream string, needle []byte, fold bool, fn func(
 	}
 	return nil
 }
+
+// blockPool reuses grep's read buffers across streams and recordings: a
+// fresh megabyte for each costs page faults worth more than its search.
+var blockPool = sync.Pool{New: func() any { b := make([]byte, 1<<20); return &b }}
 
 // nextSpecial finds the next byte at or after i that cleaning acts on
 // (ESC, CR, BS): such lines are matched as a terminal shows them.
@@ -276,8 +283,8 @@ func nextSpecial(b []byte, i int) int {
 // that is what keeps a long literal search as fast as grep's.
 type finder struct {
 	needle []byte
-	rare   int // short needles: index of the byte searched for
-	skip   *[256]int
+	rare   int               // short needles: index of the byte searched for
+	skip2  *[pairSlots]uint8 // Horspool over byte pairs: most pairs of the text are in no needle, so most steps skip n-1 bytes
 }
 
 // newFinder prepares a search for needle; sample is text like what will be
@@ -303,15 +310,17 @@ func newFinder(needle, sample []byte) finder {
 	}
 	// memchr of a byte that is rare in this text is the fastest search;
 	// when every byte of the needle is common, skip with Horspool
-	if n >= 4 && hist[needle[f.rare]]*512 > len(sample) {
-		var skip [256]int
+	if n >= 4 && n <= 256 && hist[needle[f.rare]]*512 > len(sample) {
+		var skip [pairSlots]uint8
 		for i := range skip {
-			skip[i] = n
+			skip[i] = uint8(n - 1)
 		}
-		for i := 0; i < n-1; i++ {
-			skip[needle[i]] = n - 1 - i
+		for j := 1; j <= n-2; j++ {
+			// pairs sharing a slot keep the smallest shift: still safe
+			k := pairSlot(needle[j-1], needle[j])
+			skip[k] = min(skip[k], uint8(n-1-j))
 		}
-		f.skip = &skip
+		f.skip2 = &skip
 	}
 	return f
 }
@@ -324,16 +333,15 @@ func (f finder) index(hay []byte) int {
 		return 0
 	case n == 1:
 		return bytes.IndexByte(hay, f.needle[0])
-	case f.skip != nil:
-		last := f.needle[n-1]
-		head := f.needle[:n-1]
-		skip := f.skip
-		for i := 0; i+n <= len(hay); {
-			c := hay[i+n-1]
-			if c == last && bytes.Equal(hay[i:i+n-1], head) {
-				return i
+	case f.skip2 != nil:
+		last, prev := f.needle[n-1], f.needle[n-2]
+		skip := f.skip2
+		for e := n - 1; e < len(hay); {
+			a, c := hay[e-1], hay[e]
+			if c == last && a == prev && bytes.Equal(hay[e-n+1:e-1], f.needle[:n-2]) {
+				return e - n + 1
 			}
-			i += skip[c]
+			e += int(skip[pairSlot(a, c)])
 		}
 		return -1
 	}
@@ -352,6 +360,12 @@ func (f finder) index(hay []byte) int {
 	}
 	return -1
 }
+
+// pairSlots is the size of the pair skip table: small enough to stay in
+// the first-level cache.
+const pairSlots = 1 << 12
+
+func pairSlot(a, b byte) uint16 { return (uint16(a)<<5 ^ uint16(b)) & (pairSlots - 1) }
 
 // byteRank orders bytes by how common they are in command output (lower
 // is rarer): letters, digits, space and common punctuation are frequent.
