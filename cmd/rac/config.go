@@ -64,9 +64,10 @@ func settingByKey(key string) setting {
 
 // config holds the config file (if any) and the environment.
 type config struct {
-	v      *viper.Viper // nil: no config file
-	path   string
-	getenv func(string) string
+	v       *viper.Viper // nil: no config file
+	path    string
+	getenv  func(string) string
+	unknown []string // keys of the file rac does not know (typos)
 }
 
 // configPath is $XDG_CONFIG_HOME/rac/config.yaml, else ~/.config/rac/config.yaml.
@@ -107,7 +108,29 @@ func loadConfig(getenv func(string) string) (*config, error) {
 		return nil, usagef("config file %s: %v", c.path, err)
 	}
 	c.v = v
+	for _, k := range v.AllKeys() {
+		if !knownKey(k) {
+			c.unknown = append(c.unknown, k)
+		}
+	}
 	return c, nil
+}
+
+// listKeys are the config keys that hold lists rather than one value.
+var listKeys = []string{"session.id_vars", "session.marker_vars", "redact.env_names", "redact.allow", "redact.rules"}
+
+func knownKey(k string) bool {
+	for _, s := range settings {
+		if s.key == k {
+			return true
+		}
+	}
+	for _, l := range listKeys {
+		if l == k {
+			return true
+		}
+	}
+	return false
 }
 
 // lookup returns the env or config value of a setting and where it came

@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"strings"
 	"time"
@@ -97,6 +98,9 @@ running it again.`,
 				return err
 			}
 			a.cfg = cfg
+			for _, k := range cfg.unknown {
+				fmt.Fprintf(a.streams.Err, "rac: warning: unknown setting %q in %s (README lists the settings)\n", k, cfg.path)
+			}
 			return cfg.applyToFlags(cmd)
 		},
 	}
