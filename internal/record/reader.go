@@ -146,14 +146,6 @@ func (r *Recording) Refresh() error {
 	return nil
 }
 
-// OpenStream opens a stream's data file (safely: regular, not a link).
-func (r *Recording) OpenStream(stream string) (*os.File, error) {
-	if _, ok := streamIDs[stream]; !ok {
-		return nil, fmt.Errorf("unknown stream %q", stream)
-	}
-	return session.OpenSafe(r.dir, stream)
-}
-
 // Streams are the streams this recording has, in metadata order.
 func (r *Recording) Streams() []string { return r.Meta.Streams }
 

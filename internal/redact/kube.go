@@ -80,22 +80,7 @@ func matchKubeData(e *engine, line []byte, hs, he int, ri, _ int32) {
 		if k >= len(line) || line[k] == '}' {
 			return
 		}
-		_, _, next, ok := jsonString(line, k, escaped)
-		if !ok {
-			return
-		}
-		k = next
-		for k < len(line) && isBlank(line[k]) {
-			k++
-		}
-		if k >= len(line) || line[k] != ':' {
-			return
-		}
-		k++
-		for k < len(line) && isBlank(line[k]) {
-			k++
-		}
-		vs, ve, next, ok := jsonString(line, k, escaped)
+		vs, ve, next, ok := jsonPair(line, k, escaped)
 		if !ok {
 			return
 		}
@@ -104,6 +89,25 @@ func matchKubeData(e *engine, line []byte, hs, he int, ri, _ int32) {
 		}
 		k = next
 	}
+}
+
+// jsonPair reads a "key": "value" pair starting at the key's quote at k and
+// returns the value's bounds and the index after it.
+func jsonPair(line []byte, k int, escaped bool) (vs, ve, next int, ok bool) {
+	if _, _, k, ok = jsonString(line, k, escaped); !ok {
+		return 0, 0, 0, false
+	}
+	for k < len(line) && isBlank(line[k]) {
+		k++
+	}
+	if k >= len(line) || line[k] != ':' {
+		return 0, 0, 0, false
+	}
+	k++
+	for k < len(line) && isBlank(line[k]) {
+		k++
+	}
+	return jsonString(line, k, escaped)
 }
 
 // kubeKey checks that the literal at hs is the key data or stringData with
@@ -254,21 +258,7 @@ func (e *engine) kubeJSONLine(line []byte, st *mlState) {
 	if ind != st.entryIndent || c[0] != '"' {
 		return
 	}
-	_, _, k, ok := jsonString(line, ind, false)
-	if !ok {
-		return
-	}
-	for k < len(line) && isBlank(line[k]) {
-		k++
-	}
-	if k >= len(line) || line[k] != ':' {
-		return
-	}
-	k++
-	for k < len(line) && isBlank(line[k]) {
-		k++
-	}
-	vs, ve, _, ok := jsonString(line, k, false)
+	vs, ve, _, ok := jsonPair(line, ind, false)
 	if !ok {
 		return
 	}

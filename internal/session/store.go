@@ -275,18 +275,3 @@ func (d *SessionDir) ReadSeq() (int64, error) {
 	}
 	return n, nil
 }
-
-// SetSeqAtLeast raises the counter to n (used when a removed session is
-// used again, so its numbering continues).
-func (d *SessionDir) SetSeqAtLeast(n int64) error {
-	l, err := LockFile(d.Root, lockFile, true)
-	if err != nil {
-		return err
-	}
-	defer l.Close()
-	cur, err := d.ReadSeq()
-	if err != nil || cur >= n {
-		return err
-	}
-	return d.writeSeq(n)
-}
