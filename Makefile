@@ -14,7 +14,7 @@ export GOFLAGS := -buildvcs=false
 all: build
 
 build:
-	$(GO) build -o $(RAC) ./cmd/rac
+	CGO_ENABLED=0 $(GO) build -o $(RAC) ./cmd/rac
 
 # demo: record a real git command, then read it back from a second shell
 # that belongs to another session, by the qualified reference.

@@ -16,9 +16,17 @@ type stringRedactor interface{ String(string) string }
 // config file (redact.env_names, redact.rules, redact.allow). A rule that
 // does not compile is a usage error naming it, never a weaker redactor.
 func (a *app) redactor() (*redact.Redactor, error) {
-	if a.red != nil {
-		return a.red, nil
+	if a.red == nil {
+		r, err := a.buildRedactor()
+		if err != nil {
+			return nil, err
+		}
+		a.red = r
 	}
+	return a.red, nil
+}
+
+func (a *app) buildRedactor() (*redact.Redactor, error) {
 	cfg := redact.Config{Environ: a.environ()}
 	if a.cfg != nil {
 		cfg.EnvNames = a.cfg.list("redact.env_names")
@@ -33,7 +41,6 @@ func (a *app) redactor() (*redact.Redactor, error) {
 	if err != nil {
 		return nil, usageError{err}
 	}
-	a.red = r
 	return r, nil
 }
 

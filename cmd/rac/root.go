@@ -32,7 +32,8 @@ type app struct {
 // place that turns an error into a status (through exitStatus).
 func Main(args []string, streams Streams) int {
 	a := &app{streams: streams, getenv: os.Getenv, environ: os.Environ, now: time.Now}
-	root := newRootCmd(a)
+	isRunArgs := len(args) > 0 && args[0] == "run"
+	root := newRootCmd(a, isRunArgs)
 	root.SetArgs(args)
 	root.SetOut(streams.Out)
 	root.SetErr(streams.Err)
@@ -62,6 +63,10 @@ func cobraUsage(err error) error {
 	msg := err.Error()
 	switch {
 	case strings.HasPrefix(msg, "unknown command"):
+		// cobra adds "\n\nDid you mean this?\n\tNAME\n": keep it on the line
+		if head, sugg, ok := strings.Cut(msg, "\n\nDid you mean this?\n"); ok {
+			return usagef("%s (did you mean %s?)", head, strings.Join(strings.Fields(sugg), " or "))
+		}
 		return usageError{err}
 	case strings.HasPrefix(msg, "if any flags in the group"):
 		// "... [head tail lines] are set none of the others can be; [head tail] were all set"
@@ -77,7 +82,9 @@ func cobraUsage(err error) error {
 	return err
 }
 
-func newRootCmd(a *app) *cobra.Command {
+// newRootCmd builds the command tree; onlyRun leaves out everything but
+// rac run, whose start-up is on the path of every recorded command.
+func newRootCmd(a *app, onlyRun bool) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "rac",
 		Short: "Run a command as if rac were not there, and keep what it printed",
@@ -106,7 +113,10 @@ running it again.`,
 	}
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	root.Version = version
-	root.AddCommand(newRunCmd(a), newOutCmd(a), newSessionCmd(a))
+	root.AddCommand(newRunCmd(a))
+	if !onlyRun {
+		root.AddCommand(newOutCmd(a), newSessionCmd(a))
+	}
 	return root
 }
 

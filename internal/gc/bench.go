@@ -17,11 +17,12 @@ import (
 
 // BenchStore builds a synthetic store at dir (created when missing) for
 // timing GC: session folders bench-0000... with perSession finished
-// recordings each, laid out as rac writes them (meta.json, footer.json,
-// stdout, stderr, chunks, line indexes, lock) with a few hundred bytes of
-// output. Session i is dated from one hour to six days back, spread
-// evenly, as a store in use is: with the default limits a pass removes
-// nothing and measures the scan (the first pass measures every file, later
+// recordings each, laid out as rac writes them (meta.json, stdout, stderr,
+// chunks, line indexes, lock, and footer.json with the folder's summary,
+// measured by record.MeasureDir) with a few hundred bytes of output.
+// Session i is dated from one hour to six days back, spread evenly, as a
+// store in use is: with the default limits a pass removes nothing and
+// measures the scan (the first pass reads each footer's summary, later
 // ones use gc.cache); a lower gc.max_age or size limit makes it remove.
 func BenchStore(dir string, sessions, perSession int) error {
 	st, err := session.CreateStore(dir)
@@ -92,11 +93,6 @@ func benchSession(base string, i, n int, out []byte, now time.Time, write func(s
 			Format: record.FormatVersion, Session: name, Name: rname, Seq: seq, Argv: argv, Cwd: "/tmp",
 			StartedAt: now, RacVersion: "bench", Mode: record.ModePipes, Streams: []string{record.Stdout, record.Stderr}, PID: 1,
 		}, "", "  ")
-		footer, _ := json.MarshalIndent(record.Footer{
-			Format: record.FormatVersion, Status: record.StatusExited, ExitCode: &code, EndedAt: now,
-			Received: map[string]record.Counts{record.Stdout: {Bytes: int64(len(out)), Lines: 3}, record.Stderr: {}},
-			Stored:   map[string]record.Counts{record.Stdout: {Bytes: int64(len(out)), Lines: 3}, record.Stderr: {}},
-		}, "", "  ")
 		for _, f := range []struct {
 			name string
 			data []byte
@@ -108,19 +104,46 @@ func benchSession(base string, i, n int, out []byte, now time.Time, write func(s
 			{record.Stderr, nil},
 			{"lines-" + record.Stdout, []byte("RACLIN1\n")},
 			{"lines-" + record.Stderr, []byte("RACLIN1\n")},
-			{record.FooterFile, append(footer, '\n')},
 		} {
-			p := filepath.Join(rdir, f.name)
-			if err := write(p, f.data); err != nil {
+			if err := writeAt(filepath.Join(rdir, f.name), f.data, now, write); err != nil {
 				return err
 			}
-			if err := os.Chtimes(p, now, now); err != nil {
-				return err
-			}
+		}
+		// the footer says what the folder holds, as record.Writer.Finish
+		// measures it
+		disk, err := measure(rdir)
+		if err != nil {
+			return err
+		}
+		footer, _ := json.MarshalIndent(record.Footer{
+			Format: record.FormatVersion, Status: record.StatusExited, ExitCode: &code, EndedAt: now,
+			Received: map[string]record.Counts{record.Stdout: {Bytes: int64(len(out)), Lines: 3}, record.Stderr: {}},
+			Stored:   map[string]record.Counts{record.Stdout: {Bytes: int64(len(out)), Lines: 3}, record.Stderr: {}},
+			Disk:     disk,
+		}, "", "  ")
+		if err := writeAt(filepath.Join(rdir, record.FooterFile), append(footer, '\n'), now, write); err != nil {
+			return err
 		}
 		if err := os.Chtimes(rdir, now, now); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// writeAt writes a file dated t.
+func writeAt(p string, b []byte, t time.Time, write func(string, []byte) error) error {
+	if err := write(p, b); err != nil {
+		return err
+	}
+	return os.Chtimes(p, t, t)
+}
+
+func measure(dir string) (*record.Disk, error) {
+	r, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	return record.MeasureDir(r)
 }

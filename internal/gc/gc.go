@@ -182,6 +182,8 @@ type pass struct {
 	cacheBytes    int64 // projected size of CacheFile
 	cacheWrite    bool  // CacheFile is written after the pass
 	useCache      bool  // a full pass (rm and purge leave CacheFile to it)
+
+	summaryHits atomic.Int64 // recordings measured from their footer's summary
 }
 
 func newPass(st *session.Store, o Options) *pass {

@@ -541,6 +541,13 @@ func TestBenchStore(t *testing.T) {
 	require.NoError(t, err)
 	assert.EqualValues(t, 6, seq)
 
+	// laid out as rac writes them: the first pass reads each footer's
+	// summary, and it adds up to what is there
+	p0 := newPass(st, Options{})
+	require.NoError(t, p0.scan())
+	assert.EqualValues(t, 15, p0.summaryHits.Load())
+	assert.Equal(t, apparent(t, dir), p0.rootBytes+sumSessions(p0))
+
 	res, err := Run(st, Options{MaxAge: 7 * 24 * time.Hour, MaxSessionBytes: 256 << 20, MaxStoreBytes: 2 << 30})
 	require.NoError(t, err)
 	assert.Zero(t, res.RemovedRecordings)

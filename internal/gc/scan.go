@@ -63,6 +63,8 @@ type sessInfo struct {
 	unknown   []string // store-relative paths left alone
 	errs      []string // what the scan could not read, in its order
 	err       error
+
+	summaryMisses int // footers whose summary did not hold (see maxSummaryMisses)
 }
 
 // errorf notes an error of the session's scan; the pass reports them
@@ -144,11 +146,13 @@ func isTempFile(name string) bool {
 }
 
 // scanRecording measures one recording folder: from CacheFile when the
-// folder is unchanged since a pass saw it finished, else by a stat of
+// folder is unchanged since a pass saw it finished, else from its
+// footer's summary when that holds (see summary.go), else by a stat of
 // every file. nil when it vanished meanwhile (an error is reported).
 func (p *pass) scanRecording(dirfd int, s *sessInfo, name string, seq int64) *recInfo {
 	sess := s.name
 	r := &recInfo{name: name, seq: seq}
+	var known *dirID // the folder's state, when a stat just took it
 	if e, ok := p.cache[cacheKey(sess, name)]; ok {
 		// known: one stat of the folder may stand for its files
 		var st unix.Stat_t
@@ -165,6 +169,19 @@ func (p *pass) scanRecording(dirfd int, s *sessInfo, name string, seq int64) *re
 			r.bytes, r.newest, r.footer, r.cacheable = e.size, time.Unix(0, e.newest), true, true
 			p.cacheHits.Add(1)
 			return r
+		}
+		known = &r.id
+	}
+	if s.summaryMisses < maxSummaryMisses {
+		sum := footerSummary(dirfd, name, known)
+		if sum.ok {
+			r.id, r.bytes, r.newest, r.footer = sum.id, sum.size, sum.newest, true
+			p.settled(r)
+			p.summaryHits.Add(1)
+			return r
+		}
+		if sum.footer {
+			s.summaryMisses++
 		}
 	}
 	// measured: the folder is opened and its identity taken from the
@@ -193,13 +210,18 @@ func (p *pass) scanRecording(dirfd int, s *sessInfo, name string, seq int64) *re
 		return nil
 	}
 	r.bytes, r.newest, r.footer = size, newest, footer
-	// the footer is written last and in place: once it has settled the
-	// folder changes no more
-	r.cacheable = footer && p.now.Sub(newest) > cacheSettle
+	p.settled(r)
+	return r
+}
+
+// settled decides whether CacheFile may remember a measured recording:
+// the footer is written last and in place, so once it has settled the
+// folder changes no more.
+func (p *pass) settled(r *recInfo) {
+	r.cacheable = r.footer && p.now.Sub(r.newest) > cacheSettle
 	if r.cacheable {
 		p.cacheMisses.Add(1) // new to the cache: worth writing it
 	}
-	return r
 }
 
 // scanSession reads one session folder: recordings, bookkeeping files,

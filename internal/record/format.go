@@ -8,7 +8,9 @@
 //	chunks         the order and time of every chunk written to a stream
 //	lines-stdout   a sparse line index per stream (newlines before an offset)
 //	lock           flock held by the recorder while it runs
-//	footer.json    written last: outcome, counts, notes
+//	footer.json    written last: outcome, counts, notes, and what the
+//	               folder held then (GC's first pass reads that instead
+//	               of a stat of every file)
 //
 // The recorder must never let recording get in the way of forwarding: a
 // failing store turns the recording "broken off", never the command.
@@ -107,6 +109,9 @@ type Footer struct {
 	// Truncated says a capped recording dropped bytes; Cut says where.
 	Truncated bool                 `json:"truncated,omitempty"`
 	Cut       map[string]StreamCut `json:"cut,omitempty"`
+	// Disk is what the folder held besides the footer (see Disk); absent
+	// from footers of older rac and when the folder could not be measured.
+	Disk *Disk `json:"disk,omitempty"`
 }
 
 // chunk index: a header, then fixed-size records.

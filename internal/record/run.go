@@ -39,6 +39,9 @@ type RunOptions struct {
 	// NoForward keeps the child's output off rac's own stdout and stderr
 	// (the summary replaces it).
 	NoForward bool
+	// Signals, when set, are the caught signals (see CatchSignals); the
+	// caller stops them. Nil: Run catches and stops them itself.
+	Signals *Signals
 	// Warn prints one line for the user (rac's own stderr).
 	Warn func(msg string)
 	Now  func() time.Time
@@ -81,6 +84,29 @@ var (
 // reach the child, so rac swallows its own copy instead of sending a second.
 var forwarded = []os.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT}
 
+// Signals are the caught signals Run forwards (see CatchSignals).
+type Signals struct {
+	c chan os.Signal
+}
+
+// CatchSignals starts catching the signals Run forwards, and SIGPIPE. A
+// caller that catches them before it prepares the recording, and hands
+// them to Run, loses none that arrives meanwhile: one caught before the
+// child exists is sent to it once it does. Stop ends the catching.
+//
+// Catching them on a goroutine of its own would overlap the runtime's
+// set-up of its signal threads with rac's other start-up work, but on the
+// virtual machines rac is measured on, a second busy thread in a process
+// this short costs more than it saves.
+func CatchSignals() *Signals {
+	s := &Signals{c: make(chan os.Signal, 16)}
+	signal.Notify(s.c, append(forwarded, syscall.SIGPIPE)...)
+	return s
+}
+
+// Stop restores the signals' previous handling.
+func (s *Signals) Stop() { signal.Stop(s.c) }
+
 const (
 	bufSize  = 1 << 20  // the largest read: the pipe holds 1 MiB on Linux
 	bufStart = 32 << 10 // the first buffers: most commands print little
@@ -111,9 +137,11 @@ func Run(o RunOptions) Outcome {
 
 	// Catch signals before the child exists so none is missed; caught (not
 	// ignored) signals are reset to the default in the child by exec.
-	sigs := make(chan os.Signal, 16)
-	signal.Notify(sigs, append(forwarded, syscall.SIGPIPE)...)
-	defer signal.Stop(sigs)
+	sigs := o.Signals
+	if sigs == nil {
+		sigs = CatchSignals()
+		defer sigs.Stop()
+	}
 
 	fg := isForeground(o.Stdin, o.Stdout, o.Stderr)
 	streams := []struct {
@@ -123,6 +151,9 @@ func Run(o RunOptions) Outcome {
 	var readEnds, writeEnds [2]*os.File
 	for i := range streams {
 		if readEnds[i], writeEnds[i], err = os.Pipe(); err != nil {
+			for _, f := range append(readEnds[:i], writeEnds[:i]...) {
+				f.Close()
+			}
 			out.Status = StatusFailedToStart
 			out.StartErr = err
 			out.ExitCode = 126
@@ -130,15 +161,19 @@ func Run(o RunOptions) Outcome {
 		}
 		growPipe(readEnds[i])
 	}
-	cmd := &exec.Cmd{
-		Path: path, Args: o.Argv, Env: o.Env, Dir: o.Dir,
-		Stdin: o.Stdin, Stdout: writeEnds[0], Stderr: writeEnds[1],
-		SysProcAttr: &syscall.SysProcAttr{Setpgid: !fg},
+	var early []syscall.Signal // caught before the child existed
+	for len(early) < cap(sigs.c) {
+		select {
+		case s := <-sigs.c:
+			if s != syscall.SIGPIPE {
+				early = append(early, s.(syscall.Signal))
+			}
+			continue
+		default:
+		}
+		break
 	}
-	if o.Stdin == nil {
-		cmd.Stdin = nil
-	}
-	err = cmd.Start()
+	child, err := startChild(path, o, writeEnds, !fg)
 	for _, w := range writeEnds {
 		w.Close()
 	}
@@ -151,13 +186,20 @@ func Run(o RunOptions) Outcome {
 		out.ExitCode = startErrCode(out.StartErr)
 		return out
 	}
-	pid := cmd.Process.Pid
 	// kill signals the child: its whole group when it has one of its own.
 	kill := func(sig syscall.Signal) {
 		if fg {
-			_ = unix.Kill(pid, sig)
+			child.signal(sig)
 		} else {
-			_ = unix.Kill(-pid, sig)
+			_ = unix.Kill(-child.pid, sig)
+		}
+	}
+	// a signal that came before the child existed reached no one else
+	for _, sig := range early {
+		if fg {
+			child.signal(sig)
+		} else {
+			kill(sig)
 		}
 	}
 
@@ -219,13 +261,12 @@ func Run(o RunOptions) Outcome {
 		})
 	}
 
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	var waitErr error
+	done := make(chan struct{})
+	go func() { child.wait(); close(done) }()
 wait:
 	for {
 		select {
-		case s := <-sigs:
+		case s := <-sigs.c:
 			sig := s.(syscall.Signal)
 			switch {
 			case sig == syscall.SIGPIPE:
@@ -235,7 +276,7 @@ wait:
 			default:
 				kill(sig)
 			}
-		case waitErr = <-done:
+		case <-done:
 			break wait
 		}
 	}
@@ -270,7 +311,7 @@ wait:
 	}
 	tmu.Unlock()
 
-	ws, _ := cmd.ProcessState.Sys().(syscall.WaitStatus)
+	ws := child.status
 	switch {
 	case to:
 		out.Status = StatusTimedOut
@@ -281,17 +322,70 @@ wait:
 	case ws.Signaled():
 		out.Status = StatusSignaled
 		out.Signal = ws.Signal()
-	case ws.Exited():
-		out.Status = StatusExited
-		out.ExitCode = ws.ExitStatus()
 	default:
 		out.Status = StatusExited
-		out.ExitCode = cmd.ProcessState.ExitCode()
-		if waitErr != nil && out.ExitCode < 0 {
-			out.ExitCode = 1
-		}
+		out.ExitCode = ws.ExitStatus()
 	}
 	return out
+}
+
+// child is the started command. It is started with fork and exec
+// directly: os/exec would add, on every start, a probe of the kernel's
+// pidfd support that forks a process of its own, a fifth of a wrapper's
+// whole start-up on the machines rac is measured on.
+type child struct {
+	pid    int
+	mu     sync.Mutex
+	reaped bool // the pid may name another process now
+	status syscall.WaitStatus
+}
+
+func startChild(path string, o RunOptions, outs [2]*os.File, ownGroup bool) (*child, error) {
+	stdin := o.Stdin
+	if stdin == nil {
+		devNull, err := os.Open(os.DevNull)
+		if err != nil {
+			return nil, err
+		}
+		defer devNull.Close()
+		stdin = devNull
+	}
+	env := o.Env
+	if env == nil {
+		env = os.Environ()
+	}
+	pid, err := syscall.ForkExec(path, o.Argv, &syscall.ProcAttr{
+		Dir: o.Dir, Env: env,
+		Files: []uintptr{stdin.Fd(), outs[0].Fd(), outs[1].Fd()},
+		Sys:   &syscall.SysProcAttr{Setpgid: ownGroup},
+	})
+	if err != nil {
+		return nil, &fs.PathError{Op: "exec", Path: path, Err: err}
+	}
+	return &child{pid: pid}, nil
+}
+
+// wait reaps the child and keeps how it ended.
+func (c *child) wait() {
+	var ws syscall.WaitStatus
+	for {
+		_, err := syscall.Wait4(c.pid, &ws, 0, nil)
+		if err != syscall.EINTR {
+			break
+		}
+	}
+	c.mu.Lock()
+	c.status, c.reaped = ws, true
+	c.mu.Unlock()
+}
+
+// signal sends sig to the child itself while it has not been reaped.
+func (c *child) signal(sig syscall.Signal) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.reaped {
+		_ = unix.Kill(c.pid, sig)
+	}
 }
 
 // pump moves one stream from the child's pipe to rac's own stream and, in

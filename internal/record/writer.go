@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"encoding/binary"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -100,7 +99,7 @@ func Create(o CreateOptions) (*Writer, error) {
 	if w.cap != nil {
 		w.Meta.MaxBytes, w.Meta.HeadBytes = w.cap.max, w.cap.head
 	}
-	mb, err := json.MarshalIndent(w.Meta, "", "  ")
+	mb, err := encodeMeta(&w.Meta)
 	if err != nil {
 		return fail(err)
 	}
@@ -174,7 +173,11 @@ func (w *Writer) Finish(f Footer) error {
 		f.BrokenOff = true
 		f.Notes = append(f.Notes, "recording broken off: "+firstLine(err.Error()))
 	}
-	fb, err := json.MarshalIndent(f, "", "  ")
+	// Everything but the footer is written and closed: the folder is as
+	// it stays. A folder that cannot be measured only costs GC a stat of
+	// each file, so that is no reason to break the recording off.
+	f.Disk, _ = MeasureDir(w.dir)
+	fb, err := encodeFooter(&f)
 	if err == nil {
 		// Written in place, not renamed: the lock is still held, and a
 		// reader that finds a footer it cannot parse under a held lock

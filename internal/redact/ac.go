@@ -1,5 +1,7 @@
 package redact
 
+import "encoding/binary"
+
 // automaton is an Aho-Corasick automaton over ASCII-case-folded bytes,
 // compiled to a dense DFA over byte classes: the bytes that occur in no
 // literal share one class, so a row is a few dozen entries, not 256. One scan
@@ -9,17 +11,19 @@ package redact
 //
 // Stepping the DFA costs one dependent load per byte, which on the machines
 // rac runs on is the whole budget. So while the automaton is at depth one or
-// less, scan skips, with independent loads, every position whose first three
-// (folded) bytes start no literal; every literal is at least two bytes long,
-// and a two-byte literal marks all its three-byte extensions. A skipped
-// position starts no occurrence, and when the automaton is shallow no
-// occurrence that started earlier is still open, so nothing is missed.
+// less, scan skips every position whose first three bytes start no literal
+// (see startFilter; every literal is at least two bytes long), and steps the
+// DFA only from the positions that remain, until it is shallow again. A
+// skipped position starts no occurrence, and when the automaton is shallow
+// no occurrence that started earlier is still open, so nothing is missed.
 // Command output has a literal trigram at about one position in forty.
 type automaton struct {
-	class   [256]uint8
-	stride  uint32
-	bigram  []bool   // [class(b0)*stride+class(b1)]: some literal starts with b0 b1
-	trigram []uint64 // bit (class(b0)*stride+class(b1))*stride+class(b2): some literal starts with b0 b1 b2
+	class  [256]uint8
+	stride uint32
+	// recip is ceil(2^32/stride): for a multiple s of stride below 2^30,
+	// s*recip>>32 is s/stride exactly, without a division.
+	recip  uint64
+	filter *startFilter // nil: step the DFA on every byte
 	// trans[s+c] is the next state, premultiplied by stride, with outFlag set
 	// when that state ends at least one literal and shallowFlag when it has
 	// depth one or less.
@@ -27,6 +31,68 @@ type automaton struct {
 	outIdx []uint32 // per state number: outs[outIdx[n]:outIdx[n+1]]
 	outs   []int32  // literal indexes
 	lens   []int32  // literal lengths
+}
+
+// startFilter says whether a literal may start at a position, from a few
+// independent table loads and no multiplication (the byte-class tables of
+// the DFA would need two per position). pair maps the position's first two
+// raw bytes (little endian, every case spelling) to a row, 0 when no literal
+// starts with them; a row is the set of third-byte classes that complete a
+// literal start, and third maps a raw byte to its class as a one-bit mask.
+// Class 0 is every byte that is the third of no literal; a two-byte literal
+// accepts any third byte (its row has every bit).
+//
+// Rows and classes are numbered modulo their capacity, so a literal set with
+// more than 255 starting pairs or 63 third bytes shares rows or classes: the
+// filter then lets more positions through, never fewer. It costs 68 KiB, so
+// only the automaton over every literal has one; the small ones built for
+// short strings step the DFA on every byte.
+type startFilter struct {
+	pair  [1 << 16]uint8
+	rows  [256]uint64
+	third [256]uint64
+}
+
+func newStartFilter(pats []string) *startFilter {
+	f := &startFilter{}
+	var cls [256]uint8
+	ncls, nrows := 0, 0
+	for _, p := range pats {
+		c0, c1 := foldByte(p[0]), foldByte(p[1])
+		key := uint16(c0) | uint16(c1)<<8
+		row := f.pair[key]
+		if row == 0 {
+			row = uint8(1 + nrows%255)
+			nrows++
+			for _, b0 := range caseSpellings(c0) {
+				for _, b1 := range caseSpellings(c1) {
+					f.pair[uint16(b0)|uint16(b1)<<8] = row
+				}
+			}
+		}
+		if len(p) == 2 {
+			f.rows[row] = ^uint64(0)
+			continue
+		}
+		c2 := foldByte(p[2])
+		if cls[c2] == 0 {
+			cls[c2] = uint8(1 + ncls%63)
+			ncls++
+		}
+		f.rows[row] |= 1 << cls[c2]
+	}
+	for b := range f.third {
+		f.third[b] = 1 << cls[foldByte(byte(b))]
+	}
+	return f
+}
+
+// caseSpellings returns the raw bytes that fold to the folded byte c.
+func caseSpellings(c byte) []byte {
+	if c >= 'a' && c <= 'z' {
+		return []byte{c, c - ('a' - 'A')}
+	}
+	return []byte{c}
 }
 
 const (
@@ -47,7 +113,9 @@ func foldByte(b byte) byte {
 	return b
 }
 
-func newAutomaton(pats []string) *automaton {
+// newAutomaton compiles pats; withFilter adds the start filter, worth its
+// build only for long inputs.
+func newAutomaton(pats []string, withFilter bool) *automaton {
 	a := &automaton{lens: make([]int32, len(pats))}
 	ncls := 1
 	for _, p := range pats {
@@ -81,20 +149,9 @@ func newAutomaton(pats []string) *automaton {
 		return n
 	}
 	addNode(0)
-	a.bigram = make([]bool, ncls*ncls)
-	a.trigram = make([]uint64, (ncls*ncls*ncls+63)/64)
 	for pi, p := range pats {
 		if len(p) < 2 {
 			panic("redact: literal shorter than two bytes: " + p)
-		}
-		c0, c1 := int(a.class[p[0]]), int(a.class[p[1]])
-		a.bigram[c0*ncls+c1] = true
-		for c2 := 0; c2 < ncls; c2++ {
-			// A two-byte literal starts wherever its two bytes are.
-			if len(p) == 2 || int(a.class[p[2]]) == c2 {
-				idx := (c0*ncls+c1)*ncls + c2
-				a.trigram[idx>>6] |= 1 << (idx & 63)
-			}
 		}
 		a.lens[pi] = int32(len(p))
 		s := int32(0)
@@ -137,6 +194,7 @@ func newAutomaton(pats []string) *automaton {
 		}
 	}
 	a.stride = uint32(ncls)
+	a.recip = (1<<32 + uint64(ncls) - 1) / uint64(ncls)
 	a.trans = make([]uint32, nnodes*ncls)
 	a.outIdx = make([]uint32, nnodes+1)
 	for s := 0; s < nnodes; s++ {
@@ -154,55 +212,56 @@ func newAutomaton(pats []string) *automaton {
 		}
 		a.trans[i] = v
 	}
+	if withFilter {
+		a.filter = newStartFilter(pats)
+	}
 	return a
 }
 
 // scan appends every literal occurrence in src to hits, ordered by end.
 func (a *automaton) scan(src []byte, hits []hit) []hit {
+	i := 0
+	if a.filter != nil {
+		i, hits = a.scanFiltered(src, hits)
+	}
+	// The last few bytes (or all of them, without a filter): step the DFA
+	// on every byte, from the root.
+	trans := a.trans
+	s := uint32(0)
+	for ; i < len(src); i++ {
+		t := trans[s+uint32(a.class[src[i]])]
+		s = t & stateMask
+		if t&outFlag != 0 {
+			hits = a.appendOuts(hits, s, i+1)
+		}
+	}
+	return hits
+}
+
+// scanFiltered scans src, skipping positions the start filter rules out,
+// until fewer than six bytes are left. It returns where it stopped; the
+// automaton is at its root there.
+func (a *automaton) scanFiltered(src []byte, hits []hit) (int, []hit) {
 	trans := a.trans
 	class := &a.class
-	tri := a.trigram
-	stride := a.stride
 	n := len(src)
 	i := 0
 	for {
-		// Skip positions where no literal starts: by trigram, or by bigram
-		// for the last two bytes.
-		for {
-			if i+2 >= n {
-				if i+1 >= n || !a.bigram[uint32(class[src[i]])*stride+uint32(class[src[i+1]])] {
-					return hits
-				}
-				break
-			}
-			c1 := uint32(class[src[i+1]])
-			p01 := uint32(class[src[i]])*stride + c1
-			for {
-				c2 := uint32(class[src[i+2]])
-				idx := p01*stride + c2
-				if tri[idx>>6]&(1<<(idx&63)) != 0 {
-					goto found
-				}
-				p01 = c1*stride + c2
-				c1 = c2
-				i++
-				if i+2 >= n {
-					break
-				}
-			}
+		var ok bool
+		if i, ok = a.filter.next(src, i); !ok {
+			return i, hits
 		}
-	found:
 		// Run the automaton from the root until it is shallow again.
 		s := trans[class[src[i]]] & stateMask
-		for i++; i < n; i++ {
+		for i++; ; i++ {
+			if i >= n {
+				return n, hits
+			}
 			t := trans[s+uint32(class[src[i]])]
 			s = t & stateMask
 			if t&(outFlag|shallowFlag) != 0 {
 				if t&outFlag != 0 {
-					st := s / stride
-					for _, p := range a.outs[a.outIdx[st]:a.outIdx[st+1]] {
-						hits = append(hits, hit{end: int32(i + 1), pat: p})
-					}
+					hits = a.appendOuts(hits, s, i+1)
 				}
 				if t&shallowFlag != 0 {
 					break
@@ -210,4 +269,38 @@ func (a *automaton) scan(src []byte, hits []hit) []hit {
 			}
 		}
 	}
+}
+
+// next returns the first position at or after i where a literal may start,
+// and true; or false and where it stopped, fewer than six bytes before the
+// end of src. It is a function of its own so that its loop keeps everything
+// in registers.
+func (f *startFilter) next(src []byte, i int) (int, bool) {
+	pair, rows, third := &f.pair, &f.rows, &f.third
+	p := src[i:]
+	for ; len(p) >= 6; p = p[4:] {
+		// Four positions a round, from six bytes: a round that finds
+		// nothing costs twenty independent loads and one untaken branch.
+		v := rows[pair[binary.LittleEndian.Uint16(p[0:])]] & third[p[2]]
+		v |= rows[pair[binary.LittleEndian.Uint16(p[1:])]] & third[p[3]]
+		v |= rows[pair[binary.LittleEndian.Uint16(p[2:])]] & third[p[4]]
+		v |= rows[pair[binary.LittleEndian.Uint16(p[3:])]] & third[p[5]]
+		if v != 0 {
+			// One of the four passes; find the first.
+			for rows[pair[binary.LittleEndian.Uint16(p[0:])]]&third[p[2]] == 0 {
+				p = p[1:]
+			}
+			return len(src) - len(p), true
+		}
+	}
+	return len(src) - len(p), false
+}
+
+// appendOuts appends a hit ending at end for every literal state s ends.
+func (a *automaton) appendOuts(hits []hit, s uint32, end int) []hit {
+	st := uint32(uint64(s) * a.recip >> 32)
+	for _, p := range a.outs[a.outIdx[st]:a.outIdx[st+1]] {
+		hits = append(hits, hit{end: int32(end), pat: p})
+	}
+	return hits
 }

@@ -113,7 +113,7 @@ func matchShape(e *engine, line []byte, hs, he int, ri, _ int32) {
 	if !ok || (sh.lb && !lbOK(line, hs)) {
 		return
 	}
-	j := runOf(line, he, &cr.body)
+	j := runOf(line, he, cr.body)
 	for j > he && cr.trim[line[j-1]] {
 		j--
 	}
@@ -644,7 +644,11 @@ func assignmentValueOK(v, name []byte) bool {
 	if digitsColons && v[0] != ':' {
 		return false // 1234, 42:7:, 12:30:00
 	}
-	if bytes.EqualFold(v, bytes.TrimLeft(name, "-.")) {
+	bare := name // bytes.TrimLeft(name, "-."), without building a set per call
+	for len(bare) > 0 && (bare[0] == '-' || bare[0] == '.') {
+		bare = bare[1:]
+	}
+	if bytes.EqualFold(v, bare) {
 		return false // Password: password, a variable passed on
 	}
 	// A dotted identifier (cfg.Password, os.Args) or a call (getToken(...)).
@@ -705,7 +709,7 @@ func isPlaceholder(v []byte) bool {
 		for i, c := range v {
 			low[i] = foldByte(c)
 		}
-		return placeholderWords[string(low[:len(v)])]
+		return isPlaceholderWord(low[:len(v)])
 	}
 	return false
 }

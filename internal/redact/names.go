@@ -36,21 +36,21 @@ func isSecretNameBytes(name []byte) bool {
 		name[i] = foldByte(name[i])
 	}
 	seg := func(i int) []byte { return name[segs[i][0]:segs[i][1]] }
-	if nonSecretLast[string(seg(len(segs)-1))] {
+	if isNonSecretLast(seg(len(segs) - 1)) {
 		return false
 	}
 	secret := false
 	for i := range segs {
 		s := seg(i)
-		if nonSecretAny[string(s)] {
+		if isNonSecretAny(s) {
 			return false
 		}
 		switch {
-		case secretSegments[string(s)]:
+		case isSecretSegment(s):
 			secret = true
 		case string(s) == "key" && i > 0 && isKeyQualifier(seg(i-1)):
 			secret = true
-		case i == len(segs)-1 && i > 0 && secretLastSegments[string(s)]:
+		case i == len(segs)-1 && i > 0 && isSecretLastSegment(s):
 			secret = true
 		case hasSecretSuffix(s):
 			secret = true
@@ -137,7 +137,7 @@ func isAssignmentName(name []byte) bool {
 			for i, c := range e {
 				ext[i] = foldByte(c)
 			}
-			if fileExtensions[string(ext[:len(e)])] {
+			if isFileExtension(ext[:len(e)]) {
 				return false
 			}
 		}

@@ -65,8 +65,8 @@ type Redactor struct {
 
 type compiledRule struct {
 	rule
-	body        byteSet
-	trim        byteSet
+	body        *byteSet // shared by the rules of one alphabet
+	trim        *byteSet
 	re          *regexp.Regexp
 	extraPrefix string
 	lb          bool
@@ -80,20 +80,34 @@ var ruleNameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompil
 // error naming it: a silently weaker redactor is worse than none.
 func New(cfg Config) (*Redactor, error) {
 	r := &Redactor{privateKeyRule: -1, kubeRule: -1}
-	literalRules := map[string][]int32{}
-	var order []string
+	builtin := builtinRules()
+	// sized once: New runs on every rac start, and a cold process pays for
+	// every page it touches
+	r.rules = make([]compiledRule, 0, len(builtin)+len(cfg.Rules)+len(cfg.EnvNames)+8)
+	sets := map[string]*byteSet{}
+	set := func(spec string) *byteSet {
+		s, ok := sets[spec]
+		if !ok {
+			v := mkset(spec)
+			s = &v
+			sets[spec] = s
+		}
+		return s
+	}
+	literalRules := make(map[string][]int32, 160)
+	order := make([]string, 0, 160)
 	addLiteral := func(lit string, ri int32) {
 		if _, seen := literalRules[lit]; !seen {
 			order = append(order, lit)
 		}
 		literalRules[lit] = append(literalRules[lit], ri)
 	}
-	for _, rl := range builtinRules() {
+	for _, rl := range builtin {
 		ri := int32(len(r.rules))
 		cr := compiledRule{rule: rl}
 		if rl.shape != nil {
-			cr.body = mkset(rl.shape.body)
-			cr.trim = mkset(rl.shape.trim)
+			cr.body = set(rl.shape.body)
+			cr.trim = set(rl.shape.trim)
 			for _, p := range rl.shape.prefixes {
 				addLiteral(strings.ToLower(p), ri)
 			}
@@ -352,7 +366,7 @@ const shortString = 4 << 10
 
 // auto returns the automaton over every literal, building it once.
 func (r *Redactor) auto() *automaton {
-	r.acOnce.Do(func() { r.acFull = newAutomaton(r.pats) })
+	r.acOnce.Do(func() { r.acFull = newAutomaton(r.pats, true) })
 	return r.acFull
 }
 
@@ -371,7 +385,7 @@ func (r *Redactor) miniAutomaton(b []byte) (*automaton, []int32) {
 	if len(pats) == 0 {
 		return nil, nil
 	}
-	return newAutomaton(pats), idx
+	return newAutomaton(pats, false), idx
 }
 
 func foldString(s string) string {

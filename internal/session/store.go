@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -234,30 +235,40 @@ func (d *SessionDir) NextSeq() (int64, error) {
 		return 0, err
 	}
 	defer l.Close()
-	n, err := d.ReadSeq()
+	// one open for the read and the write: this is on the path of every
+	// rac run
+	f, err := d.Root.OpenFile(seqFile, os.O_RDWR|syscall.O_NOFOLLOW, 0)
+	fresh := errors.Is(err, fs.ErrNotExist)
+	if fresh {
+		f, err = d.Root.OpenFile(seqFile, os.O_RDWR|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW, 0o600)
+	}
 	if err != nil {
 		return 0, err
 	}
+	defer f.Close()
+	if err := checkRegular(f, seqFile); err != nil {
+		return 0, err
+	}
+	var buf [64]byte
+	k, err := io.ReadFull(f, buf[:])
+	switch {
+	case err == nil:
+		return 0, fmt.Errorf("%w: %s is larger than %d bytes", ErrUnsafeFile, seqFile, len(buf)-1)
+	case !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF):
+		return 0, err
+	}
+	var n int64
+	if !fresh {
+		if n, err = parseSeq(buf[:k], d.Name); err != nil {
+			return 0, err
+		}
+	}
 	n++
-	if err := d.writeSeq(n); err != nil {
+	_, werr := f.WriteAt(fmt.Appendf(nil, "%020d\n", n), 0)
+	if err := errors.Join(werr, f.Close()); err != nil {
 		return 0, err
 	}
 	return n, nil
-}
-
-// writeSeq overwrites the counter in place, fixed width, under the session
-// lock: one small write, no new file on the path of every rac run.
-func (d *SessionDir) writeSeq(n int64) error {
-	f, err := d.Root.OpenFile(seqFile, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o600)
-	if err != nil {
-		return err
-	}
-	if err := checkRegular(f, seqFile); err != nil {
-		f.Close()
-		return err
-	}
-	_, werr := f.WriteAt([]byte(fmt.Sprintf("%020d\n", n)), 0)
-	return errors.Join(werr, f.Close())
 }
 
 // ReadSeq returns the last allocated sequence number (0 when none).
@@ -269,9 +280,13 @@ func (d *SessionDir) ReadSeq() (int64, error) {
 	if err != nil {
 		return 0, err
 	}
+	return parseSeq(b, d.Name)
+}
+
+func parseSeq(b []byte, session string) (int64, error) {
 	n, err := strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64)
 	if err != nil || n < 0 {
-		return 0, fmt.Errorf("%w: session %s has a damaged sequence counter", ErrUnsafeFile, d.Name)
+		return 0, fmt.Errorf("%w: session %s has a damaged sequence counter", ErrUnsafeFile, session)
 	}
 	return n, nil
 }
