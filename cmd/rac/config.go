@@ -6,12 +6,13 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
-	"github.com/spf13/viper"
+	"go.yaml.in/yaml/v3"
 
 	"github.com/rac-cli/rac/internal/session"
 )
@@ -64,7 +65,7 @@ func settingByKey(key string) setting {
 
 // config holds the config file (if any) and the environment.
 type config struct {
-	v       *viper.Viper // nil: no config file
+	file    map[string]any // the config file's values by flattened key; nil: no file
 	path    string
 	getenv  func(string) string
 	unknown []string // keys of the file rac does not know (typos)
@@ -101,19 +102,48 @@ func loadConfig(getenv func(string) string) (*config, error) {
 	if err := session.CheckOwnedPrivate(c.path, fi, "config file"); err != nil {
 		return nil, errors.New(strings.TrimPrefix(err.Error(), session.ErrUnsafeStore.Error()+": "))
 	}
-	v := viper.New()
-	v.SetConfigFile(c.path)
-	v.SetConfigType("yaml")
-	if err := v.ReadInConfig(); err != nil {
+	b, err := os.ReadFile(c.path)
+	if err != nil {
+		return nil, fmt.Errorf("config file %s: %w", c.path, err)
+	}
+	var doc map[string]any
+	if err := yaml.Unmarshal(b, &doc); err != nil {
 		return nil, usagef("config file %s: %v", c.path, err)
 	}
-	c.v = v
-	for _, k := range v.AllKeys() {
+	c.file = map[string]any{}
+	flattenConfig("", doc, c.file)
+	for k := range c.file {
 		if !knownKey(k) {
 			c.unknown = append(c.unknown, k)
 		}
 	}
+	slices.Sort(c.unknown)
 	return c, nil
+}
+
+// flattenConfig turns nested sections into dotted keys, lower-cased
+// (keys are case-insensitive: Run.Announce is run.announce). A key with no
+// value (null) is not set.
+func flattenConfig(prefix string, m map[string]any, out map[string]any) {
+	for k, v := range m {
+		key := strings.ToLower(k)
+		if prefix != "" {
+			key = prefix + "." + key
+		}
+		switch t := v.(type) {
+		case nil:
+		case map[string]any:
+			flattenConfig(key, t, out)
+		default:
+			out[key] = v
+		}
+	}
+}
+
+// fileValue is the config file's value of key, if it sets one.
+func (c *config) fileValue(key string) (any, bool) {
+	v, ok := c.file[key]
+	return v, ok
 }
 
 // listKeys are the config keys that hold lists rather than one value.
@@ -139,8 +169,8 @@ func (c *config) lookup(s setting) (val, from string, ok bool) {
 	if v, set := lookupEnv(c.getenv, s.envName()); set {
 		return v, s.envName(), true
 	}
-	if c.v != nil && c.v.IsSet(s.key) {
-		return fmt.Sprint(c.v.Get(s.key)), s.key + " in " + c.path, true
+	if v, ok := c.fileValue(s.key); ok {
+		return fmt.Sprint(v), s.key + " in " + c.path, true
 	}
 	return "", "", false
 }
@@ -165,10 +195,10 @@ func (c *config) list(key string) []string {
 	if v := c.getenv(setting{key: key}.envName()); v != "" {
 		return strings.Split(v, ",")
 	}
-	if c.v == nil || !c.v.IsSet(key) {
+	raw, ok := c.fileValue(key)
+	if !ok {
 		return nil
 	}
-	raw := c.v.Get(key)
 	switch t := raw.(type) {
 	case []any:
 		out := make([]string, 0, len(t))

@@ -59,10 +59,11 @@ func (a *app) redactEnabled(noRedactFlag bool, flagSet bool) (bool, error) {
 
 // ruleSpecs reads a list of {name, prefix, pattern} maps from the config.
 func (c *config) ruleSpecs(key string) ([]redact.RuleSpec, error) {
-	if c.v == nil || !c.v.IsSet(key) {
+	v, set := c.fileValue(key)
+	if !set {
 		return nil, nil
 	}
-	raw, ok := c.v.Get(key).([]any)
+	raw, ok := v.([]any)
 	if !ok {
 		return nil, usagef("%s in %s: want a list of {name, prefix, pattern}", key, c.path)
 	}
