@@ -57,7 +57,7 @@ type sessionRuleRep struct {
 }
 
 func (o *sessionOptions) run(cmd *cobra.Command, _ []string) error {
-	id, err := o.a.identify()
+	id, err := o.a.identifyOpts(false)
 	if err != nil {
 		return err
 	}
@@ -85,7 +85,13 @@ func (o *sessionOptions) run(cmd *cobra.Command, _ []string) error {
 // identify works out the current session, with the harness tables the
 // config file extends.
 func (a *app) identify() (session.Identity, error) {
-	opts := session.Options{Flag: a.sessionFlag, Getenv: a.getenv}
+	return a.identifyOpts(true)
+}
+
+// identifyOpts is identify; with noReport false the identity's report
+// also says what the rules after the taken one saw (rac session prints it).
+func (a *app) identifyOpts(noReport bool) (session.Identity, error) {
+	opts := session.Options{Flag: a.sessionFlag, Getenv: a.getenv, NoReport: noReport}
 	if a.cfg != nil {
 		var err error
 		if specs := a.cfg.list("session.id_vars"); specs != nil {

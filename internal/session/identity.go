@@ -58,6 +58,10 @@ type Options struct {
 	MarkerVars []MarkerVar         // nil means DefaultMarkerVars (see ParseMarkerVars)
 	PaneVars   []PaneVar           // nil means DefaultPaneVars
 	Proc       Proc                // nil means SystemProc()
+	// NoReport leaves out what the rules after the taken one would have
+	// seen (Identity.Report then ends at the taken rule): rac run does not
+	// print it and saves reading it.
+	NoReport bool
 }
 
 // Identity is the session a command belongs to and why.
@@ -86,6 +90,7 @@ type RuleReport struct {
 // it cannot read makes a rule fall through, down to the default session.
 func Identify(o Options) (Identity, error) {
 	r := &resolver{
+		noReport:   o.NoReport,
 		flag:       o.Flag,
 		getenv:     o.Getenv,
 		proc:       o.Proc,
@@ -114,6 +119,7 @@ func Identify(o Options) (Identity, error) {
 // resolver holds one Identify call's lazily read facts: the ancestors, the
 // boot id, the agent variables found.
 type resolver struct {
+	noReport   bool
 	flag       string
 	getenv     func(string) string
 	proc       Proc
@@ -146,6 +152,9 @@ func (r *resolver) identify() (Identity, error) {
 		}
 		if ok {
 			for _, name := range Rules[i+1:] {
+				if r.noReport {
+					break
+				}
 				r.report = append(r.report, r.notReached(name))
 			}
 			id.Report = r.report

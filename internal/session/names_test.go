@@ -103,6 +103,14 @@ func FuzzIdentify(f *testing.F) {
 			t.Helper()
 			f, _ := chain(terminal(lvl{}, lvl{setsid: true}, lvl{})...)
 			id, err := Identify(Options{Getenv: envMap(vars), Proc: f})
+			// without the report of the rules not reached: the same session
+			q, qerr := Identify(Options{Getenv: envMap(vars), Proc: f, NoReport: true})
+			if (qerr == nil) != (err == nil) || q.Name != id.Name || q.Rule != id.Rule || q.FromAgent != id.FromAgent {
+				t.Fatalf("NoReport changed the identity for env %q: %+v (%v) vs %+v (%v)", vars, q, qerr, id, err)
+			}
+			if err == nil && (len(q.Report) == 0 || q.Report[len(q.Report)-1].Rule != id.Rule || !q.Report[len(q.Report)-1].Taken) {
+				t.Fatalf("NoReport: the report does not end at the taken rule %s: %+v", id.Rule, q.Report)
+			}
 			if err != nil {
 				if ValidName(vars["RAC_SESSION"]) {
 					t.Fatalf("error for env %q: %v", vars, err)
