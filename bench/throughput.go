@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 )
 
@@ -52,8 +53,15 @@ func benchThroughput(b *bench) {
 	}
 	tee, dd := med[len(variants)-2], med[len(variants)-1]
 	for v := 0; v < len(variants)-2; v++ {
-		fmt.Printf("%-32s throughput vs tee %.2fx (target >= 1.5x: %s), time vs dd limit %.2fx (target <= 1.3x: %s)\n",
-			variants[v].name, tee.Seconds()/med[v].Seconds(), verdict(tee.Seconds()/med[v].Seconds() >= 1.5),
+		// The recorder's own target (the core issue) is 1.5x tee; with
+		// redaction on, the redaction issue's is 0.8x (the redaction
+		// section measures it on mixed output).
+		target := 1.5
+		if strings.Contains(variants[v].name, "redaction on") {
+			target = 0.8
+		}
+		fmt.Printf("%-32s throughput vs tee %.2fx (target >= %.1fx: %s), time vs dd limit %.2fx (target <= 1.3x: %s)\n",
+			variants[v].name, tee.Seconds()/med[v].Seconds(), target, verdict(tee.Seconds()/med[v].Seconds() >= target),
 			med[v].Seconds()/dd.Seconds(), verdict(med[v].Seconds()/dd.Seconds() <= 1.3))
 	}
 	fmt.Printf("rac peak RSS (with cat): %.1f MiB (target < 32 MiB: %s)\n", float64(peak)/1024, verdict(peak < 32*1024))
