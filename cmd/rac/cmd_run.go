@@ -84,9 +84,6 @@ func (o *runOptions) run(cmd *cobra.Command, args []string) error {
 	if o.summaryHead < 0 || o.summaryTail < 0 {
 		return usagef("--summary-head and --summary-tail take a number of lines from 0")
 	}
-	// caught before the recording is prepared: none arriving meanwhile is lost
-	sigs := record.CatchSignals()
-	defer sigs.Stop()
 	errw := a.streams.Err
 	id, idErr := a.identify()
 	if idErr != nil && (a.sessionFlag != "" || !errors.Is(idErr, session.ErrInvalidName)) {
@@ -164,7 +161,6 @@ func (o *runOptions) run(cmd *cobra.Command, args []string) error {
 		Stdin: a.streams.In, Stdout: a.streams.Out, Stderr: a.streams.Err,
 		Timeout: o.timeout, KillAfter: o.killAfter, DrainTimeout: o.drainTimeout,
 		Rec: rec, Warn: warn, Now: a.now, Tee: tee, NoForward: o.summary, Filter: filter,
-		Signals: sigs,
 	})
 	for _, c := range collectors {
 		_ = c.Close() // ends a last line; it cannot fail

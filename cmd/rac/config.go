@@ -104,14 +104,23 @@ func loadConfig(getenv func(string) string) (*config, error) {
 	}
 	b, err := os.ReadFile(c.path)
 	if err != nil {
-		return nil, fmt.Errorf("config file %s: %w", c.path, err)
+		return nil, usagef("config file %s: %v", c.path, err)
 	}
-	var doc map[string]any
+	var doc any
 	if err := yaml.Unmarshal(b, &doc); err != nil {
 		return nil, usagef("config file %s: %v", c.path, err)
 	}
 	c.file = map[string]any{}
-	flattenConfig("", doc, c.file)
+	switch doc.(type) {
+	case nil: // empty
+	case map[string]any, map[any]any:
+		spelled := map[string]string{}
+		if err := flattenConfig("", "", doc, c.file, spelled); err != nil {
+			return nil, usagef("config file %s: %v", c.path, err)
+		}
+	default:
+		return nil, usagef("config file %s: want a mapping of sections (run:, redact:, ...)", c.path)
+	}
 	for k := range c.file {
 		if !knownKey(k) {
 			c.unknown = append(c.unknown, k)
@@ -122,22 +131,88 @@ func loadConfig(getenv func(string) string) (*config, error) {
 }
 
 // flattenConfig turns nested sections into dotted keys, lower-cased
-// (keys are case-insensitive: Run.Announce is run.announce). A key with no
-// value (null) is not set.
-func flattenConfig(prefix string, m map[string]any, out map[string]any) {
-	for k, v := range m {
-		key := strings.ToLower(k)
+// (keys are case-insensitive: Run.Announce is run.announce; a key written
+// run.announce at the top is the same key). A key with no value (null) is
+// not set. One key given twice, in any spelling, is an error: which would
+// win is not for rac to guess. Maps inside lists (redact.rules) get
+// lower-cased keys too.
+func flattenConfig(prefix, spelledPrefix string, v any, out map[string]any, spelled map[string]string) error {
+	return eachMember(v, func(k string, val any) error {
+		key, sp := strings.ToLower(k), k
 		if prefix != "" {
-			key = prefix + "." + key
+			key, sp = prefix+"."+key, spelledPrefix+"."+k
 		}
-		switch t := v.(type) {
+		switch val.(type) {
 		case nil:
-		case map[string]any:
-			flattenConfig(key, t, out)
-		default:
-			out[key] = v
+			return nil
+		case map[string]any, map[any]any:
+			return flattenConfig(key, sp, val, out, spelled)
+		}
+		if first, dup := spelled[key]; dup {
+			return fmt.Errorf("%s is set twice (%s and %s)", key, first, sp)
+		}
+		spelled[key] = sp
+		norm, err := lowerKeys(val)
+		out[key] = norm
+		return err
+	})
+}
+
+// eachMember calls fn with each key (as a string) and value of a YAML
+// mapping, in key order. A mapping with a key that is not a string (0:,
+// true:) decodes as map[any]any; its keys are taken as written.
+func eachMember(v any, fn func(k string, val any) error) error {
+	type member struct {
+		k string
+		v any
+	}
+	var ms []member
+	switch t := v.(type) {
+	case map[string]any:
+		for k, val := range t {
+			ms = append(ms, member{k, val})
+		}
+	case map[any]any:
+		for k, val := range t {
+			ms = append(ms, member{fmt.Sprint(k), val})
 		}
 	}
+	slices.SortFunc(ms, func(a, b member) int { return strings.Compare(a.k, b.k) })
+	for _, m := range ms {
+		if err := fn(m.k, m.v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// lowerKeys returns v with the keys of every mapping in it lower-cased
+// (the {name, prefix, pattern} maps of redact.rules).
+func lowerKeys(v any) (any, error) {
+	switch t := v.(type) {
+	case []any:
+		out := make([]any, len(t))
+		for i, e := range t {
+			var err error
+			if out[i], err = lowerKeys(e); err != nil {
+				return nil, err
+			}
+		}
+		return out, nil
+	case map[string]any, map[any]any:
+		out := map[string]any{}
+		err := eachMember(t, func(k string, val any) error {
+			lk := strings.ToLower(k)
+			if _, dup := out[lk]; dup {
+				return fmt.Errorf("%s is given twice in one entry", lk)
+			}
+			var err error
+			out[lk], err = lowerKeys(val)
+			return err
+		})
+		return out, err
+	}
+	return v, nil
 }
 
 // fileValue is the config file's value of key, if it sets one.

@@ -90,17 +90,18 @@ type Signals struct {
 }
 
 // CatchSignals starts catching the signals Run forwards, and SIGPIPE. A
-// caller that catches them before it prepares the recording, and hands
-// them to Run, loses none that arrives meanwhile: one caught before the
-// child exists is sent to it once it does. Stop ends the catching.
-//
-// Catching them on a goroutine of its own would overlap the runtime's
-// set-up of its signal threads with rac's other start-up work, but on the
-// virtual machines rac is measured on, a second busy thread in a process
-// this short costs more than it saves.
+// signal that was ignored when rac started (SIGHUP under nohup, SIGINT
+// and SIGQUIT for a background job of a script) stays ignored, so the
+// child inherits that as it would without rac. Stop ends the catching.
 func CatchSignals() *Signals {
 	s := &Signals{c: make(chan os.Signal, 16)}
-	signal.Notify(s.c, append(forwarded, syscall.SIGPIPE)...)
+	sigs := make([]os.Signal, 0, len(forwarded)+1)
+	for _, sig := range append(forwarded, syscall.SIGPIPE) {
+		if !signal.Ignored(sig) {
+			sigs = append(sigs, sig)
+		}
+	}
+	signal.Notify(s.c, sigs...)
 	return s
 }
 
@@ -161,6 +162,21 @@ func Run(o RunOptions) Outcome {
 		}
 		growPipe(readEnds[i])
 	}
+	stdin := o.Stdin
+	if stdin == nil {
+		devNull, err := os.Open(os.DevNull)
+		if err != nil {
+			for _, f := range append(readEnds[:], writeEnds[:]...) {
+				f.Close()
+			}
+			out.Status = StatusFailedToStart
+			out.StartErr = err
+			out.ExitCode = 126
+			return out
+		}
+		defer devNull.Close()
+		stdin = devNull
+	}
 	var early []syscall.Signal // caught before the child existed
 	for len(early) < cap(sigs.c) {
 		select {
@@ -173,7 +189,7 @@ func Run(o RunOptions) Outcome {
 		}
 		break
 	}
-	child, err := startChild(path, o, writeEnds, !fg)
+	child, err := startChild(path, o.Argv, o.Dir, o.Env, stdin, writeEnds, !fg)
 	for _, w := range writeEnds {
 		w.Close()
 	}
@@ -313,6 +329,10 @@ wait:
 
 	ws := child.status
 	switch {
+	case child.waitErr != nil:
+		out.Status = StatusExited
+		out.ExitCode = 1
+		out.Notes = append(out.Notes, fmt.Sprintf("the command's exit status could not be read (%v); taken as 1", child.waitErr))
 	case to:
 		out.Status = StatusTimedOut
 		out.ExitCode = 124
@@ -334,28 +354,19 @@ wait:
 // pidfd support that forks a process of its own, a fifth of a wrapper's
 // whole start-up on the machines rac is measured on.
 type child struct {
-	pid    int
-	mu     sync.Mutex
-	reaped bool // the pid may name another process now
-	status syscall.WaitStatus
+	pid     int
+	mu      sync.Mutex
+	reaped  bool // the child is no longer signalled: its pid is being freed
+	status  syscall.WaitStatus
+	waitErr error // its status could not be read (SIGCHLD ignored: reaped by the kernel)
 }
 
-func startChild(path string, o RunOptions, outs [2]*os.File, ownGroup bool) (*child, error) {
-	stdin := o.Stdin
-	if stdin == nil {
-		devNull, err := os.Open(os.DevNull)
-		if err != nil {
-			return nil, err
-		}
-		defer devNull.Close()
-		stdin = devNull
-	}
-	env := o.Env
+func startChild(path string, argv []string, dir string, env []string, stdin *os.File, outs [2]*os.File, ownGroup bool) (*child, error) {
 	if env == nil {
 		env = os.Environ()
 	}
-	pid, err := syscall.ForkExec(path, o.Argv, &syscall.ProcAttr{
-		Dir: o.Dir, Env: env,
+	pid, err := syscall.ForkExec(path, argv, &syscall.ProcAttr{
+		Dir: dir, Env: env,
 		Files: []uintptr{stdin.Fd(), outs[0].Fd(), outs[1].Fd()},
 		Sys:   &syscall.SysProcAttr{Setpgid: ownGroup},
 	})
@@ -365,18 +376,24 @@ func startChild(path string, o RunOptions, outs [2]*os.File, ownGroup bool) (*ch
 	return &child{pid: pid}, nil
 }
 
-// wait reaps the child and keeps how it ended.
+// wait reaps the child and keeps how it ended. It waits without reaping
+// first (WNOWAIT) and notes the child as gone before reaping it, so that
+// signal never reaches a process that took over the pid.
 func (c *child) wait() {
+	var info unix.Siginfo
+	for unix.Waitid(unix.P_PID, c.pid, &info, unix.WEXITED|unix.WNOWAIT, nil) == unix.EINTR {
+	}
+	c.mu.Lock()
+	c.reaped = true
+	c.mu.Unlock()
 	var ws syscall.WaitStatus
+	var err error
 	for {
-		_, err := syscall.Wait4(c.pid, &ws, 0, nil)
-		if err != syscall.EINTR {
+		if _, err = syscall.Wait4(c.pid, &ws, 0, nil); err != syscall.EINTR {
 			break
 		}
 	}
-	c.mu.Lock()
-	c.status, c.reaped = ws, true
-	c.mu.Unlock()
+	c.status, c.waitErr = ws, err
 }
 
 // signal sends sig to the child itself while it has not been reaped.

@@ -243,13 +243,16 @@ func (d *SessionDir) NextSeq() (int64, error) {
 		f, err = d.Root.OpenFile(seqFile, os.O_RDWR|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW, 0o600)
 	}
 	if err != nil {
+		if fi, lerr := d.Root.Lstat(seqFile); lerr == nil && fi.Mode()&fs.ModeSymlink != 0 {
+			return 0, fmt.Errorf("%w: %s is a symlink", ErrUnsafeFile, seqFile)
+		}
 		return 0, err
 	}
 	defer f.Close()
 	if err := checkRegular(f, seqFile); err != nil {
 		return 0, err
 	}
-	var buf [64]byte
+	var buf [seqMax + 1]byte
 	k, err := io.ReadFull(f, buf[:])
 	switch {
 	case err == nil:
@@ -264,16 +267,23 @@ func (d *SessionDir) NextSeq() (int64, error) {
 		}
 	}
 	n++
-	_, werr := f.WriteAt(fmt.Appendf(nil, "%020d\n", n), 0)
+	b := fmt.Appendf(nil, "%020d\n", n)
+	_, werr := f.WriteAt(b, 0)
+	if werr == nil && k > len(b) {
+		werr = f.Truncate(int64(len(b))) // a longer counter restored by hand
+	}
 	if err := errors.Join(werr, f.Close()); err != nil {
 		return 0, err
 	}
 	return n, nil
 }
 
+// seqMax is the largest counter file rac reads.
+const seqMax = 64
+
 // ReadSeq returns the last allocated sequence number (0 when none).
 func (d *SessionDir) ReadSeq() (int64, error) {
-	b, err := ReadSmallFile(d.Root, seqFile, 64)
+	b, err := ReadSmallFile(d.Root, seqFile, seqMax)
 	if errors.Is(err, fs.ErrNotExist) {
 		return 0, nil
 	}

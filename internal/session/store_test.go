@@ -71,9 +71,24 @@ func TestNextSeqRefusesASymlinkedCounter(t *testing.T) {
 	require.NoError(t, os.WriteFile(target, []byte("7\n"), 0o600))
 	require.NoError(t, os.Symlink(target, filepath.Join(path, seqFile)))
 	_, err := sd.NextSeq()
-	require.Error(t, err)
+	require.ErrorIs(t, err, ErrUnsafeFile)
 	b, rerr := os.ReadFile(target)
 	require.NoError(t, rerr)
 	require.Equal(t, "7\n", string(b), "nothing outside the store is written")
 	require.False(t, errors.Is(err, os.ErrNotExist))
+}
+
+func TestNextSeqRewritesALongerCounter(t *testing.T) {
+	sd, path := newTestSession(t)
+	p := filepath.Join(path, seqFile)
+	require.NoError(t, os.WriteFile(p, []byte("   0000000000000000000000041\n"), 0o600))
+	n, err := sd.NextSeq()
+	require.NoError(t, err)
+	require.Equal(t, int64(42), n)
+	b, err := os.ReadFile(p)
+	require.NoError(t, err)
+	require.Equal(t, "00000000000000000042\n", string(b))
+	n, err = sd.NextSeq()
+	require.NoError(t, err)
+	require.Equal(t, int64(43), n)
 }
