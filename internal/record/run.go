@@ -376,16 +376,8 @@ func startChild(path string, argv []string, dir string, env []string, stdin *os.
 	return &child{pid: pid}, nil
 }
 
-// wait reaps the child and keeps how it ended. It waits without reaping
-// first (WNOWAIT) and notes the child as gone before reaping it, so that
-// signal never reaches a process that took over the pid.
-func (c *child) wait() {
-	var info unix.Siginfo
-	for unix.Waitid(unix.P_PID, c.pid, &info, unix.WEXITED|unix.WNOWAIT, nil) == unix.EINTR {
-	}
-	c.mu.Lock()
-	c.reaped = true
-	c.mu.Unlock()
+// reap waits for the child with wait4 and keeps how it ended.
+func (c *child) reap() {
 	var ws syscall.WaitStatus
 	var err error
 	for {
@@ -394,6 +386,12 @@ func (c *child) wait() {
 		}
 	}
 	c.status, c.waitErr = ws, err
+}
+
+func (c *child) markReaped() {
+	c.mu.Lock()
+	c.reaped = true
+	c.mu.Unlock()
 }
 
 // signal sends sig to the child itself while it has not been reaped.
