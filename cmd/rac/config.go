@@ -215,12 +215,6 @@ func lowerKeys(v any) (any, error) {
 	return v, nil
 }
 
-// fileValue is the config file's value of key, if it sets one.
-func (c *config) fileValue(key string) (any, bool) {
-	v, ok := c.file[key]
-	return v, ok
-}
-
 // listKeys are the config keys that hold lists rather than one value.
 var listKeys = []string{"session.id_vars", "session.marker_vars", "redact.env_names", "redact.allow", "redact.rules"}
 
@@ -244,7 +238,7 @@ func (c *config) lookup(s setting) (val, from string, ok bool) {
 	if v, set := lookupEnv(c.getenv, s.envName()); set {
 		return v, s.envName(), true
 	}
-	if v, ok := c.fileValue(s.key); ok {
+	if v, ok := c.file[s.key]; ok {
 		return fmt.Sprint(v), s.key + " in " + c.path, true
 	}
 	return "", "", false
@@ -270,7 +264,7 @@ func (c *config) list(key string) []string {
 	if v := c.getenv(setting{key: key}.envName()); v != "" {
 		return strings.Split(v, ",")
 	}
-	raw, ok := c.fileValue(key)
+	raw, ok := c.file[key]
 	if !ok {
 		return nil
 	}

@@ -16,17 +16,9 @@ type stringRedactor interface{ String(string) string }
 // config file (redact.env_names, redact.rules, redact.allow). A rule that
 // does not compile is a usage error naming it, never a weaker redactor.
 func (a *app) redactor() (*redact.Redactor, error) {
-	if a.red == nil {
-		r, err := a.buildRedactor()
-		if err != nil {
-			return nil, err
-		}
-		a.red = r
+	if a.red != nil {
+		return a.red, nil
 	}
-	return a.red, nil
-}
-
-func (a *app) buildRedactor() (*redact.Redactor, error) {
 	cfg := redact.Config{Environ: a.environ()}
 	if a.cfg != nil {
 		cfg.EnvNames = a.cfg.list("redact.env_names")
@@ -41,6 +33,7 @@ func (a *app) buildRedactor() (*redact.Redactor, error) {
 	if err != nil {
 		return nil, usageError{err}
 	}
+	a.red = r
 	return r, nil
 }
 
@@ -59,7 +52,7 @@ func (a *app) redactEnabled(noRedactFlag bool, flagSet bool) (bool, error) {
 
 // ruleSpecs reads a list of {name, prefix, pattern} maps from the config.
 func (c *config) ruleSpecs(key string) ([]redact.RuleSpec, error) {
-	v, set := c.fileValue(key)
+	v, set := c.file[key]
 	if !set {
 		return nil, nil
 	}

@@ -19,6 +19,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rac-cli/rac/internal/record"
 	"github.com/rac-cli/rac/internal/termtext"
 )
 
@@ -37,14 +38,14 @@ type Meta struct {
 	Redactions int        // redactions made while recording
 }
 
-// Statuses of a recording.
+// Statuses of a recording: the recorder's own.
 const (
-	StatusRunning       = "running"
-	StatusExited        = "exited"
-	StatusSignaled      = "signaled"
-	StatusTimedOut      = "timed_out"
-	StatusFailedToStart = "failed_to_start"
-	StatusIncomplete    = "incomplete"
+	StatusRunning       = record.StatusRunning
+	StatusExited        = record.StatusExited
+	StatusSignaled      = record.StatusSignaled
+	StatusTimedOut      = record.StatusTimedOut
+	StatusFailedToStart = record.StatusFailedToStart
+	StatusIncomplete    = record.StatusIncomplete
 )
 
 // Stream is one recorded output stream. A stream the recorder cut to its

@@ -1,6 +1,7 @@
 package gc
 
 import (
+	"bytes"
 	"encoding/binary"
 	"sync"
 
@@ -30,23 +31,37 @@ func readDirFd(fd int) ([]dirent, error) {
 		if n <= 0 {
 			return out, nil
 		}
-		for off := 0; off+19 <= n; {
-			reclen := int(binary.NativeEndian.Uint16(buf[off+16:]))
-			if reclen == 0 || off+reclen > n {
+		for off := 0; ; {
+			typ, name, next := direntAt(buf[:n], off)
+			if next < 0 {
 				break
 			}
-			typ := buf[off+18]
-			name := buf[off+19 : off+reclen]
-			for i, c := range name {
-				if c == 0 {
-					name = name[:i]
-					break
-				}
-			}
-			off += reclen
-			if s := string(name); s != "." && s != ".." {
+			off = next
+			if s := string(name); s != "" && s != "." && s != ".." {
 				out = append(out, dirent{name: s, typ: typ})
 			}
 		}
 	}
+}
+
+// direntAt reads the linux_dirent64 record at buf[off:]: its type, its
+// name and where the next record starts (-1: no whole record there). The
+// name is empty for a record whose name does not end in a NUL, never to be
+// used as a name; otherwise the NUL follows it in buf, so &name[0] is a C
+// string for a system call.
+func direntAt(buf []byte, off int) (typ byte, name []byte, next int) {
+	if off+19 > len(buf) {
+		return 0, nil, -1
+	}
+	reclen := int(binary.NativeEndian.Uint16(buf[off+16:]))
+	if reclen == 0 || off+reclen > len(buf) {
+		return 0, nil, -1
+	}
+	name = buf[off+19 : off+reclen]
+	if i := bytes.IndexByte(name, 0); i >= 0 {
+		name = name[:i]
+	} else {
+		name = nil
+	}
+	return buf[off+18], name, off + reclen
 }

@@ -1,7 +1,6 @@
 package gc
 
 import (
-	"encoding/binary"
 	"errors"
 	"io/fs"
 	"sync/atomic"
@@ -73,22 +72,13 @@ func treeFd(fd int, depth int) (size int64, newest time.Time, footer bool, err e
 		if n <= 0 {
 			return size, newest, footer, nil
 		}
-		for off := 0; off+19 <= n; {
-			reclen := int(binary.NativeEndian.Uint16(buf[off+16:]))
-			if reclen == 0 || off+reclen > n {
+		for off := 0; ; {
+			typ, name, next := direntAt(buf[:n], off)
+			if next < 0 {
 				break
 			}
-			typ := buf[off+18]
-			name := buf[off+19 : off+reclen]
-			nul := false
-			for i, c := range name {
-				if c == 0 {
-					name, nul = name[:i], true
-					break
-				}
-			}
-			off += reclen
-			if !nul || len(name) == 0 {
+			off = next
+			if len(name) == 0 {
 				continue // malformed record: never stat a name not ended by its NUL
 			}
 			str := unsafe.String(&name[0], len(name)) // valid while buf is: not kept

@@ -39,9 +39,10 @@ type RunOptions struct {
 	// NoForward keeps the child's output off rac's own stdout and stderr
 	// (the summary replaces it).
 	NoForward bool
-	// Signals, when set, are the caught signals (see CatchSignals); the
-	// caller stops them. Nil: Run catches and stops them itself.
-	Signals *Signals
+	// signals, set by tests only, are already caught (see catchSignals)
+	// and may hold signals for Run to take as sent before the child
+	// existed; the test stops them.
+	signals chan os.Signal
 	// Warn prints one line for the user (rac's own stderr).
 	Warn func(msg string)
 	Now  func() time.Time
@@ -84,29 +85,21 @@ var (
 // reach the child, so rac swallows its own copy instead of sending a second.
 var forwarded = []os.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT}
 
-// Signals are the caught signals Run forwards (see CatchSignals).
-type Signals struct {
-	c chan os.Signal
-}
-
-// CatchSignals starts catching the signals Run forwards, and SIGPIPE. A
+// catchSignals starts catching the signals Run forwards, and SIGPIPE. A
 // signal that was ignored when rac started (SIGHUP under nohup, SIGINT
 // and SIGQUIT for a background job of a script) stays ignored, so the
-// child inherits that as it would without rac. Stop ends the catching.
-func CatchSignals() *Signals {
-	s := &Signals{c: make(chan os.Signal, 16)}
-	sigs := make([]os.Signal, 0, len(forwarded)+1)
+// child inherits that as it would without rac. signal.Stop ends it.
+func catchSignals() chan os.Signal {
+	c := make(chan os.Signal, 16)
+	var sigs []os.Signal
 	for _, sig := range append(forwarded, syscall.SIGPIPE) {
 		if !signal.Ignored(sig) {
 			sigs = append(sigs, sig)
 		}
 	}
-	signal.Notify(s.c, sigs...)
-	return s
+	signal.Notify(c, sigs...)
+	return c
 }
-
-// Stop restores the signals' previous handling.
-func (s *Signals) Stop() { signal.Stop(s.c) }
 
 const (
 	bufSize  = 1 << 20  // the largest read: the pipe holds 1 MiB on Linux
@@ -130,18 +123,26 @@ func Run(o RunOptions) Outcome {
 
 	path, err := lookPath(o.Argv[0])
 	if err != nil {
-		out.Status = StatusFailedToStart
-		out.StartErr = err
-		out.ExitCode = startErrCode(err)
-		return out
+		return failedToStart(out, err, startErrCode(err))
 	}
 
 	// Catch signals before the child exists so none is missed; caught (not
 	// ignored) signals are reset to the default in the child by exec.
-	sigs := o.Signals
+	sigs := o.signals
 	if sigs == nil {
-		sigs = CatchSignals()
-		defer sigs.Stop()
+		sigs = catchSignals()
+		defer signal.Stop(sigs)
+	}
+
+	// Without a stdin the child reads /dev/null, as with os/exec.
+	stdin := o.Stdin
+	if stdin == nil {
+		devNull, err := os.Open(os.DevNull)
+		if err != nil {
+			return failedToStart(out, err, 126)
+		}
+		defer devNull.Close()
+		stdin = devNull
 	}
 
 	fg := isForeground(o.Stdin, o.Stdout, o.Stderr)
@@ -155,39 +156,21 @@ func Run(o RunOptions) Outcome {
 			for _, f := range append(readEnds[:i], writeEnds[:i]...) {
 				f.Close()
 			}
-			out.Status = StatusFailedToStart
-			out.StartErr = err
-			out.ExitCode = 126
-			return out
+			return failedToStart(out, err, 126)
 		}
 		growPipe(readEnds[i])
 	}
-	stdin := o.Stdin
-	if stdin == nil {
-		devNull, err := os.Open(os.DevNull)
-		if err != nil {
-			for _, f := range append(readEnds[:], writeEnds[:]...) {
-				f.Close()
-			}
-			out.Status = StatusFailedToStart
-			out.StartErr = err
-			out.ExitCode = 126
-			return out
-		}
-		defer devNull.Close()
-		stdin = devNull
-	}
 	var early []syscall.Signal // caught before the child existed
-	for len(early) < cap(sigs.c) {
+drain:
+	for {
 		select {
-		case s := <-sigs.c:
+		case s := <-sigs:
 			if s != syscall.SIGPIPE {
 				early = append(early, s.(syscall.Signal))
 			}
-			continue
 		default:
+			break drain
 		}
-		break
 	}
 	child, err := startChild(path, o.Argv, o.Dir, o.Env, stdin, writeEnds, !fg)
 	for _, w := range writeEnds {
@@ -197,10 +180,8 @@ func Run(o RunOptions) Outcome {
 		for _, r := range readEnds {
 			r.Close()
 		}
-		out.Status = StatusFailedToStart
-		out.StartErr = fmt.Errorf("%s: %w", o.Argv[0], classifyStartErr(err))
-		out.ExitCode = startErrCode(out.StartErr)
-		return out
+		err = fmt.Errorf("%s: %w", o.Argv[0], classifyStartErr(err))
+		return failedToStart(out, err, startErrCode(err))
 	}
 	// kill signals the child: its whole group when it has one of its own.
 	kill := func(sig syscall.Signal) {
@@ -212,11 +193,7 @@ func Run(o RunOptions) Outcome {
 	}
 	// a signal that came before the child existed reached no one else
 	for _, sig := range early {
-		if fg {
-			child.signal(sig)
-		} else {
-			kill(sig)
-		}
+		kill(sig)
 	}
 
 	var wg sync.WaitGroup
@@ -282,7 +259,7 @@ func Run(o RunOptions) Outcome {
 wait:
 	for {
 		select {
-		case s := <-sigs.c:
+		case s := <-sigs:
 			sig := s.(syscall.Signal)
 			switch {
 			case sig == syscall.SIGPIPE:
@@ -346,6 +323,12 @@ wait:
 		out.Status = StatusExited
 		out.ExitCode = ws.ExitStatus()
 	}
+	return out
+}
+
+// failedToStart is out for a command that could not be started.
+func failedToStart(out Outcome, err error, code int) Outcome {
+	out.Status, out.StartErr, out.ExitCode = StatusFailedToStart, err, code
 	return out
 }
 

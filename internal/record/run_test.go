@@ -2,6 +2,7 @@ package record
 
 import (
 	"os"
+	"os/signal"
 	"path/filepath"
 	"syscall"
 	"testing"
@@ -17,17 +18,17 @@ func devNullOut(t *testing.T) *os.File {
 	return f
 }
 
-// A signal caught after CatchSignals but before the child exists reaches
-// the child once it does: the child would have got it without rac.
+// A signal caught before the child exists reaches the child once it does:
+// the child would have got it without rac.
 func TestRunForwardsASignalCaughtBeforeTheChild(t *testing.T) {
-	sigs := CatchSignals()
-	defer sigs.Stop()
+	sigs := catchSignals()
+	defer signal.Stop(sigs)
 	require.NoError(t, syscall.Kill(os.Getpid(), syscall.SIGTERM))
-	s := <-sigs.c // delivered: put it back for Run
-	sigs.c <- s
+	s := <-sigs // delivered: put it back for Run
+	sigs <- s
 	out := Run(RunOptions{
 		Argv: []string{"sleep", "60"}, Stdout: devNullOut(t), Stderr: devNullOut(t),
-		Signals: sigs,
+		signals: sigs,
 	})
 	require.Equal(t, StatusSignaled, out.Status)
 	require.Equal(t, syscall.SIGTERM, out.Signal)

@@ -38,18 +38,8 @@ func matchKubeData(e *engine, line []byte, hs, he int, ri, _ int32) {
 	if escaped && !hasAt(line, ks-2, "\\\"") || !escaped && (ks < 1 || line[ks-1] != '"') {
 		return
 	}
-	k := he
-	for k < len(line) && isBlank(line[k]) {
-		k++
-	}
-	if k >= len(line) || line[k] != ':' {
-		return
-	}
-	k++
-	for k < len(line) && isBlank(line[k]) {
-		k++
-	}
-	if k >= len(line) || line[k] != '{' {
+	k, ok := colonAt(line, he)
+	if !ok || k >= len(line) || line[k] != '{' {
 		return
 	}
 	k++
@@ -216,10 +206,7 @@ func (e *engine) kubeYAMLLine(line []byte, st *mlState) {
 	if k >= len(line) || line[k] != ':' {
 		return
 	}
-	k++
-	for k < len(line) && isBlank(line[k]) {
-		k++
-	}
+	k, _ = colonAt(line, k)
 	vs, ve := k, len(line)
 	for ve > vs && isBlank(line[ve-1]) {
 		ve--

@@ -432,7 +432,15 @@ func matchAuthHeader(e *engine, line []byte, hs, he int, ri, _ int32) {
 // headerSeparator accepts `"?[ \t]*:[ \t]*"?` (either quote) after a header
 // name and returns where the value starts.
 func headerSeparator(line []byte, k int) (int, bool) {
-	k = skipQuote(line, k)
+	k, ok := colonAt(line, skipQuote(line, k))
+	if !ok {
+		return 0, false
+	}
+	return skipQuote(line, k), true
+}
+
+// colonAt accepts `[ \t]*:[ \t]*` at k and returns the index after it.
+func colonAt(line []byte, k int) (int, bool) {
 	for k < len(line) && isBlank(line[k]) {
 		k++
 	}
@@ -443,7 +451,7 @@ func headerSeparator(line []byte, k int) (int, bool) {
 	for k < len(line) && isBlank(line[k]) {
 		k++
 	}
-	return skipQuote(line, k), true
+	return k, true
 }
 
 // skipQuote steps over a quote at k: ", ' or the \" of JSON inside a string.

@@ -248,7 +248,19 @@ func (d *SessionDir) NextSeq() (int64, error) {
 		}
 		return 0, err
 	}
-	defer f.Close()
+	n, err := d.bumpSeq(f, fresh)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return 0, err
+	}
+	return n, nil
+}
+
+// bumpSeq reads the counter in f (0 when fresh), writes it back one
+// higher, in place and fixed width, and returns the new value.
+func (d *SessionDir) bumpSeq(f *os.File, fresh bool) (int64, error) {
 	if err := checkRegular(f, seqFile); err != nil {
 		return 0, err
 	}
@@ -256,7 +268,7 @@ func (d *SessionDir) NextSeq() (int64, error) {
 	k, err := io.ReadFull(f, buf[:])
 	switch {
 	case err == nil:
-		return 0, fmt.Errorf("%w: %s is larger than %d bytes", ErrUnsafeFile, seqFile, len(buf)-1)
+		return 0, fmt.Errorf("%w: %s is larger than %d bytes", ErrUnsafeFile, seqFile, seqMax)
 	case !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF):
 		return 0, err
 	}
@@ -268,12 +280,14 @@ func (d *SessionDir) NextSeq() (int64, error) {
 	}
 	n++
 	b := fmt.Appendf(nil, "%020d\n", n)
-	_, werr := f.WriteAt(b, 0)
-	if werr == nil && k > len(b) {
-		werr = f.Truncate(int64(len(b))) // a longer counter restored by hand
-	}
-	if err := errors.Join(werr, f.Close()); err != nil {
+	if _, err := f.WriteAt(b, 0); err != nil {
 		return 0, err
+	}
+	if k > len(b) {
+		// a longer counter restored by hand
+		if err := f.Truncate(int64(len(b))); err != nil {
+			return 0, err
+		}
 	}
 	return n, nil
 }
