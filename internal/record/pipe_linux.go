@@ -15,3 +15,6 @@ func growPipe(f *os.File) {
 		_ = rc.Control(func(fd uintptr) { _, _ = unix.FcntlInt(fd, unix.F_SETPIPE_SZ, 1<<20) })
 	}
 }
+
+// fionread asks how many bytes a pipe holds (FIONREAD is TIOCINQ).
+const fionread = unix.TIOCINQ

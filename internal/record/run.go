@@ -200,7 +200,7 @@ drain:
 	var fwdMu sync.Mutex
 	pumps := make([]*pump, len(streams))
 	for i, s := range streams {
-		p := &pump{name: s.name, src: readEnds[i], fwd: s.fwd, warn: warn, now: now}
+		p := &pump{name: s.name, src: readEnds[i], fwd: s.fwd, warn: warn, now: now, target: -1, childRead: make(chan struct{})}
 		p.forwarded = func(last byte) {
 			fwdMu.Lock()
 			out.lastOpen[p.name] = last != '\n'
@@ -277,7 +277,15 @@ wait:
 		timer.Stop()
 	}
 
-	// The child is gone; a process it left behind may still hold the pipes.
+	// The child is gone. What it wrote is read whole, however long rac
+	// takes (a slow store, a loaded machine); only then may a process it
+	// left behind, still holding the pipes, be cut off.
+	for _, p := range pumps {
+		p.markChildGone()
+	}
+	for _, p := range pumps {
+		<-p.childRead
+	}
 	drained := make(chan struct{})
 	go func() { wg.Wait(); close(drained) }()
 	select {
@@ -405,9 +413,75 @@ type pump struct {
 	notes  []string
 	noFwd  bool
 	closed bool
+
+	// What the child left in the pipe when it ended: mu makes a read and
+	// its count one step, so markChildGone sees the pipe's content and the
+	// count at one instant; childRead is closed once that much is read
+	// (or the pump has stopped).
+	mu        sync.Mutex
+	taken     int64
+	target    int64 // -1 until the child is gone
+	childRead chan struct{}
+	readOnce  sync.Once
+}
+
+// read reads from the pipe into buf, counting what it takes under mu.
+func (p *pump) read(buf []byte) (int, error) {
+	rc, err := p.src.SyscallConn()
+	if err != nil {
+		return p.src.Read(buf)
+	}
+	var n int
+	var rerr error
+	err = rc.Read(func(fd uintptr) bool {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		n, rerr = unix.Read(int(fd), buf)
+		if rerr == unix.EAGAIN {
+			return false // wait until the pipe is readable
+		}
+		if n > 0 {
+			p.taken += int64(n)
+			if p.target >= 0 && p.taken >= p.target {
+				p.readOnce.Do(func() { close(p.childRead) })
+			}
+		}
+		return true
+	})
+	switch {
+	case err != nil:
+		return 0, err
+	case rerr == unix.EINTR:
+		return 0, nil
+	case rerr != nil:
+		return 0, rerr
+	case n <= 0:
+		return 0, io.EOF
+	}
+	return n, nil
+}
+
+// markChildGone notes what is left in the pipe now that the child has
+// ended: the pump's work that no drain timeout may cut short.
+func (p *pump) markChildGone() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	pending := 0
+	if rc, err := p.src.SyscallConn(); err == nil {
+		_ = rc.Control(func(fd uintptr) {
+			if v, err := unix.IoctlGetInt(int(fd), fionread); err == nil {
+				pending = v
+			}
+		})
+	}
+	p.target = p.taken + int64(pending)
+	if pending == 0 {
+		p.readOnce.Do(func() { close(p.childRead) })
+	}
 }
 
 func (p *pump) run() {
+	defer p.readOnce.Do(func() { close(p.childRead) })
 	var own []byte
 	size := bufStart
 	for {
@@ -420,7 +494,7 @@ func (p *pump) run() {
 			}
 			buf = own
 		}
-		n, err := p.src.Read(buf)
+		n, err := p.read(buf)
 		if n == len(buf) && size < bufSize {
 			// a full read: the command writes fast, read more at once
 			size *= 2
