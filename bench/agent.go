@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/rac-cli/rac/internal/redact"
+	"github.com/rac-cli/rac/internal/redact/redacttest"
 )
 
 func init() {
@@ -32,7 +32,7 @@ func (b *bench) mixedFile(name string, size int64) string {
 	check(err)
 	var n int64
 	for seed := int64(1); n < size; seed++ {
-		chunk := redact.MixedCorpus(int(min(64<<20, size-n)), seed)
+		chunk := redacttest.MixedCorpus(int(min(64<<20, size-n)), seed)
 		if len(chunk) == 0 {
 			break
 		}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/rac-cli/rac/internal/gc"
+	"github.com/rac-cli/rac/internal/gc/gctest"
 )
 
 func init() { register("gc", benchGC) }
@@ -23,7 +24,7 @@ const firstRuns = 3
 func benchGC(b *bench) {
 	dir := filepath.Join(b.work, "gcstore")
 	start := time.Now()
-	check(gc.BenchStore(dir, 1000, 100))
+	check(gctest.BenchStore(dir, 1000, 100))
 	fmt.Printf("built a store of 1,000 sessions x 100 recordings in %.1f s\n", time.Since(start).Seconds())
 	env := append(append([]string(nil), b.env...), "RAC_HOME="+dir)
 	forget := func() {

@@ -24,6 +24,7 @@ import (
 	"github.com/rac-cli/rac/internal/gc"
 	"github.com/rac-cli/rac/internal/resolve"
 	"github.com/rac-cli/rac/internal/session"
+	"github.com/rac-cli/rac/internal/store"
 )
 
 // autoBudget is how long automatic GC may work inside rac run before it
@@ -92,7 +93,7 @@ func (a *app) recordingAllowed(warn func(string)) bool {
 		return true
 	}
 	warn(fmt.Sprintf("not recording this command: only %s free on the file system of the store %s (gc.min_free_bytes is %s); gc runs after the command",
-		gc.FormatBytes(free), session.Locate(a.getenv).Path, gc.FormatBytes(minFree)))
+		gc.FormatBytes(free), store.Locate(a.getenv).Path, gc.FormatBytes(minFree)))
 	return false
 }
 
@@ -102,7 +103,7 @@ func (a *app) lowOnSpace(minFree int64) (int64, bool) {
 	if minFree <= 0 {
 		return 0, false
 	}
-	free, err := gc.FreeBytes(session.Locate(a.getenv).Path)
+	free, err := gc.FreeBytes(store.Locate(a.getenv).Path)
 	return free, err == nil && free < minFree
 }
 
@@ -301,7 +302,7 @@ func (o *gcCmdOptions) run(cmd *cobra.Command, _ []string) error {
 
 // runOnce makes one pass over a store: under the GC lock (waiting for a
 // pass that runs) unless dry, since a dry run writes nothing.
-func runOnce(st *session.Store, opts gc.Options, now time.Time) (*gc.Result, error) {
+func runOnce(st *store.Store, opts gc.Options, now time.Time) (*gc.Result, error) {
 	if opts.DryRun {
 		return gc.Run(st, opts)
 	}
@@ -426,7 +427,7 @@ func (o *rmOptions) run(_ *cobra.Command, args []string) error {
 	}
 	defer closeStores(stores)
 	type group struct {
-		st    *session.Store
+		st    *store.Store
 		sess  string
 		names []string
 	}
@@ -478,7 +479,7 @@ func (o *rmOptions) run(_ *cobra.Command, args []string) error {
 	return nil
 }
 
-func userRemoval(st *session.Store, fn func() (*gc.Result, error)) (*gc.Result, error) {
+func userRemoval(st *store.Store, fn func() (*gc.Result, error)) (*gc.Result, error) {
 	l, err := gc.Lock(st, true)
 	if err != nil {
 		return gc.NewResult(false), err
@@ -556,7 +557,7 @@ func (o *purgeOptions) run(_ *cobra.Command, _ []string) error {
 	}
 	defer closeStores(stores)
 	type target struct {
-		st   *session.Store
+		st   *store.Store
 		sess string
 	}
 	var targets []target

@@ -11,7 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/rac-cli/rac/internal/record"
-	"github.com/rac-cli/rac/internal/session"
+	"github.com/rac-cli/rac/internal/store"
 )
 
 type grepOptions struct {
@@ -146,7 +146,7 @@ func (o *grepOptions) search(text string) error {
 }
 
 // searchWithContext prints hits with merged context, in one pass.
-func (o *grepOptions) searchWithContext(a *app, stores []*session.Store, sessions []string, opts record.GrepOptions, w io.Writer, hits *int) error {
+func (o *grepOptions) searchWithContext(a *app, stores []*store.Store, sessions []string, opts record.GrepOptions, w io.Writer, hits *int) error {
 	enc := json.NewEncoder(w)
 	var last groupEnd
 	return a.eachRecording(stores, sessions, func(rec *record.Recording) error {

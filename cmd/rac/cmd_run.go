@@ -16,6 +16,7 @@ import (
 
 	"github.com/rac-cli/rac/internal/record"
 	"github.com/rac-cli/rac/internal/session"
+	"github.com/rac-cli/rac/internal/store"
 )
 
 type runOptions struct {
@@ -236,7 +237,7 @@ func (o *runOptions) startRecording(id session.Identity, argv []string, cwd stri
 	var rec *record.Writer
 	var err error
 	withPrivateUmask(func() {
-		var sd *session.SessionDir
+		var sd *store.Session
 		sd, err = o.a.openSessionForWrite(id, warn)
 		if err != nil {
 			return
@@ -260,13 +261,13 @@ func (o *runOptions) startRecording(id session.Identity, argv []string, cwd stri
 // Only the default location (never an explicit RAC_HOME) falls back to
 // $TMPDIR/rac-UID when it cannot be written, as in sandboxes that forbid
 // writes under the home directory.
-func (a *app) openSessionForWrite(id session.Identity, warn func(string)) (*session.SessionDir, error) {
-	loc := session.Locate(a.getenv)
+func (a *app) openSessionForWrite(id session.Identity, warn func(string)) (*store.Session, error) {
+	loc := store.Locate(a.getenv)
 	if loc.Err != nil {
 		return nil, loc.Err
 	}
 	sd, err := openSessionAt(loc.Path, id)
-	if err == nil || loc.Explicit || !session.IsUnwritable(err) {
+	if err == nil || loc.Explicit || !store.IsUnwritable(err) {
 		return sd, err
 	}
 	_, statErr := os.Lstat(loc.Fallback)
@@ -280,8 +281,8 @@ func (a *app) openSessionForWrite(id session.Identity, warn func(string)) (*sess
 	return sd, nil
 }
 
-func openSessionAt(path string, id session.Identity) (*session.SessionDir, error) {
-	st, err := session.CreateStore(path)
+func openSessionAt(path string, id session.Identity) (*store.Session, error) {
+	st, err := store.CreateStore(path)
 	if err != nil {
 		return nil, err
 	}

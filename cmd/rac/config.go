@@ -10,11 +10,10 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/rac-cli/rac/internal/store"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	"go.yaml.in/yaml/v3"
-
-	"github.com/rac-cli/rac/internal/session"
 )
 
 // setting is one configurable value with its one name used three ways: a
@@ -99,8 +98,8 @@ func loadConfig(getenv func(string) string) (*config, error) {
 	if err != nil {
 		return nil, fmt.Errorf("config file %s: %w", c.path, err)
 	}
-	if err := session.CheckOwnedPrivate(c.path, fi, "config file"); err != nil {
-		return nil, errors.New(strings.TrimPrefix(err.Error(), session.ErrUnsafeStore.Error()+": "))
+	if err := store.CheckOwnedPrivate(c.path, fi, "config file"); err != nil {
+		return nil, errors.New(strings.TrimPrefix(err.Error(), store.ErrUnsafeStore.Error()+": "))
 	}
 	b, err := os.ReadFile(c.path)
 	if err != nil {

@@ -10,7 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/rac-cli/rac/internal/redact"
-	"github.com/rac-cli/rac/internal/session"
+	"github.com/rac-cli/rac/internal/store"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -122,29 +122,29 @@ running it again.`,
 
 // readStores opens the stores rac out searches: the store, and the
 // fallback store when it exists. A refused (unsafe) store is an error.
-func (a *app) readStores() ([]*session.Store, error) {
-	loc := session.Locate(a.getenv)
+func (a *app) readStores() ([]*store.Store, error) {
+	loc := store.Locate(a.getenv)
 	if loc.Err != nil {
 		return nil, usageError{loc.Err}
 	}
-	var stores []*session.Store
-	st, err := session.OpenStore(loc.Path)
+	var stores []*store.Store
+	st, err := store.OpenStore(loc.Path)
 	switch {
 	case err == nil:
 		stores = append(stores, st)
-	case errors.Is(err, session.ErrStoreMissing):
+	case errors.Is(err, store.ErrStoreMissing):
 	default:
 		return nil, err
 	}
 	if !loc.Explicit {
-		if fb, err := session.OpenStore(loc.Fallback); err == nil {
+		if fb, err := store.OpenStore(loc.Fallback); err == nil {
 			stores = append(stores, fb)
 		}
 	}
 	return stores, nil
 }
 
-func closeStores(stores []*session.Store) {
+func closeStores(stores []*store.Store) {
 	for _, s := range stores {
 		s.Close()
 	}

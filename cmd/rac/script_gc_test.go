@@ -16,9 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rac-cli/rac/internal/gc/gctest"
 	"github.com/rogpeppe/go-internal/testscript"
-
-	"github.com/rac-cli/rac/internal/gc"
 )
 
 // backdate DUR PATH...: set the access and modification times of PATH and
@@ -116,7 +115,7 @@ func cmdWaitgone(ts *testscript.TestScript, neg bool, args []string) {
 	}
 }
 
-// benchstore DIR SESSIONS PER: build a synthetic store (gc.BenchStore).
+// benchstore DIR SESSIONS PER: build a synthetic store (gctest.BenchStore).
 func cmdBenchstore(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 3 {
 		ts.Fatalf("usage: benchstore DIR SESSIONS PER")
@@ -125,7 +124,7 @@ func cmdBenchstore(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(err)
 	n, err := strconv.Atoi(args[2])
 	ts.Check(err)
-	ts.Check(gc.BenchStore(ts.MkAbs(args[0]), s, n))
+	ts.Check(gctest.BenchStore(ts.MkAbs(args[0]), s, n))
 }
 
 // freeSpaceScript runs on a store in an 8 MiB tmpfs ($SMALLFS).

@@ -7,6 +7,7 @@ import (
 	"github.com/rac-cli/rac/internal/record"
 	"github.com/rac-cli/rac/internal/resolve"
 	"github.com/rac-cli/rac/internal/session"
+	"github.com/rac-cli/rac/internal/store"
 )
 
 // sessionScope is which sessions list and grep look at: the current one,
@@ -18,7 +19,7 @@ type sessionScope struct {
 
 // sessions resolves the scope. A session named with --session must exist;
 // the current session may simply have recorded nothing yet.
-func (a *app) sessions(stores []*session.Store, sc sessionScope) ([]string, error) {
+func (a *app) sessions(stores []*store.Store, sc sessionScope) ([]string, error) {
 	switch {
 	case sc.all:
 		return allSessions(stores)
@@ -40,7 +41,7 @@ func (a *app) sessions(stores []*session.Store, sc sessionScope) ([]string, erro
 	return []string{id.Name}, nil
 }
 
-func allSessions(stores []*session.Store) ([]string, error) {
+func allSessions(stores []*store.Store) ([]string, error) {
 	seen := map[string]bool{}
 	var out []string
 	for _, st := range stores {
@@ -60,7 +61,7 @@ func allSessions(stores []*session.Store) ([]string, error) {
 
 // eachRecording opens the recordings of the sessions in sequence order and
 // calls fn with each; one that cannot be opened is a warning, not the end.
-func (a *app) eachRecording(stores []*session.Store, sessions []string, fn func(*record.Recording) error) error {
+func (a *app) eachRecording(stores []*store.Store, sessions []string, fn func(*record.Recording) error) error {
 	for _, sname := range sessions {
 		sd, err := resolve.FindSession(stores, sname)
 		if err != nil {
@@ -95,7 +96,7 @@ func (a *app) eachRecording(stores []*session.Store, sessions []string, fn func(
 
 // grepJob is one recording's search, done by a worker, printed in order.
 type grepJob struct {
-	sd   *session.SessionDir
+	sd   *store.Session
 	name string
 	out  []byte
 	hits int
@@ -106,9 +107,9 @@ type grepJob struct {
 // eachRecordingParallel runs fn over the recordings of the sessions on
 // several goroutines (one per core) and hands their outputs to emit in
 // sequence order, so the result is the same as a sequential walk.
-func (a *app) eachRecordingParallel(stores []*session.Store, sessions []string, fn func(*record.Recording) ([]byte, int, error), emit func([]byte, int) error) error {
+func (a *app) eachRecordingParallel(stores []*store.Store, sessions []string, fn func(*record.Recording) ([]byte, int, error), emit func([]byte, int) error) error {
 	var jobs []*grepJob
-	var dirs []*session.SessionDir
+	var dirs []*store.Session
 	defer func() {
 		for _, d := range dirs {
 			d.Close()

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rac-cli/rac/internal/session"
+	"github.com/rac-cli/rac/internal/store"
 )
 
 // BenchmarkRun times a pass that removes nothing over the store in
@@ -15,7 +15,7 @@ func BenchmarkRun(b *testing.B) {
 	if dir == "" {
 		b.Skip("set RAC_GC_BENCH_STORE to a store built with BenchStore")
 	}
-	st, err := session.OpenStore(dir)
+	st, err := store.OpenStore(dir)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -10,9 +10,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/rac-cli/rac/internal/store"
 	"golang.org/x/sys/unix"
-
-	"github.com/rac-cli/rac/internal/session"
 )
 
 // CacheFile remembers, for each finished recording, its folder's identity
@@ -69,8 +68,8 @@ func cacheKey(sess, name string) uint64 {
 // loadCache reads the cache, streaming; a missing, damaged or foreign
 // one is empty: the pass then stats everything, as without it. It stops
 // with ErrDeadline once late says so.
-func loadCache(st *session.Store, late func() bool) (map[uint64]cacheEntry, error) {
-	f, err := session.OpenSafe(st.Root, CacheFile)
+func loadCache(st *store.Store, late func() bool) (map[uint64]cacheEntry, error) {
+	f, err := store.OpenSafe(st.Root(), CacheFile)
 	if err != nil {
 		return nil, nil
 	}
@@ -140,7 +139,7 @@ func (p *pass) writeCache() error {
 	var rnd [6]byte
 	_, _ = rand.Read(rnd[:])
 	tmp := CacheFile + tmpInfix + hex.EncodeToString(rnd[:])
-	f, err := session.CreateExcl(p.st.Root, tmp)
+	f, err := store.CreateExcl(p.st.Root(), tmp)
 	if err != nil {
 		return err
 	}
@@ -167,11 +166,11 @@ func (p *pass) writeCache() error {
 		}
 	}
 	if err := errors.Join(w.Flush(), f.Close()); err != nil {
-		_ = p.st.Root.Remove(tmp)
+		_ = p.st.Root().Remove(tmp)
 		return err
 	}
-	if err := p.st.Root.Rename(tmp, CacheFile); err != nil {
-		_ = p.st.Root.Remove(tmp)
+	if err := p.st.Root().Rename(tmp, CacheFile); err != nil {
+		_ = p.st.Root().Remove(tmp)
 		return err
 	}
 	return nil

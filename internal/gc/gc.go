@@ -31,9 +31,9 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/rac-cli/rac/internal/gc/tomb"
 	"github.com/rac-cli/rac/internal/record"
-	"github.com/rac-cli/rac/internal/session"
+	"github.com/rac-cli/rac/internal/store"
+	"github.com/rac-cli/rac/internal/store/tomb"
 )
 
 // ErrDeadline is returned by a pass that stopped at Options.Deadline; what
@@ -163,7 +163,7 @@ type plan struct {
 
 // pass is one run over one store.
 type pass struct {
-	st        *session.Store
+	st        *store.Store
 	o         Options
 	now       time.Time
 	res       *Result
@@ -186,7 +186,7 @@ type pass struct {
 	summaryHits atomic.Int64 // recordings measured from their footer's summary
 }
 
-func newPass(st *session.Store, o Options) *pass {
+func newPass(st *store.Store, o Options) *pass {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
@@ -217,7 +217,7 @@ func (p *pass) keep(ref, why string) {
 
 // Run makes one pass over a store. The caller holds Lock. A dry run only
 // reads. The result is complete also when an error is returned.
-func Run(st *session.Store, o Options) (*Result, error) {
+func Run(st *store.Store, o Options) (*Result, error) {
 	p := newPass(st, o)
 	p.useCache = true
 	var err error
@@ -310,11 +310,11 @@ func (p *pass) planTombs(s *sessInfo) {
 		return
 	}
 	defer sd.Close()
-	if oldest, err := tomb.Oldest(sd.Root); err == nil && p.now.Sub(oldest) <= p.o.TombstoneTTL {
+	if oldest, err := tomb.Oldest(sd.Root()); err == nil && p.now.Sub(oldest) <= p.o.TombstoneTTL {
 		return // none due: read them only if the pass adds some
 	}
 	pl.tombRead = true
-	entries, err := tomb.Load(sd.Root)
+	entries, err := tomb.Load(sd.Root())
 	if err != nil {
 		// GC's own file, unreadable: it is replaced by the next write,
 		// since removing must not wait on a nicer message
@@ -342,11 +342,11 @@ func (p *pass) planTombs(s *sessInfo) {
 // more cheaply (a pass may verify many): running while its lock is held
 // (also with a footer: the recorder writes it in place before it lets go),
 // left alone when its metadata is of a newer format or unreadable.
-func verify(sd *session.SessionDir, r *recInfo) (argv []string, why string) {
+func verify(sd *store.Session, r *recInfo) (argv []string, why string) {
 	if r.running || locked(sd, r) {
 		return nil, "running"
 	}
-	b, err := session.ReadSmallFile(sd.Root, r.name+"/"+record.MetaFile, 1<<20)
+	b, err := store.ReadSmallFile(sd.Root(), r.name+"/"+record.MetaFile, 1<<20)
 	var m struct {
 		Format int      `json:"format"`
 		Argv   []string `json:"argv"`
@@ -366,8 +366,8 @@ func verify(sd *session.SessionDir, r *recInfo) (argv []string, why string) {
 // locked reports whether a recorder still holds a recording's lock: it
 // writes its footer in place before it lets go, so a footer alone does
 // not yet mean finished.
-func locked(sd *session.SessionDir, r *recInfo) bool {
-	l, err := session.IsLocked(sd.Root, r.name+"/"+record.LockFile)
+func locked(sd *store.Session, r *recInfo) bool {
+	l, err := store.IsLocked(sd.Root(), r.name+"/"+record.LockFile)
 	if l {
 		r.running = true
 	}
@@ -375,8 +375,8 @@ func locked(sd *session.SessionDir, r *recInfo) bool {
 }
 
 // argvOf reads a recording's command for its tombstone, if it can.
-func argvOf(sd *session.SessionDir, name string) []string {
-	b, err := session.ReadSmallFile(sd.Root, name+"/"+record.MetaFile, 1<<20)
+func argvOf(sd *store.Session, name string) []string {
+	b, err := store.ReadSmallFile(sd.Root(), name+"/"+record.MetaFile, 1<<20)
 	if err != nil {
 		return nil
 	}
@@ -414,7 +414,7 @@ func (p *pass) addVictim(s *sessInfo, r *recInfo, by, reason string, argv []stri
 
 // removeAll plans the removal of every recording of a session that is
 // not running, and the session tombstone that keeps its counter.
-func (p *pass) removeAll(s *sessInfo, sd *session.SessionDir, by, reason string) {
+func (p *pass) removeAll(s *sessInfo, sd *store.Session, by, reason string) {
 	pl := p.plans[s]
 	var n int
 	var bytes, seq int64
@@ -583,7 +583,7 @@ func (p *pass) apply() error {
 		p.applySession(s, pl)
 	}
 	for _, t := range p.rootTemps {
-		if err := p.st.Root.Remove(t.name); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if err := p.st.Root().Remove(t.name); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			p.errorf("%s: %v", t.name, err)
 		} else {
 			p.res.Temporaries = append(p.res.Temporaries, t.name)
@@ -601,7 +601,7 @@ func (p *pass) applySession(s *sessInfo, pl *plan) {
 	}
 	defer sd.Close()
 	if !pl.tombRead && (len(pl.victims) > 0 || pl.sessEntry != nil) {
-		old, err := tomb.Load(sd.Root)
+		old, err := tomb.Load(sd.Root())
 		if err != nil {
 			p.errorf("%s/%s/%s: %v (it is replaced)", sessionsDir, s.name, tomb.File, err)
 		}
@@ -619,7 +619,7 @@ func (p *pass) applySession(s *sessInfo, pl *plan) {
 	case s.tombOther:
 		p.errorf("%s/%s/%s is not a regular file: left alone, so no tombstones were written (references to what was removed will say not found)", sessionsDir, s.name, tomb.File)
 	case len(pl.victims) > 0 || pl.sessEntry != nil || pl.tombDirty:
-		werr = tomb.Write(sd.Root, entries)
+		werr = tomb.Write(sd.Root(), entries)
 	}
 	for _, v := range pl.victims {
 		if err := removeRecording(sd, v.rec.name); err != nil {
@@ -639,12 +639,12 @@ func (p *pass) applySession(s *sessInfo, pl *plan) {
 	if werr != nil {
 		// a full disk is when GC matters most: the recordings went
 		// anyway, and their space may now hold the tombstones
-		if err := tomb.Write(sd.Root, entries); err != nil {
+		if err := tomb.Write(sd.Root(), entries); err != nil {
 			p.errorf("%s/%s/%s: %v (references to what was removed will say not found)", sessionsDir, s.name, tomb.File, errors.Join(werr, err))
 		}
 	}
 	for _, t := range s.temps {
-		if err := sd.Root.RemoveAll(t.name); err != nil {
+		if err := sd.Root().RemoveAll(t.name); err != nil {
 			p.errorf("remove %s/%s/%s: %v", sessionsDir, s.name, t.name, err)
 			pl.projected += t.bytes
 			p.total += t.bytes
@@ -665,24 +665,24 @@ func (p *pass) unplan(pl *plan) {
 // removeRecording renames a recording to a temporary name first, so that
 // no reader ever sees a half-removed recording, then removes it. A crash
 // in between leaves a .gc- folder the next pass removes.
-func removeRecording(sd *session.SessionDir, name string) error {
+func removeRecording(sd *store.Session, name string) error {
 	if _, ok := record.ParseName(name); !ok {
-		return fmt.Errorf("%w: %q is not a recording name", session.ErrUnsafeFile, name)
+		return fmt.Errorf("%w: %q is not a recording name", store.ErrUnsafeFile, name)
 	}
-	fi, err := sd.Root.Lstat(name)
+	fi, err := sd.Root().Lstat(name)
 	if err != nil {
 		return err
 	}
 	if !fi.IsDir() || fi.Mode()&fs.ModeSymlink != 0 {
-		return fmt.Errorf("%w: %s is not a directory", session.ErrUnsafeFile, name)
+		return fmt.Errorf("%w: %s is not a directory", store.ErrUnsafeFile, name)
 	}
 	var rnd [4]byte
 	_, _ = rand.Read(rnd[:])
 	tmp := gcPrefix + name + "-" + hex.EncodeToString(rnd[:])
-	if err := sd.Root.Rename(name, tmp); err != nil {
+	if err := sd.Root().Rename(name, tmp); err != nil {
 		return err
 	}
-	return sd.Root.RemoveAll(tmp)
+	return sd.Root().RemoveAll(tmp)
 }
 
 // finish fills the result from the plans.
@@ -728,17 +728,17 @@ func (p *pass) finish() {
 // Remove removes the named recordings of one session now, leaving
 // tombstones that say "removed by user". A running recording is not
 // removed (it is reported in Kept). The caller holds Lock.
-func Remove(st *session.Store, sessName string, names []string, o Options) (*Result, error) {
+func Remove(st *store.Store, sessName string, names []string, o Options) (*Result, error) {
 	return userRemove(st, sessName, names, false, o)
 }
 
 // Purge removes every recording of a session that is not running, and
 // leaves a session tombstone by the user. The caller holds Lock.
-func Purge(st *session.Store, sessName string, o Options) (*Result, error) {
+func Purge(st *store.Store, sessName string, o Options) (*Result, error) {
 	return userRemove(st, sessName, nil, true, o)
 }
 
-func userRemove(st *session.Store, sessName string, names []string, all bool, o Options) (*Result, error) {
+func userRemove(st *store.Store, sessName string, names []string, all bool, o Options) (*Result, error) {
 	o.MaxAge, o.MaxSessionBytes, o.MaxStoreBytes = 0, 0, 0
 	p := newPass(st, o)
 	s := p.scanSession(sessName)
@@ -784,16 +784,16 @@ func userRemove(st *session.Store, sessName string, names []string, all bool, o 
 }
 
 // Lock takes the store's GC lock, waiting for it when wait is true; a lock
-// held elsewhere without wait is session.ErrLocked.
-func Lock(st *session.Store, wait bool) (*session.Lock, error) {
-	return session.LockFile(st.Root, LockName, wait)
+// held elsewhere without wait is store.ErrLocked.
+func Lock(st *store.Store, wait bool) (*store.Lock, error) {
+	return store.LockFile(st.Root(), LockName, wait)
 }
 
 // Due reports whether the last pass started interval or more before now
 // (or there was none, or the clock went back). The stamp's modification
 // time is when; its content is the same time, for people.
-func Due(st *session.Store, interval time.Duration, now time.Time) bool {
-	fi, err := st.Root.Lstat(StampFile)
+func Due(st *store.Store, interval time.Duration, now time.Time) bool {
+	fi, err := st.Root().Lstat(StampFile)
 	if err != nil || !fi.Mode().IsRegular() {
 		return true
 	}
@@ -805,18 +805,18 @@ func Due(st *session.Store, interval time.Duration, now time.Time) bool {
 }
 
 // MarkRun records that a pass starts now.
-func MarkRun(st *session.Store, now time.Time) error {
-	if err := session.WriteFileAtomic(st.Root, StampFile, []byte(now.UTC().Format(time.RFC3339Nano)+"\n")); err != nil {
+func MarkRun(st *store.Store, now time.Time) error {
+	if err := store.WriteFileAtomic(st.Root(), StampFile, []byte(now.UTC().Format(time.RFC3339Nano)+"\n")); err != nil {
 		return err
 	}
-	return st.Root.Chtimes(StampFile, now, now)
+	return st.Root().Chtimes(StampFile, now, now)
 }
 
 // Large reports whether a pass over the store is sure to take longer than
 // automatic GC may spend inside rac run: CacheFile remembers thousands of
 // recordings. Such a pass goes to a detached process at once.
-func Large(st *session.Store) bool {
-	fi, err := st.Root.Lstat(CacheFile)
+func Large(st *store.Store) bool {
+	fi, err := st.Root().Lstat(CacheFile)
 	return err == nil && fi.Size() > largeCache
 }
 

@@ -15,28 +15,29 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/rac-cli/rac/internal/gc/tomb"
+	"github.com/rac-cli/rac/internal/gc/gctest"
 	"github.com/rac-cli/rac/internal/record"
-	"github.com/rac-cli/rac/internal/session"
+	"github.com/rac-cli/rac/internal/store"
+	"github.com/rac-cli/rac/internal/store/tomb"
 )
 
 type fixture struct {
 	t    *testing.T
 	dir  string // holds the store and things outside it
 	root string
-	st   *session.Store
+	st   *store.Store
 }
 
 func newFixture(t *testing.T) *fixture {
 	dir := t.TempDir()
 	root := filepath.Join(dir, "store")
-	st, err := session.CreateStore(root)
+	st, err := store.CreateStore(root)
 	require.NoError(t, err)
 	t.Cleanup(func() { st.Close() })
 	return &fixture{t: t, dir: dir, root: root, st: st}
 }
 
-func (f *fixture) session(name string) *session.SessionDir {
+func (f *fixture) session(name string) *store.Session {
 	sd, err := f.st.Session(name, true)
 	require.NoError(f.t, err)
 	return sd
@@ -71,7 +72,7 @@ func (f *fixture) running(sess string) string {
 }
 
 func (f *fixture) path(rel ...string) string {
-	return filepath.Join(append([]string{f.root, session.SessionsDir}, rel...)...)
+	return filepath.Join(append([]string{f.root, store.SessionsDir}, rel...)...)
 }
 
 // backdate sets the times of everything under rel (store-relative, under
@@ -139,7 +140,7 @@ func TestSessionOverLimitKeepsNewest(t *testing.T) {
 
 	sd := f.session("s")
 	defer sd.Close()
-	entries, err := tomb.Load(sd.Root)
+	entries, err := tomb.Load(sd.Root())
 	require.NoError(t, err)
 	require.Len(t, entries, res.RemovedRecordings)
 	assert.Equal(t, all[0], entries[0].Name)
@@ -171,7 +172,7 @@ func TestAgeRemovesOldSessionKeepsYoung(t *testing.T) {
 	require.NoError(t, err)
 	assert.EqualValues(t, 3, n)
 	sd = f.session("old")
-	entries, err := tomb.Load(sd.Root)
+	entries, err := tomb.Load(sd.Root())
 	sd.Close()
 	require.NoError(t, err)
 	require.Len(t, entries, 3)
@@ -322,7 +323,7 @@ func TestStaleTemporaries(t *testing.T) {
 	f.backdate(48*time.Hour, "s", "seq.tmp-0123456789ab")
 	// an old temporary whose recorder still holds the lock is being created
 	sd := f.session("s")
-	lk, err := session.LockFile(sd.Root, ".new-0007-x-dddddddd/lock", false)
+	lk, err := store.LockFile(sd.Root(), ".new-0007-x-dddddddd/lock", false)
 	require.NoError(t, err)
 	defer lk.Close()
 	sd.Close()
@@ -382,7 +383,7 @@ func TestRemoveAndPurgeLeaveUserTombstones(t *testing.T) {
 
 	sd := f.session("s")
 	defer sd.Close()
-	entries, err := tomb.Load(sd.Root)
+	entries, err := tomb.Load(sd.Root())
 	require.NoError(t, err)
 	require.Len(t, entries, 3)
 	for _, e := range entries {
@@ -404,7 +405,7 @@ func TestTombstoneCommandIsRedactedAndBounded(t *testing.T) {
 	f.run(Options{MaxSessionBytes: 2000, Redact: redact})
 	sd := f.session("s")
 	defer sd.Close()
-	entries, err := tomb.Load(sd.Root)
+	entries, err := tomb.Load(sd.Root())
 	require.NoError(t, err)
 	require.Len(t, entries, 1)
 	assert.True(t, strings.HasPrefix(entries[0].Command, "deploy --token=[REDACTED] yyy"), entries[0].Command)
@@ -429,7 +430,7 @@ func TestConcurrentPassesLoseNothing(t *testing.T) {
 	for i := range 6 {
 		wg.Go(func() {
 			l, err := Lock(f.st, i%2 == 0)
-			if errors.Is(err, session.ErrLocked) {
+			if errors.Is(err, store.ErrLocked) {
 				return // an automatic pass skips when another runs
 			}
 			if err != nil {
@@ -489,7 +490,7 @@ func TestLockDueMark(t *testing.T) {
 	l, err := Lock(f.st, false)
 	require.NoError(t, err)
 	_, err = Lock(f.st, false)
-	assert.ErrorIs(t, err, session.ErrLocked)
+	assert.ErrorIs(t, err, store.ErrLocked)
 	l.Close()
 	l, err = Lock(f.st, false)
 	require.NoError(t, err)
@@ -523,8 +524,8 @@ func TestFormat(t *testing.T) {
 
 func TestBenchStore(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "store")
-	require.NoError(t, BenchStore(dir, 3, 5))
-	st, err := session.OpenStore(dir)
+	require.NoError(t, gctest.BenchStore(dir, 3, 5))
+	st, err := store.OpenStore(dir)
 	require.NoError(t, err)
 	defer st.Close()
 	sd, err := st.Session("bench-0002", false)

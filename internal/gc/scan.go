@@ -13,20 +13,18 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/rac-cli/rac/internal/gc/tomb"
 	"github.com/rac-cli/rac/internal/record"
 	"github.com/rac-cli/rac/internal/session"
+	"github.com/rac-cli/rac/internal/store"
+	"github.com/rac-cli/rac/internal/store/tomb"
 )
 
 // Names GC knows in a session folder besides recordings.
 const (
-	seqFile     = "seq"
-	lockFile    = "lock"
-	infoFile    = "session.json"
 	newPrefix   = ".new-" // a recording being created (record.Create)
 	gcPrefix    = ".gc-"  // a recording GC renamed away and is removing
-	tmpInfix    = ".tmp-" // session.WriteFileAtomic's temporary files
-	sessionsDir = session.SessionsDir
+	tmpInfix    = ".tmp-" // store.WriteFileAtomic's temporary files
+	sessionsDir = store.SessionsDir
 )
 
 // recInfo is what a scan learns about one recording folder.
@@ -139,7 +137,7 @@ func isTempFile(name string) bool {
 		return false
 	}
 	switch base {
-	case seqFile, infoFile, tomb.File, StampFile, CacheFile:
+	case store.SeqFile, store.InfoFile, tomb.File, StampFile, CacheFile:
 		return true
 	}
 	return false
@@ -234,7 +232,7 @@ func (p *pass) scanSession(name string) *sessInfo {
 		return s
 	}
 	defer sd.Close()
-	dir, err := sd.Root.Open(".")
+	dir, err := sd.Root().Open(".")
 	if err != nil {
 		s.err = err
 		return s
@@ -267,7 +265,7 @@ func (p *pass) scanSession(name string) *sessInfo {
 					s.bytes += r.bytes
 					newest := r.newest
 					if !r.footer {
-						r.running, _ = session.IsLocked(sd.Root, n+"/"+record.LockFile)
+						r.running, _ = store.IsLocked(sd.Root(), n+"/"+record.LockFile)
 					}
 					if r.running {
 						newest = p.now // a running recording keeps its session alive
@@ -300,7 +298,7 @@ func (p *pass) scanSession(name string) *sessInfo {
 					newest = mtime(&st)
 				}
 				if p.now.Sub(newest) > p.o.StaleAfter {
-					if locked, err := session.IsLocked(sd.Root, n+"/"+record.LockFile); err == nil && !locked {
+					if locked, err := store.IsLocked(sd.Root(), n+"/"+record.LockFile); err == nil && !locked {
 						s.temps = append(s.temps, tempInfo{n, size})
 					}
 				}
@@ -310,7 +308,7 @@ func (p *pass) scanSession(name string) *sessInfo {
 		case unix.DT_REG:
 			s.bytes += st.Size
 			switch {
-			case n == seqFile, n == lockFile, n == infoFile:
+			case n == store.SeqFile, n == store.SessionLockFile, n == store.InfoFile:
 			case n == tomb.File:
 				s.hasTomb, s.tombLen = true, st.Size
 			case isTempFile(n):
@@ -334,7 +332,7 @@ func (p *pass) scanSession(name string) *sessInfo {
 // scan reads the whole store: the root's own files, then every session
 // folder, several at a time.
 func (p *pass) scan() error {
-	dir, err := p.st.Root.Open(".")
+	dir, err := p.st.Root().Open(".")
 	if err != nil {
 		return err
 	}
@@ -375,7 +373,7 @@ func (p *pass) scan() error {
 	if !hasSessions {
 		return nil
 	}
-	sdir, err := p.st.Root.OpenFile(sessionsDir, os.O_RDONLY|unix.O_NOFOLLOW|unix.O_DIRECTORY, 0)
+	sdir, err := p.st.Root().OpenFile(sessionsDir, os.O_RDONLY|unix.O_NOFOLLOW|unix.O_DIRECTORY, 0)
 	if err != nil {
 		return fmt.Errorf("open %s: %w", sessionsDir, err)
 	}

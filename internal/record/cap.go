@@ -7,7 +7,7 @@ import (
 	"os"
 	"sync"
 
-	"github.com/rac-cli/rac/internal/session"
+	"github.com/rac-cli/rac/internal/store"
 )
 
 // A capped recording keeps its first HeadBytes whole (over all streams
@@ -142,7 +142,7 @@ func (s *StreamSink) rotate(off int64) error {
 		c.mu.Unlock()
 	}
 	name := fmt.Sprintf("%s%s%016x", s.stream, tailInfix, off)
-	f, err := session.CreateExcl(s.w.dir, name)
+	f, err := store.CreateExcl(s.w.dir, name)
 	if err != nil {
 		return err
 	}
@@ -169,7 +169,7 @@ func (c *capper) grow(w *Writer, n int64) error {
 		if err != nil {
 			return err
 		}
-		if err := session.WriteFileAtomic(w.dir, CutFile, b); err != nil {
+		if err := store.WriteFileAtomic(w.dir, CutFile, b); err != nil {
 			return err
 		}
 		if err := w.dir.Remove(seg.name); err != nil && !os.IsNotExist(err) {

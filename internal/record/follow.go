@@ -7,7 +7,7 @@ import (
 	"os"
 	"time"
 
-	"github.com/rac-cli/rac/internal/session"
+	"github.com/rac-cli/rac/internal/store"
 )
 
 // FollowOptions control Follow.
@@ -68,7 +68,7 @@ func (r *Recording) Follow(o FollowOptions, fn func(Line) error) error {
 	for {
 		// read the index entries written since the last pass
 		if idx == nil {
-			f, err := session.OpenSafe(r.dir, ChunksFile)
+			f, err := store.OpenSafe(r.dir, ChunksFile)
 			if err != nil && !errors.Is(err, fs.ErrNotExist) {
 				return err
 			}

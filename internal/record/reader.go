@@ -10,7 +10,7 @@ import (
 	"os"
 	"sort"
 
-	"github.com/rac-cli/rac/internal/session"
+	"github.com/rac-cli/rac/internal/store"
 )
 
 // ErrNewerFormat is returned for a recording written by a newer rac.
@@ -35,8 +35,8 @@ func (r *Recording) Ref() string { return r.Session + "/" + r.Name }
 func (r *Recording) Close() error { return r.dir.Close() }
 
 // ListNames returns the names of the recordings in a session, by number.
-func ListNames(sess *session.SessionDir) ([]string, error) {
-	f, err := sess.Root.Open(".")
+func ListNames(sess *store.Session) ([]string, error) {
+	f, err := sess.Root().Open(".")
 	if err != nil {
 		return nil, err
 	}
@@ -69,19 +69,19 @@ func ListNames(sess *session.SessionDir) ([]string, error) {
 // Open opens recording name of a session and works out its status: a
 // footer means finished; no footer and a held lock means running; neither
 // means the recorder died (incomplete). No pid is trusted.
-func Open(sess *session.SessionDir, name string) (*Recording, error) {
+func Open(sess *store.Session, name string) (*Recording, error) {
 	seq, ok := ParseName(name)
 	if !ok {
-		return nil, fmt.Errorf("%w: %q is not a recording name", session.ErrUnsafeFile, name)
+		return nil, fmt.Errorf("%w: %q is not a recording name", store.ErrUnsafeFile, name)
 	}
-	fi, err := sess.Root.Lstat(name)
+	fi, err := sess.Root().Lstat(name)
 	if err != nil {
 		return nil, err
 	}
 	if fi.Mode()&fs.ModeSymlink != 0 || !fi.IsDir() {
-		return nil, fmt.Errorf("%w: %s is not a directory", session.ErrUnsafeFile, name)
+		return nil, fmt.Errorf("%w: %s is not a directory", store.ErrUnsafeFile, name)
 	}
-	dir, err := sess.Root.OpenRoot(name)
+	dir, err := sess.Root().OpenRoot(name)
 	if err != nil {
 		return nil, err
 	}
@@ -94,7 +94,7 @@ func Open(sess *session.SessionDir, name string) (*Recording, error) {
 }
 
 func (r *Recording) load() error {
-	b, err := session.ReadSmallFile(r.dir, MetaFile, 1<<20)
+	b, err := store.ReadSmallFile(r.dir, MetaFile, 1<<20)
 	if err != nil {
 		return fmt.Errorf("read metadata of %s: %w", r.Ref(), err)
 	}
@@ -121,7 +121,7 @@ func (r *Recording) load() error {
 // after the lock test, so a recorder finishing in between is seen as done.
 func (r *Recording) Refresh() error {
 	for range 2 {
-		b, err := session.ReadSmallFile(r.dir, FooterFile, 1<<20)
+		b, err := store.ReadSmallFile(r.dir, FooterFile, 1<<20)
 		if err == nil {
 			var f Footer
 			if jerr := json.Unmarshal(b, &f); jerr == nil {
@@ -133,7 +133,7 @@ func (r *Recording) Refresh() error {
 		} else if !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}
-		locked, err := session.IsLocked(r.dir, LockFile)
+		locked, err := store.IsLocked(r.dir, LockFile)
 		if err != nil {
 			return err
 		}
@@ -155,7 +155,7 @@ func (r *Recording) Streams() []string { return r.Meta.Streams }
 func (r *Recording) Chunks() ([]Chunk, error) {
 	var out []Chunk
 	covered := map[string]int64{}
-	f, err := session.OpenSafe(r.dir, ChunksFile)
+	f, err := store.OpenSafe(r.dir, ChunksFile)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, err
 	}
@@ -217,7 +217,7 @@ func clampChunks(cs []Chunk, stream string, size int64) []Chunk {
 // LineIndex returns the sparse line index of a stream: for each entry, the
 // number of newlines before byte offset Off.
 func (r *Recording) LineIndex(stream string) ([]LineMark, error) {
-	f, err := session.OpenSafe(r.dir, linesPfx+stream)
+	f, err := store.OpenSafe(r.dir, linesPfx+stream)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}

@@ -9,10 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rac-cli/rac/internal/store"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/rac-cli/rac/internal/session"
 )
 
 func TestName(t *testing.T) {
@@ -40,8 +39,8 @@ func TestName(t *testing.T) {
 	}
 }
 
-func newSession(t *testing.T) *session.SessionDir {
-	st, err := session.CreateStore(filepath.Join(t.TempDir(), "store"))
+func newSession(t *testing.T) *store.Session {
+	st, err := store.CreateStore(filepath.Join(t.TempDir(), "store"))
 	require.NoError(t, err)
 	t.Cleanup(func() { st.Close() })
 	sd, err := st.Session("s", true)
@@ -51,7 +50,7 @@ func newSession(t *testing.T) *session.SessionDir {
 }
 
 // write makes a finished recording from (stream, text) writes.
-func write(t *testing.T, sd *session.SessionDir, writes ...[2]string) *Recording {
+func write(t *testing.T, sd *store.Session, writes ...[2]string) *Recording {
 	w, err := Create(CreateOptions{Session: sd, Argv: []string{"t"}, Streams: []string{Stdout, Stderr}})
 	require.NoError(t, err)
 	for i, wr := range writes {

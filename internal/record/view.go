@@ -11,7 +11,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/rac-cli/rac/internal/session"
+	"github.com/rac-cli/rac/internal/store"
 )
 
 // part is one file holding the stream bytes [start, start+size).
@@ -86,7 +86,7 @@ func (r *Recording) openView(stream string) (*streamView, error) {
 		return nil, errors.New("unknown stream " + strconv.Quote(stream))
 	}
 	v := &streamView{}
-	f, err := session.OpenSafe(r.dir, stream)
+	f, err := store.OpenSafe(r.dir, stream)
 	if errors.Is(err, fs.ErrNotExist) {
 		return v, nil
 	}
@@ -143,7 +143,7 @@ func (r *Recording) addSegments(v *streamView, stream string) error {
 	}
 	sort.Slice(starts, func(i, j int) bool { return starts[i] < starts[j] })
 	for _, st := range starts {
-		f, err := session.OpenSafe(r.dir, byStart[st])
+		f, err := store.OpenSafe(r.dir, byStart[st])
 		if errors.Is(err, fs.ErrNotExist) {
 			continue // dropped while we listed
 		}
@@ -166,7 +166,7 @@ func (r *Recording) Cuts() (map[string]StreamCut, error) {
 	if r.Footer != nil {
 		return r.Footer.Cut, nil
 	}
-	b, err := session.ReadSmallFile(r.dir, CutFile, 1<<20)
+	b, err := store.ReadSmallFile(r.dir, CutFile, 1<<20)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}

@@ -11,12 +11,12 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/rac-cli/rac/internal/session"
+	"github.com/rac-cli/rac/internal/store"
 )
 
 // CreateOptions describe a recording about to start.
 type CreateOptions struct {
-	Session    *session.SessionDir
+	Session    *store.Session
 	Argv       []string // already redacted by the caller: it is stored as given
 	Cwd        string   // likewise
 	Mode       string
@@ -40,7 +40,7 @@ type Writer struct {
 	Meta    Meta
 
 	dir  *os.Root
-	lock *session.Lock
+	lock *store.Lock
 	now  func() time.Time
 
 	mu      sync.Mutex // guards chunks and err
@@ -68,7 +68,7 @@ func Create(o CreateOptions) (*Writer, error) {
 	// says whose it is. (Not crypto/rand: its first use costs a quarter of
 	// a millisecond on every rac start.)
 	tmp := ".new-" + name + "-" + strconv.Itoa(os.Getpid())
-	sr := o.Session.Root
+	sr := o.Session.Root()
 	if err := sr.Mkdir(tmp, 0o700); err != nil {
 		return nil, err
 	}
@@ -84,11 +84,11 @@ func Create(o CreateOptions) (*Writer, error) {
 	if w.dir, err = sr.OpenRoot(tmp); err != nil {
 		return fail(err)
 	}
-	lf, err := session.CreateExcl(w.dir, LockFile)
+	lf, err := store.CreateExcl(w.dir, LockFile)
 	if err != nil {
 		return fail(err)
 	}
-	if w.lock, err = session.NewLock(lf); err != nil {
+	if w.lock, err = store.NewLock(lf); err != nil {
 		lf.Close()
 		return fail(err)
 	}
@@ -121,7 +121,7 @@ func Create(o CreateOptions) (*Writer, error) {
 }
 
 func writeNew(r *os.Root, name string, data []byte) error {
-	f, err := session.CreateExcl(r, name)
+	f, err := store.CreateExcl(r, name)
 	if err != nil {
 		return err
 	}
@@ -244,7 +244,7 @@ func (w *Writer) newSink(stream string) (*StreamSink, error) {
 	if !ok {
 		return nil, fmt.Errorf("unknown stream %q", stream)
 	}
-	data, err := session.CreateExcl(w.dir, stream)
+	data, err := store.CreateExcl(w.dir, stream)
 	if err != nil {
 		return nil, err
 	}
@@ -255,7 +255,7 @@ func (w *Writer) newSink(stream string) (*StreamSink, error) {
 // commands leave a stream empty, and creating files is most of what a
 // short rac run costs.
 func (s *StreamSink) openLines() error {
-	lines, err := session.CreateExcl(s.w.dir, linesPfx+s.stream)
+	lines, err := store.CreateExcl(s.w.dir, linesPfx+s.stream)
 	if err != nil {
 		return err
 	}
@@ -272,7 +272,7 @@ func (w *Writer) chunkIndex() (*os.File, error) {
 	if w.chunks != nil {
 		return w.chunks, nil
 	}
-	f, err := session.CreateExcl(w.dir, ChunksFile)
+	f, err := store.CreateExcl(w.dir, ChunksFile)
 	if err != nil {
 		return nil, err
 	}

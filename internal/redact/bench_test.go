@@ -6,9 +6,11 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/rac-cli/rac/internal/redact/redacttest"
 )
 
-var benchCorpus = sync.OnceValue(func() []byte { return MixedCorpus(64<<20, 1) })
+var benchCorpus = sync.OnceValue(func() []byte { return redacttest.MixedCorpus(64<<20, 1) })
 
 // cpuTime is the CPU time of the whole process. The benchmarks report
 // throughput per CPU-second next to wall-clock throughput, because on a
@@ -41,7 +43,7 @@ func BenchmarkWriter(b *testing.B) {
 	env := []string{"HOME=/home/dev"}
 	for i, name := range []string{"GH_TOKEN", "NPM_TOKEN", "AWS_SECRET_ACCESS_KEY", "ANTHROPIC_API_KEY", "OPENAI_API_KEY",
 		"DB_PASSWORD", "SLACK_BOT_TOKEN", "STRIPE_SECRET", "SENTRY_AUTH_TOKEN", "VAULT_TOKEN", "CI_JOB_TOKEN", "SSH_PASSPHRASE"} {
-		env = append(env, name+"="+string(MixedCorpus(4096, int64(i))[100+i*7:140+i*7]))
+		env = append(env, name+"="+string(redacttest.MixedCorpus(4096, int64(i))[100+i*7:140+i*7]))
 	}
 	rEnv, err := New(Config{Environ: env})
 	if err != nil {
@@ -113,6 +115,6 @@ func BenchmarkScan(b *testing.B) {
 func BenchmarkMixedCorpus(b *testing.B) {
 	b.SetBytes(16 << 20)
 	for b.Loop() {
-		MixedCorpus(16<<20, 2)
+		redacttest.MixedCorpus(16<<20, 2)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rac-cli/rac/internal/redact/redacttest"
 	"github.com/stretchr/testify/require"
 )
 
@@ -326,7 +327,7 @@ func TestPEMStopsAtNonKeyLine(t *testing.T) {
 // Parallel writers produce exactly the sequential output on realistic data,
 // for any region size and write pattern.
 func TestParallelMatchesSequential(t *testing.T) {
-	data := MixedCorpus(3<<20, 42)
+	data := redacttest.MixedCorpus(3<<20, 42)
 	r := mustNew(t, Config{Environ: []string{"GH_TOKEN=sequential-check-123456"}})
 	want := r.Bytes(data)
 	require.NotEqual(t, string(data), string(want), "the corpus holds secrets")
@@ -347,9 +348,9 @@ func TestParallelMatchesSequential(t *testing.T) {
 }
 
 func TestMixedCorpus(t *testing.T) {
-	a := MixedCorpus(1<<20, 7)
-	require.Equal(t, a, MixedCorpus(1<<20, 7), "deterministic")
-	require.NotEqual(t, a, MixedCorpus(1<<20, 8))
+	a := redacttest.MixedCorpus(1<<20, 7)
+	require.Equal(t, a, redacttest.MixedCorpus(1<<20, 7), "deterministic")
+	require.NotEqual(t, a, redacttest.MixedCorpus(1<<20, 8))
 	require.LessOrEqual(t, len(a), 1<<20)
 	require.Greater(t, len(a), 1<<20-4096)
 	require.Equal(t, byte('\n'), a[len(a)-1])

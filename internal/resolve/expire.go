@@ -7,9 +7,9 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/rac-cli/rac/internal/gc/tomb"
 	"github.com/rac-cli/rac/internal/record"
-	"github.com/rac-cli/rac/internal/session"
+	"github.com/rac-cli/rac/internal/store"
+	"github.com/rac-cli/rac/internal/store/tomb"
 )
 
 // ErrExpired is wrapped by the error for a reference to a recording that
@@ -54,8 +54,8 @@ func (e *ExpiredError) Is(target error) bool { return target == ErrExpired }
 // kept) or "last", or any reference into a session whose recordings were
 // all removed (up to the number the session had reached then). nil means
 // nothing says it expired.
-func expired(sd *session.SessionDir, short string) error {
-	entries, err := tomb.Load(sd.Root)
+func expired(sd *store.Session, short string) error {
+	entries, err := tomb.Load(sd.Root())
 	if err != nil || len(entries) == 0 {
 		return nil // a damaged tombstone file only loses the nicer message
 	}

@@ -12,12 +12,12 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/rac-cli/rac/internal/gc"
-	"github.com/rac-cli/rac/internal/gc/tomb"
 	"github.com/rac-cli/rac/internal/record"
-	"github.com/rac-cli/rac/internal/session"
+	"github.com/rac-cli/rac/internal/store"
+	"github.com/rac-cli/rac/internal/store/tomb"
 )
 
-func addRecording(t *testing.T, st *session.Store, sess string, argv ...string) string {
+func addRecording(t *testing.T, st *store.Store, sess string, argv ...string) string {
 	sd, err := st.Session(sess, true)
 	require.NoError(t, err)
 	defer sd.Close()
@@ -38,7 +38,7 @@ func expiredErr(t *testing.T, err error) *ExpiredError {
 
 // gcRemoveOldest makes gc remove the one recording dated an hour back,
 // by the store-wide cap.
-func gcRemoveOldest(t *testing.T, st *session.Store, root, sess, name string) {
+func gcRemoveOldest(t *testing.T, st *store.Store, root, sess, name string) {
 	old := time.Now().Add(-time.Hour)
 	require.NoError(t, filepath.Walk(filepath.Join(root, "sessions", sess, name), func(p string, _ os.FileInfo, err error) error {
 		if err != nil {
@@ -60,7 +60,7 @@ func gcRemoveOldest(t *testing.T, st *session.Store, root, sess, name string) {
 func TestExpiredRecording(t *testing.T) {
 	st, root := newStore(t)
 	defer st.Close()
-	stores := []*session.Store{st}
+	stores := []*store.Store{st}
 	gitStatus := addRecording(t, st, "alpha", "git", "status") // 0002-git-status
 	addRecording(t, st, "alpha", "make")                       // 0003-make
 	gcRemoveOldest(t, st, root, "alpha", gitStatus)
@@ -90,7 +90,7 @@ func TestExpiredRecording(t *testing.T) {
 func TestExpiredByUser(t *testing.T) {
 	st, _ := newStore(t)
 	defer st.Close()
-	stores := []*session.Store{st}
+	stores := []*store.Store{st}
 	name := addRecording(t, st, "alpha", "echo", "hunter2") // 0002-echo-hunter2
 	l, err := gc.Lock(st, true)
 	require.NoError(t, err)
@@ -116,7 +116,7 @@ func TestExpiredByUser(t *testing.T) {
 func TestExpiredSession(t *testing.T) {
 	st, root := newStore(t)
 	defer st.Close()
-	stores := []*session.Store{st}
+	stores := []*store.Store{st}
 	addRecording(t, st, "alpha", "git", "push") // 0002-git-push
 	// age the session past gc.max_age
 	old := time.Now().Add(-8 * 24 * time.Hour)
@@ -168,7 +168,7 @@ func TestExpiredSession(t *testing.T) {
 func TestExpiredAmbiguousAndDamaged(t *testing.T) {
 	st, root := newStore(t)
 	defer st.Close()
-	stores := []*session.Store{st}
+	stores := []*store.Store{st}
 	addRecording(t, st, "alpha", "git", "push")
 	addRecording(t, st, "alpha", "git", "pull")
 	l, err := gc.Lock(st, true)

@@ -6,14 +6,14 @@ import (
 	"io/fs"
 
 	"github.com/rac-cli/rac/internal/record"
-	"github.com/rac-cli/rac/internal/session"
+	"github.com/rac-cli/rac/internal/store"
 )
 
 // Target is the recording folder a reference names, in the store that
 // holds its session. The caller closes it.
 type Target struct {
-	Store *session.Store
-	Dir   *session.SessionDir
+	Store *store.Store
+	Dir   *store.Session
 	Name  string
 }
 
@@ -28,7 +28,7 @@ func (t *Target) Close() error { return t.Dir.Close() }
 // (the store, then the fallback store) for the session, never for another
 // session. A reference to a removed recording, or into a removed session,
 // is an error wrapping ErrExpired.
-func Find(stores []*session.Store, current, ref string) (*Target, error) {
+func Find(stores []*store.Store, current, ref string) (*Target, error) {
 	r, err := Parse(ref)
 	if err != nil {
 		return nil, err
@@ -63,7 +63,7 @@ func Find(stores []*session.Store, current, ref string) (*Target, error) {
 }
 
 // Open resolves ref (as Find does) and opens the recording.
-func Open(stores []*session.Store, current, ref string) (*record.Recording, error) {
+func Open(stores []*store.Store, current, ref string) (*record.Recording, error) {
 	t, err := Find(stores, current, ref)
 	if err != nil {
 		return nil, err
@@ -81,18 +81,18 @@ func Open(stores []*session.Store, current, ref string) (*record.Recording, erro
 }
 
 // FindSession opens a session's folder in the first store that has it.
-func FindSession(stores []*session.Store, name string) (*session.SessionDir, error) {
+func FindSession(stores []*store.Store, name string) (*store.Session, error) {
 	_, sd, err := findSession(stores, name)
 	return sd, err
 }
 
-func findSession(stores []*session.Store, name string) (*session.Store, *session.SessionDir, error) {
+func findSession(stores []*store.Store, name string) (*store.Store, *store.Session, error) {
 	for _, st := range stores {
 		sd, err := st.Session(name, false)
 		if err == nil {
 			return st, sd, nil
 		}
-		if !errors.Is(err, session.ErrNoSession) {
+		if !errors.Is(err, store.ErrNoSession) {
 			return nil, nil, err
 		}
 	}

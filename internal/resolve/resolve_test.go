@@ -12,6 +12,7 @@ import (
 
 	"github.com/rac-cli/rac/internal/record"
 	"github.com/rac-cli/rac/internal/session"
+	"github.com/rac-cli/rac/internal/store"
 )
 
 func TestParse(t *testing.T) {
@@ -49,10 +50,10 @@ func TestInSession(t *testing.T) {
 }
 
 // newStore makes a store with two sessions holding one recording each.
-func newStore(t testing.TB) (*session.Store, string) {
+func newStore(t testing.TB) (*store.Store, string) {
 	dir := t.TempDir()
 	root := filepath.Join(dir, "store")
-	st, err := session.CreateStore(root)
+	st, err := store.CreateStore(root)
 	require.NoError(t, err)
 	for _, name := range []string{"alpha", "beta"} {
 		sd, err := st.Session(name, true)
@@ -71,7 +72,7 @@ func newStore(t testing.TB) (*session.Store, string) {
 func TestOpenNeverCrossesSessions(t *testing.T) {
 	st, _ := newStore(t)
 	defer st.Close()
-	stores := []*session.Store{st}
+	stores := []*store.Store{st}
 	r, err := Open(stores, "alpha", "last")
 	require.NoError(t, err)
 	assert.Equal(t, "alpha/0001-echo-alpha", r.Ref())
@@ -99,7 +100,7 @@ func FuzzOpen(f *testing.F) {
 	st, root := newStore(f)
 	f.Cleanup(func() { st.Close() })
 	f.Fuzz(func(t *testing.T, ref string) {
-		r, err := Open([]*session.Store{st}, "alpha", ref)
+		r, err := Open([]*store.Store{st}, "alpha", ref)
 		if err != nil {
 			return
 		}
@@ -110,7 +111,7 @@ func FuzzOpen(f *testing.F) {
 		if _, ok := record.ParseName(r.Name); !ok {
 			t.Fatalf("%q resolved to non-recording %q", ref, r.Name)
 		}
-		p := filepath.Join(root, session.SessionsDir, r.Session, r.Name)
+		p := filepath.Join(root, store.SessionsDir, r.Session, r.Name)
 		if rel, err := filepath.Rel(root, p); err != nil || strings.HasPrefix(rel, "..") {
 			t.Fatalf("%q resolved outside the store: %s", ref, p)
 		}

@@ -1,4 +1,6 @@
-package redact
+// Package redacttest holds fixtures for redaction tests and benchmarks: never
+// imported by production code.
+package redacttest
 
 import (
 	"math/rand/v2"

@@ -1,4 +1,6 @@
-package gc
+// Package gctest builds synthetic stores for GC tests and benchmarks: never
+// imported by production code.
+package gctest
 
 import (
 	"encoding/json"
@@ -12,7 +14,7 @@ import (
 	"time"
 
 	"github.com/rac-cli/rac/internal/record"
-	"github.com/rac-cli/rac/internal/session"
+	"github.com/rac-cli/rac/internal/store"
 )
 
 // BenchStore builds a synthetic store at dir (created when missing) for
@@ -25,14 +27,14 @@ import (
 // measures the scan (the first pass reads each footer's summary, later
 // ones use gc.cache); a lower gc.max_age or size limit makes it remove.
 func BenchStore(dir string, sessions, perSession int) error {
-	st, err := session.CreateStore(dir)
+	st, err := store.CreateStore(dir)
 	if err != nil {
 		return err
 	}
 	if err := st.Close(); err != nil {
 		return err
 	}
-	base := filepath.Join(dir, session.SessionsDir)
+	base := filepath.Join(dir, store.SessionsDir)
 	if err := os.MkdirAll(base, 0o700); err != nil {
 		return err
 	}
@@ -73,9 +75,9 @@ func benchSession(base string, i, n int, out []byte, now time.Time, write func(s
 		return err
 	}
 	for f, b := range map[string][]byte{
-		seqFile:  []byte(strconv.Itoa(n) + "\n"),
-		infoFile: []byte(`{"rule":"flag","source":"--session"}` + "\n"),
-		lockFile: nil,
+		store.SeqFile:  []byte(strconv.Itoa(n) + "\n"),
+		store.InfoFile: []byte(`{"rule":"flag","source":"--session"}` + "\n"),
+		store.SessionLockFile: nil,
 	} {
 		if err := write(filepath.Join(sdir, f), b); err != nil {
 			return err

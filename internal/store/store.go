@@ -1,9 +1,10 @@
-package session
-
-// This file owns the store on disk: where it is, the checks that make it
-// safe to use, the session directories inside it and their sequence
-// counters. Every file in the store is reached through an os.Root; no path
-// is ever built by joining a user-supplied string.
+// Package store owns the store on disk: where it is, the checks that make
+// it safe to use, the session folders inside it and their sequence
+// counters, locks, safe opens and atomic writes, and (in tomb) the
+// tombstones of removed recordings. Every file in the store is reached
+// through an os.Root held here; it must never build a path by joining a
+// user-supplied string, and never decide policy (which store, when to gc).
+package store
 
 import (
 	"encoding/json"
@@ -17,6 +18,8 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+
+	"github.com/rac-cli/rac/internal/session"
 )
 
 // Errors a caller maps to messages and exit statuses.
@@ -68,11 +71,11 @@ func Locate(getenv func(string) string) Location {
 // Store is an open store root.
 type Store struct {
 	Path string
-	Root *os.Root
+	root *os.Root
 }
 
 // Close releases the root handle.
-func (s *Store) Close() error { return s.Root.Close() }
+func (s *Store) Close() error { return s.root.Close() }
 
 // CheckOwnedPrivate refuses, as ssh does with its keys, a path that is a
 // symlink, not owned by the current user, or writable by group or others.
@@ -108,7 +111,7 @@ func OpenStore(path string) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Store{Path: path, Root: r}, nil
+	return &Store{Path: path, root: r}, nil
 }
 
 // CreateStore opens the store root, creating it (0700) when missing.
@@ -132,33 +135,33 @@ func IsUnwritable(err error) bool {
 	return errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.EROFS)
 }
 
-// SessionDir is one session's folder in a store.
-type SessionDir struct {
+// Session is one session's folder in a store.
+type Session struct {
 	Name  string
-	Root  *os.Root
+	root  *os.Root
 	Store *Store
 }
 
 // Close releases the session's root handle.
-func (d *SessionDir) Close() error { return d.Root.Close() }
+func (d *Session) Close() error { return d.root.Close() }
 
 // Session opens the folder of session name; with create it is made (0700)
 // when missing. The name must already be valid: it is checked again here
 // because it becomes a path component.
-func (s *Store) Session(name string, create bool) (*SessionDir, error) {
-	if !ValidName(name) {
-		return nil, fmt.Errorf("%w %q", ErrInvalidName, name)
+func (s *Store) Session(name string, create bool) (*Session, error) {
+	if !session.ValidName(name) {
+		return nil, fmt.Errorf("%w %q", session.ErrInvalidName, name)
 	}
 	rel := SessionsDir + "/" + name
-	fi, err := s.Root.Lstat(rel)
+	fi, err := s.root.Lstat(rel)
 	if errors.Is(err, fs.ErrNotExist) && create {
-		if err = s.Root.Mkdir(SessionsDir, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
+		if err = s.root.Mkdir(SessionsDir, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
 			return nil, err
 		}
-		if err = s.Root.Mkdir(rel, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
+		if err = s.root.Mkdir(rel, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
 			return nil, err
 		}
-		fi, err = s.Root.Lstat(rel)
+		fi, err = s.root.Lstat(rel)
 	}
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("%w %q", ErrNoSession, name)
@@ -169,16 +172,16 @@ func (s *Store) Session(name string, create bool) (*SessionDir, error) {
 	if !fi.IsDir() || fi.Mode()&fs.ModeSymlink != 0 {
 		return nil, fmt.Errorf("%w: %s is not a directory", ErrUnsafeFile, rel)
 	}
-	r, err := s.Root.OpenRoot(rel)
+	r, err := s.root.OpenRoot(rel)
 	if err != nil {
 		return nil, err
 	}
-	return &SessionDir{Name: name, Root: r, Store: s}, nil
+	return &Session{Name: name, root: r, Store: s}, nil
 }
 
 // Sessions lists the session names in the store, sorted.
 func (s *Store) Sessions() ([]string, error) {
-	f, err := s.Root.Open(SessionsDir)
+	f, err := s.root.Open(SessionsDir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
@@ -192,7 +195,7 @@ func (s *Store) Sessions() ([]string, error) {
 	}
 	var names []string
 	for _, e := range ents {
-		if e.IsDir() && ValidName(e.Name()) {
+		if e.IsDir() && session.ValidName(e.Name()) {
 			names = append(names, e.Name())
 		}
 	}
@@ -208,43 +211,43 @@ type Info struct {
 }
 
 const (
-	infoFile = "session.json"
-	seqFile  = "seq"
-	lockFile = "lock"
+	InfoFile = "session.json"
+	SeqFile  = "seq"
+	SessionLockFile = "lock"
 )
 
 // WriteInfo records the raw id and its source once, for people reading the
 // store; nothing ever builds a path from it.
-func (d *SessionDir) WriteInfo(id Identity) error {
-	if _, err := d.Root.Lstat(infoFile); err == nil {
+func (d *Session) WriteInfo(id session.Identity) error {
+	if _, err := d.root.Lstat(InfoFile); err == nil {
 		return nil
 	}
 	b, err := json.Marshal(Info{Rule: id.Rule, Source: id.Source, RawID: id.RawID})
 	if err != nil {
 		return err
 	}
-	return WriteFileAtomic(d.Root, infoFile, append(b, '\n'))
+	return WriteFileAtomic(d.root, InfoFile, append(b, '\n'))
 }
 
 // NextSeq allocates the next sequence number under the session lock. The
 // counter only grows, so numbers are never reused in a session, also after
 // its recordings are removed.
-func (d *SessionDir) NextSeq() (int64, error) {
-	l, err := LockFile(d.Root, lockFile, true)
+func (d *Session) NextSeq() (int64, error) {
+	l, err := LockFile(d.root, SessionLockFile, true)
 	if err != nil {
 		return 0, err
 	}
 	defer l.Close()
 	// one open for the read and the write: this is on the path of every
 	// rac run
-	f, err := d.Root.OpenFile(seqFile, os.O_RDWR|syscall.O_NOFOLLOW, 0)
+	f, err := d.root.OpenFile(SeqFile, os.O_RDWR|syscall.O_NOFOLLOW, 0)
 	fresh := errors.Is(err, fs.ErrNotExist)
 	if fresh {
-		f, err = d.Root.OpenFile(seqFile, os.O_RDWR|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW, 0o600)
+		f, err = d.root.OpenFile(SeqFile, os.O_RDWR|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW, 0o600)
 	}
 	if err != nil {
-		if fi, lerr := d.Root.Lstat(seqFile); lerr == nil && fi.Mode()&fs.ModeSymlink != 0 {
-			return 0, fmt.Errorf("%w: %s is a symlink", ErrUnsafeFile, seqFile)
+		if fi, lerr := d.root.Lstat(SeqFile); lerr == nil && fi.Mode()&fs.ModeSymlink != 0 {
+			return 0, fmt.Errorf("%w: %s is a symlink", ErrUnsafeFile, SeqFile)
 		}
 		return 0, err
 	}
@@ -260,15 +263,15 @@ func (d *SessionDir) NextSeq() (int64, error) {
 
 // bumpSeq reads the counter in f (0 when fresh), writes it back one
 // higher, in place and fixed width, and returns the new value.
-func (d *SessionDir) bumpSeq(f *os.File, fresh bool) (int64, error) {
-	if err := checkRegular(f, seqFile); err != nil {
+func (d *Session) bumpSeq(f *os.File, fresh bool) (int64, error) {
+	if err := checkRegular(f, SeqFile); err != nil {
 		return 0, err
 	}
 	var buf [seqMax + 1]byte
 	k, err := io.ReadFull(f, buf[:])
 	switch {
 	case err == nil:
-		return 0, fmt.Errorf("%w: %s is larger than %d bytes", ErrUnsafeFile, seqFile, seqMax)
+		return 0, fmt.Errorf("%w: %s is larger than %d bytes", ErrUnsafeFile, SeqFile, seqMax)
 	case !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF):
 		return 0, err
 	}
@@ -296,8 +299,8 @@ func (d *SessionDir) bumpSeq(f *os.File, fresh bool) (int64, error) {
 const seqMax = 64
 
 // ReadSeq returns the last allocated sequence number (0 when none).
-func (d *SessionDir) ReadSeq() (int64, error) {
-	b, err := ReadSmallFile(d.Root, seqFile, seqMax)
+func (d *Session) ReadSeq() (int64, error) {
+	b, err := ReadSmallFile(d.root, SeqFile, seqMax)
 	if errors.Is(err, fs.ErrNotExist) {
 		return 0, nil
 	}
@@ -314,3 +317,12 @@ func parseSeq(b []byte, session string) (int64, error) {
 	}
 	return n, nil
 }
+
+// Root is the store root's handle, for the domain packages that lay out
+// files inside it (gc). It is never replaced, and paths under it are
+// built from validated names only.
+func (s *Store) Root() *os.Root { return s.root }
+
+// Root is the session folder's handle, for the packages that lay out
+// recordings inside it (record, gc, resolve).
+func (d *Session) Root() *os.Root { return d.root }

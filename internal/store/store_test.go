@@ -1,4 +1,4 @@
-package session
+package store
 
 import (
 	"errors"
@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func newTestSession(t *testing.T) (*SessionDir, string) {
+func newTestSession(t *testing.T) (*Session, string) {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "store")
 	st, err := CreateStore(dir)
@@ -28,7 +28,7 @@ func TestNextSeqCounts(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, want, n)
 	}
-	b, err := os.ReadFile(filepath.Join(path, seqFile))
+	b, err := os.ReadFile(filepath.Join(path, SeqFile))
 	require.NoError(t, err)
 	require.Equal(t, "00000000000000000003\n", string(b))
 	n, err := sd.ReadSeq()
@@ -39,7 +39,7 @@ func TestNextSeqCounts(t *testing.T) {
 func TestNextSeqContinuesAKeptCounter(t *testing.T) {
 	sd, path := newTestSession(t)
 	// a counter restored from a session tombstone, written by hand
-	require.NoError(t, os.WriteFile(filepath.Join(path, seqFile), []byte("41\n"), 0o600))
+	require.NoError(t, os.WriteFile(filepath.Join(path, SeqFile), []byte("41\n"), 0o600))
 	n, err := sd.NextSeq()
 	require.NoError(t, err)
 	require.Equal(t, int64(42), n)
@@ -54,7 +54,7 @@ func TestNextSeqRefusesABadCounter(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			sd, path := newTestSession(t)
-			p := filepath.Join(path, seqFile)
+			p := filepath.Join(path, SeqFile)
 			require.NoError(t, os.WriteFile(p, []byte(content), 0o600))
 			_, err := sd.NextSeq()
 			require.ErrorIs(t, err, ErrUnsafeFile)
@@ -69,7 +69,7 @@ func TestNextSeqRefusesASymlinkedCounter(t *testing.T) {
 	sd, path := newTestSession(t)
 	target := filepath.Join(t.TempDir(), "elsewhere")
 	require.NoError(t, os.WriteFile(target, []byte("7\n"), 0o600))
-	require.NoError(t, os.Symlink(target, filepath.Join(path, seqFile)))
+	require.NoError(t, os.Symlink(target, filepath.Join(path, SeqFile)))
 	_, err := sd.NextSeq()
 	require.ErrorIs(t, err, ErrUnsafeFile)
 	b, rerr := os.ReadFile(target)
@@ -80,7 +80,7 @@ func TestNextSeqRefusesASymlinkedCounter(t *testing.T) {
 
 func TestNextSeqRewritesALongerCounter(t *testing.T) {
 	sd, path := newTestSession(t)
-	p := filepath.Join(path, seqFile)
+	p := filepath.Join(path, SeqFile)
 	require.NoError(t, os.WriteFile(p, []byte("   0000000000000000000000041\n"), 0o600))
 	n, err := sd.NextSeq()
 	require.NoError(t, err)

@@ -24,7 +24,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/rac-cli/rac/internal/session"
+	"github.com/rac-cli/rac/internal/store"
 )
 
 // File is the tombstone file of a session folder: JSON lines, oldest first.
@@ -90,7 +90,7 @@ func Line(e Entry) []byte {
 // file). Lines it does not understand are skipped: a newer rac may add
 // kinds.
 func Load(r *os.Root) ([]Entry, error) {
-	b, err := session.ReadSmallFile(r, File, MaxFile)
+	b, err := store.ReadSmallFile(r, File, MaxFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
@@ -124,7 +124,7 @@ func parse(b []byte) []Entry {
 // the first line only (Write keeps them oldest first): a pass checks it
 // to know whether any is due to be dropped without reading them all.
 func Oldest(r *os.Root) (time.Time, error) {
-	f, err := session.OpenSafe(r, File)
+	f, err := store.OpenSafe(r, File)
 	if err != nil {
 		return time.Time{}, err
 	}
@@ -155,7 +155,7 @@ func Write(r *os.Root, entries []Entry) error {
 	for _, e := range entries {
 		buf.Write(Line(e))
 	}
-	return session.WriteFileAtomic(r, File, buf.Bytes())
+	return store.WriteFileAtomic(r, File, buf.Bytes())
 }
 
 // Prune drops the entries removed more than ttl before now.
