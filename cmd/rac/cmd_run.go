@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/sys/unix"
 
+	"github.com/rac-cli/rac/internal/capture"
 	"github.com/rac-cli/rac/internal/record"
 	"github.com/rac-cli/rac/internal/session"
 	"github.com/rac-cli/rac/internal/store"
@@ -157,7 +158,7 @@ func (o *runOptions) run(cmd *cobra.Command, args []string) error {
 		tee = func(s string) io.Writer { return collectors[s] }
 	}
 	started := a.now()
-	out := record.Run(record.RunOptions{
+	out := capture.Run(capture.RunOptions{
 		Argv: args, Env: env,
 		Stdin: a.streams.In, Stdout: a.streams.Out, Stderr: a.streams.Err,
 		Timeout: o.timeout, KillAfter: o.killAfter, DrainTimeout: o.drainTimeout,
@@ -333,7 +334,7 @@ func firstLineOf(err error) string {
 }
 
 // printSummary writes the compact summary on stdout, the reference last.
-func (o *runOptions) printSummary(argv []string, out record.Outcome, cs map[string]*record.Collector, refLine string) {
+func (o *runOptions) printSummary(argv []string, out capture.Outcome, cs map[string]*record.Collector, refLine string) {
 	sig := ""
 	if out.Signal != 0 {
 		sig = unix.SignalName(out.Signal)
@@ -367,7 +368,7 @@ type runJSON struct {
 }
 
 // printJSON writes one JSON object on stderr, before the final ref line.
-func (o *runOptions) printJSON(rec *record.Writer, out record.Outcome, d time.Duration) {
+func (o *runOptions) printJSON(rec *record.Writer, out capture.Outcome, d time.Duration) {
 	notes := make([]string, len(out.Notes))
 	for i, n := range out.Notes {
 		notes[i] = validUTF8(o.a.red.String(n))

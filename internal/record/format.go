@@ -1,5 +1,7 @@
-// Package record runs a child, forwards its output byte for byte, and tees
-// it into a recording in the store; it also reads recordings back.
+// Package record owns the recording format: the writer that tees a
+// command's output into a recording folder (with its cap), the reader,
+// lines, views, follow, and the folder's disk summary. It never starts
+// processes (capture does), never searches (search does), and never prints.
 //
 // A recording is a folder in a session folder:
 //

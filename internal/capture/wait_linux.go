@@ -1,4 +1,4 @@
-package record
+package capture
 
 import "golang.org/x/sys/unix"
 

@@ -1,6 +1,6 @@
 //go:build !linux
 
-package record
+package capture
 
 import "os"
 

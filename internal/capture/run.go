@@ -1,4 +1,9 @@
-package record
+// Package capture runs the command and captures what it writes: starting the
+// child, signals, the pumps that copy its output to rac's own streams and
+// into the recording, and the bounded stage between them. It owns process
+// supervision and must never decide policy (which store, what to redact,
+// what to print): the caller passes those in.
+package capture
 
 import (
 	"bytes"
@@ -14,6 +19,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/rac-cli/rac/internal/record"
 	"golang.org/x/sys/unix"
 )
 
@@ -30,7 +36,7 @@ type RunOptions struct {
 	DrainTimeout time.Duration // after the child exits, how long to wait for its pipes
 
 	// Rec is the recording to tee into; nil runs the command unrecorded.
-	Rec *Writer
+	Rec *record.Writer
 	// Filter wraps a stream's store sink (the redactor); nil stores bytes as received.
 	Filter func(stream string, sink io.Writer) io.WriteCloser
 	// Tee, when set, also gets a stream's bytes as stored (after Filter),
@@ -54,7 +60,7 @@ type Outcome struct {
 	ExitCode int    // exited: the code; failed_to_start: 126 or 127
 	Signal   syscall.Signal
 	StartErr error
-	Received map[string]Counts
+	Received map[string]record.Counts
 	Notes    []string
 
 	// what was forwarded last: whether it ended a line, per stream and
@@ -70,7 +76,7 @@ func (o Outcome) OpenLine(shared bool) bool {
 	if shared {
 		return o.lastWrote != "" && o.lastOpen[o.lastWrote]
 	}
-	return o.lastOpen[Stderr]
+	return o.lastOpen[record.Stderr]
 }
 
 // Errors for a command that could not be started.
@@ -119,7 +125,7 @@ func Run(o RunOptions) Outcome {
 	if warn == nil {
 		warn = func(string) {}
 	}
-	out := Outcome{Received: map[string]Counts{}, lastOpen: map[string]bool{}}
+	out := Outcome{Received: map[string]record.Counts{}, lastOpen: map[string]bool{}}
 
 	path, err := lookPath(o.Argv[0])
 	if err != nil {
@@ -149,7 +155,7 @@ func Run(o RunOptions) Outcome {
 	streams := []struct {
 		name string
 		fwd  *os.File
-	}{{Stdout, o.Stdout}, {Stderr, o.Stderr}}
+	}{{record.Stdout, o.Stdout}, {record.Stderr, o.Stderr}}
 	var readEnds, writeEnds [2]*os.File
 	for i := range streams {
 		if readEnds[i], writeEnds[i], err = os.Pipe(); err != nil {
@@ -315,20 +321,20 @@ wait:
 	ws := child.status
 	switch {
 	case child.waitErr != nil:
-		out.Status = StatusExited
+		out.Status = record.StatusExited
 		out.ExitCode = 1
 		out.Notes = append(out.Notes, fmt.Sprintf("the command's exit status could not be read (%v); taken as 1", child.waitErr))
 	case to:
-		out.Status = StatusTimedOut
+		out.Status = record.StatusTimedOut
 		out.ExitCode = 124
 		if ws.Signaled() {
 			out.Signal = ws.Signal()
 		}
 	case ws.Signaled():
-		out.Status = StatusSignaled
+		out.Status = record.StatusSignaled
 		out.Signal = ws.Signal()
 	default:
-		out.Status = StatusExited
+		out.Status = record.StatusExited
 		out.ExitCode = ws.ExitStatus()
 	}
 	return out
@@ -336,7 +342,7 @@ wait:
 
 // failedToStart is out for a command that could not be started.
 func failedToStart(out Outcome, err error, code int) Outcome {
-	out.Status, out.StartErr, out.ExitCode = StatusFailedToStart, err, code
+	out.Status, out.StartErr, out.ExitCode = record.StatusFailedToStart, err, code
 	return out
 }
 
@@ -542,8 +548,8 @@ func (p *pump) count(b []byte) {
 	p.last = b[len(b)-1]
 }
 
-func (p *pump) counts() Counts {
-	c := Counts{Bytes: p.bytes, Lines: p.nl}
+func (p *pump) counts() record.Counts {
+	c := record.Counts{Bytes: p.bytes, Lines: p.nl}
 	if p.bytes > 0 && p.last != '\n' {
 		c.Lines++
 	}

@@ -1,4 +1,4 @@
-package record
+package capture
 
 import (
 	"os"
@@ -7,6 +7,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/rac-cli/rac/internal/record"
 	"github.com/stretchr/testify/require"
 )
 
@@ -30,7 +31,7 @@ func TestRunForwardsASignalCaughtBeforeTheChild(t *testing.T) {
 		Argv: []string{"sleep", "60"}, Stdout: devNullOut(t), Stderr: devNullOut(t),
 		signals: sigs,
 	})
-	require.Equal(t, StatusSignaled, out.Status)
+	require.Equal(t, record.StatusSignaled, out.Status)
 	require.Equal(t, syscall.SIGTERM, out.Signal)
 }
 
@@ -43,18 +44,18 @@ func TestRunStatuses(t *testing.T) {
 		status string
 		code   int
 	}{
-		{[]string{"true"}, StatusExited, 0},
-		{[]string{"sh", "-c", "exit 42"}, StatusExited, 42},
-		{[]string{"no-such-command-for-rac"}, StatusFailedToStart, 127},
-		{[]string{noExec}, StatusFailedToStart, 126},
-		{[]string{dir}, StatusFailedToStart, 126},
+		{[]string{"true"}, record.StatusExited, 0},
+		{[]string{"sh", "-c", "exit 42"}, record.StatusExited, 42},
+		{[]string{"no-such-command-for-rac"}, record.StatusFailedToStart, 127},
+		{[]string{noExec}, record.StatusFailedToStart, 126},
+		{[]string{dir}, record.StatusFailedToStart, 126},
 	} {
 		out := Run(RunOptions{Argv: tc.argv, Stdout: devNullOut(t), Stderr: devNullOut(t)})
 		require.Equal(t, tc.status, out.Status, tc.argv)
 		require.Equal(t, tc.code, out.ExitCode, tc.argv)
 	}
 	out := Run(RunOptions{Argv: []string{"sh", "-c", "kill -KILL $$"}, Stdout: devNullOut(t), Stderr: devNullOut(t)})
-	require.Equal(t, StatusSignaled, out.Status)
+	require.Equal(t, record.StatusSignaled, out.Status)
 	require.Equal(t, syscall.SIGKILL, out.Signal)
 }
 
@@ -65,7 +66,7 @@ func TestRunWithoutStdin(t *testing.T) {
 	require.NoError(t, err)
 	defer outFile.Close()
 	out := Run(RunOptions{Argv: []string{"sh", "-c", "cat; echo done"}, Stdout: outFile, Stderr: devNullOut(t)})
-	require.Equal(t, StatusExited, out.Status)
+	require.Equal(t, record.StatusExited, out.Status)
 	b, err := os.ReadFile(outFile.Name())
 	require.NoError(t, err)
 	require.Equal(t, "done\n", string(b))

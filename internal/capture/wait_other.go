@@ -1,6 +1,6 @@
 //go:build !linux
 
-package record
+package capture
 
 // wait waits for the child to end and keeps how it ended. Without waitid's
 // WNOWAIT the child is noted as gone only once reaped: a signal forwarded
