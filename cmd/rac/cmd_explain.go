@@ -2,21 +2,12 @@ package main
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/spf13/cobra"
-
-	"github.com/rac-cli/rac/internal/explain"
-	"github.com/rac-cli/rac/internal/record"
 )
 
-type explainOptions struct {
-	a    *app
-	json bool
-}
-
-func newExplainCmd(a *app) *cobra.Command {
-	o := &explainOptions{a: a}
+func newExplainCmd(c *cli) *cobra.Command {
+	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "explain REF [--json]",
 		Short: "Say what failed, in a few lines",
@@ -29,78 +20,51 @@ most 8 KiB. Everything printed passes through the secret redactor.`,
 		Example: `  rac out explain last
   rac out explain claude-0b7e6f4a-1c2d-4e5f-8a9b-0c1d2e3f4a5b/0007-git-push
   rac out explain 42 --json`,
-		Args: exactArgs(1, "missing reference: rac out explain REF (run 'rac out list' to see them)"),
-		RunE: o.run,
+		Args: exactArgs(1, "missing reference: rac out explain REF (run 'rac out list' to see them)", "rac out explain takes one reference"),
+		RunE: func(_ *cobra.Command, args []string) error {
+			rep, err := c.app.Explain(args[0])
+			if err != nil {
+				return err
+			}
+			if !asJSON {
+				return rep.WriteText(c.streams.Out)
+			}
+			b, err := rep.JSON()
+			if err != nil {
+				return err
+			}
+			_, err = fmt.Fprintf(c.streams.Out, "%s\n", b)
+			return err
+		},
 	}
-	cmd.Flags().StringVar(&a.sessionFlag, "session", "", "resolve short references in session `S`")
-	cmd.Flags().BoolVar(&o.json, "json", false, "print one JSON object of at most 8 KiB (shape in README)")
+	cmd.Flags().StringVar(&c.session, "session", "", "resolve short references in session `S`")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object of at most 8 KiB")
 	return cmd
 }
 
-func (o *explainOptions) run(cmd *cobra.Command, args []string) error {
-	a := o.a
-	red, err := a.redactor()
-	if err != nil {
-		return err
-	}
-	rec, err := a.openRef(args[0])
-	if err != nil {
-		return err
-	}
-	defer rec.Close()
-	in := explain.Input{Meta: explainMeta(rec), Redact: red.String, Now: a.now}
-	for _, s := range rec.Streams() {
-		pieces, closeFn, err := rec.Pieces(s)
-		if err != nil {
-			return err
-		}
-		defer closeFn()
-		for _, p := range pieces {
-			in.Streams = append(in.Streams, explain.Stream{Name: s, R: p.R, FirstLine: int(p.FirstLine)})
-		}
-	}
-	rep, err := explain.Explain(in)
-	if err != nil {
-		return err
-	}
-	if o.json {
-		b, err := rep.JSON()
-		if err != nil {
-			return err
-		}
-		_, err = fmt.Fprintf(a.streams.Out, "%s\n", b)
-		return err
-	}
-	return rep.WriteText(a.streams.Out)
-}
-
-func explainMeta(rec *record.Recording) explain.Meta {
-	m := explain.Meta{
-		Ref: rec.Ref(), Argv: rec.Meta.Argv, Cwd: rec.Meta.Cwd, Status: rec.Status,
-		StartedAt: rec.Meta.StartedAt,
-	}
-	if f := rec.Footer; f != nil {
-		m.ExitCode = f.ExitCode
-		m.Signal = f.Signal
-		t := f.EndedAt
-		m.EndedAt = &t
-		for _, n := range f.Redactions {
-			m.Redactions += n
-		}
-	}
-	var notes []string
-	if cuts, err := rec.Cuts(); err == nil {
-		for _, s := range rec.Streams() {
-			if c, ok := cuts[s]; ok {
-				m.Truncated = true
-				notes = append(notes, fmt.Sprintf("%d bytes (%d lines) of %s cut, head and tail kept", c.DroppedBytes, c.DroppedLines, s))
+func newPathCmd(c *cli) *cobra.Command {
+	var stream string
+	cmd := &cobra.Command{
+		Use:   "path REF [--stream stdout|stderr]",
+		Short: "Print the path of a recording or of one stream's data file",
+		Long: `Print the folder of a recording, or with --stream the file holding that
+stream's bytes exactly as stored, for tools that open it themselves
+(cat, tail -f, grep, an editor). A capped recording keeps the rest of a
+stream in STREAM.tail.* segment files beside it.`,
+		Example: `  rac out path last
+  tail -f "$(rac out path last --stream stdout)"
+  grep -n panic "$(rac out path 42 --stream stderr)"`,
+		Args: exactArgs(1, "missing reference: rac out path REF (run 'rac out list' to see them)", "rac out path takes one reference"),
+		RunE: func(_ *cobra.Command, args []string) error {
+			p, err := c.app.Path(args[0], stream)
+			if err != nil {
+				return err
 			}
-		}
+			_, err = fmt.Fprintln(c.streams.Out, p)
+			return err
+		},
 	}
-	if f := rec.Footer; f != nil {
-		// why it failed to start, a drain that timed out, a broken pipe
-		notes = append(notes, f.Notes...)
-	}
-	m.Note = strings.Join(notes, "; ")
-	return m
+	cmd.Flags().StringVar(&c.session, "session", "", "resolve short references in session `S`")
+	cmd.Flags().StringVar(&stream, "stream", "", "the data file of this stream: stdout or stderr")
+	return cmd
 }

@@ -2,17 +2,19 @@ package main
 
 import (
 	"github.com/spf13/cobra"
+
+	"github.com/rac-cli/rac/internal/app"
 )
 
-func newOutCmd(a *app) *cobra.Command {
+func newOutCmd(c *cli) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:  "out",
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
-				return usagef("missing subcommand: rac out list|read|grep|explain|path|gc|rm|purge")
+				return app.Usagef("missing subcommand: rac out list|read|grep|explain|path|gc|rm|purge")
 			}
-			return usagef("unknown command %q for rac out: use list, read, grep, explain, path, gc, rm or purge", args[0])
+			return app.Usagef("unknown command %q for rac out: use list, read, grep, explain, path, gc, rm or purge", args[0])
 		},
 		Short: "Read what recorded commands printed",
 		Long: `List, read, search and explain recordings without running anything again.
@@ -24,7 +26,21 @@ ambiguous reference.`,
   rac out read last --tail 80
   rac out read claude-0b7e6f4a-1c2d-4e5f-8a9b-0c1d2e3f4a5b/0003-git-push`,
 	}
-	cmd.AddCommand(newListCmd(a), newReadCmd(a), newGrepCmd(a), newExplainCmd(a), newPathCmd(a))
-	cmd.AddCommand(newRetentionCmds(a)...)
+	cmd.AddCommand(newListCmd(c), newReadCmd(c), newGrepCmd(c), newExplainCmd(c), newPathCmd(c),
+		newGCCmd(c), newRmCmd(c), newPurgeCmd(c))
 	return cmd
+}
+
+// exactArgs wants n arguments; msg says what is missing (or, for too
+// many, what the command takes).
+func exactArgs(n int, missing, usage string) cobra.PositionalArgs {
+	return func(_ *cobra.Command, args []string) error {
+		switch {
+		case len(args) < n:
+			return app.Usagef("%s", missing)
+		case len(args) > n:
+			return app.Usagef("too many arguments: %s", usage)
+		}
+		return nil
+	}
 }

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/rac-cli/rac/internal/app"
+	"github.com/rac-cli/rac/internal/redact"
 	"github.com/rac-cli/rac/internal/store"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -300,4 +302,33 @@ func (c *config) applyToFlags(cmd *cobra.Command) error {
 		}
 	})
 	return err
+}
+
+var usagef = app.Usagef
+
+// ruleSpecs reads a list of {name, prefix, pattern} maps from the config.
+func (c *config) ruleSpecs(key string) ([]redact.RuleSpec, error) {
+	v, set := c.file[key]
+	if !set {
+		return nil, nil
+	}
+	raw, ok := v.([]any)
+	if !ok {
+		return nil, usagef("%s in %s: want a list of {name, prefix, pattern}", key, c.path)
+	}
+	var out []redact.RuleSpec
+	for i, e := range raw {
+		m, ok := e.(map[string]any)
+		if !ok {
+			return nil, usagef("%s[%d] in %s: want {name, prefix, pattern}", key, i, c.path)
+		}
+		str := func(k string) string {
+			if v, ok := m[k]; ok {
+				return fmt.Sprint(v)
+			}
+			return ""
+		}
+		out = append(out, redact.RuleSpec{Name: str("name"), Prefix: str("prefix"), Pattern: str("pattern")})
+	}
+	return out, nil
 }

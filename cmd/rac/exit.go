@@ -7,6 +7,10 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/rac-cli/rac/internal/app"
 	"github.com/rac-cli/rac/internal/record"
 	"github.com/rac-cli/rac/internal/resolve"
 	"github.com/rac-cli/rac/internal/session"
@@ -27,14 +31,6 @@ const (
 	exitNotFound1 = 1 // not found, expired; for grep: no match
 	exitUsage     = 2 // usage errors, invalid or ambiguous references; any grep failure
 )
-
-// usageError marks a bad flag or value: 125 for rac run, 2 for rac out.
-type usageError struct{ err error }
-
-func (e usageError) Error() string { return e.err.Error() }
-func (e usageError) Unwrap() error { return e.err }
-
-func usagef(format string, a ...any) error { return usageError{fmt.Errorf(format, a...)} }
 
 // exitCodeError carries a status chosen by the command itself.
 type exitCodeError struct {
@@ -60,7 +56,6 @@ func (e signalExit) Error() string { return "killed by " + e.sig.String() }
 // another command (rac out, rac session).
 func exitStatus(err error, runCmd bool) int {
 	var ce exitCodeError
-	var ue usageError
 	switch {
 	case err == nil:
 		return exitOK
@@ -70,7 +65,7 @@ func exitStatus(err error, runCmd bool) int {
 		return exitRacFailed
 	case errors.Is(err, resolve.ErrExpired):
 		return exitNotFound1
-	case errors.As(err, &ue),
+	case app.IsUsage(err),
 		errors.Is(err, resolve.ErrInvalid),
 		errors.Is(err, resolve.ErrAmbiguous),
 		errors.Is(err, session.ErrInvalidName):
@@ -81,28 +76,43 @@ func exitStatus(err error, runCmd bool) int {
 }
 
 // hint is the command an error message suggests next; cmdPath is the
-// command that failed (for its --help).
+// command that failed (for its --help). It is chosen by the error's type,
+// never by its text.
 func hint(err error, cmdPath string) string {
-	var ue usageError
+	var nf *resolve.NotFoundError
+	if errors.As(err, &nf) {
+		switch nf.Reason {
+		case resolve.NoSession:
+			return "run 'rac out list --all-sessions' to see every session"
+		case resolve.EmptySession:
+			return "this shell may be in another session than the one that ran the command: use the SESSION/NAME that rac run printed, or run 'rac session --explain'"
+		}
+		return "run 'rac out list' to see the recordings of session " + nf.Session + ", or 'rac out list --all-sessions'"
+	}
 	switch {
-	case errors.Is(err, resolve.ErrNotFound) && strings.Contains(err.Error(), "no session \""):
-		return "run 'rac out list --all-sessions' to see every session"
-	case errors.Is(err, resolve.ErrNotFound) && strings.Contains(err.Error(), "has no recordings yet"):
-		return "this shell may be in another session than the one that ran the command: use the SESSION/NAME that rac run printed, or run 'rac session --explain'"
 	case errors.Is(err, resolve.ErrExpired):
 		return expiredHint(err)
-	case errors.Is(err, resolve.ErrNotFound), errors.Is(err, resolve.ErrAmbiguous):
-		return "run 'rac out list' to see the recordings of this session, or 'rac out list --all-sessions'"
+	case errors.Is(err, resolve.ErrAmbiguous):
+		return "add more of the name, or use its number; 'rac out list' shows them"
 	case errors.Is(err, resolve.ErrInvalid):
 		return "a reference is SESSION/NAME as printed by rac run, a number like 42, a name prefix, or last"
 	case errors.Is(err, session.ErrInvalidName):
 		return "pick a name like my-task-1"
-	case errors.As(err, &ue):
+	case app.IsUsage(err):
 		return "run '" + cmdPath + " --help' for the usage and examples"
 	case errors.Is(err, record.ErrNewerFormat):
 		return "install a newer rac to read it"
 	}
 	return ""
+}
+
+// expiredHint is the hint line under an "expired" error.
+func expiredHint(err error) string {
+	var e *resolve.ExpiredError
+	if errors.As(err, &e) && e.Command != "" {
+		return "its output is gone; run the command again to see it (it was: " + escapeControl(e.Command) + ")"
+	}
+	return "its output is gone; 'rac out list' shows what this session still keeps"
 }
 
 // printError writes err as one "rac:" line (control characters escaped),
@@ -120,4 +130,67 @@ func printError(w io.Writer, err error, cmdPaths ...string) {
 	if h := hint(err, cmdPath); h != "" {
 		fmt.Fprintf(w, "rac: hint: %s\n", h)
 	}
+}
+
+// flagError turns pflag's parse errors into usage errors in rac's words:
+// no strconv or time internals in a message.
+func flagError(_ *cobra.Command, err error) error {
+	var iv *pflag.InvalidValueError
+	if !errors.As(err, &iv) {
+		return app.Usage(err)
+	}
+	f, val := iv.GetFlag(), iv.GetValue()
+	want := "see --help"
+	switch f.Value.Type() {
+	case "int", "int64", "uint", "uint64":
+		want = "use a whole number"
+	case "duration":
+		want = "use a duration with a unit, like 30s, 5m or 2h"
+		if isDigits(val) {
+			want = "use a unit: " + val + "s, " + val + "m or " + val + "h"
+		}
+	case "bool":
+		want = "use true or false"
+	}
+	return app.Usagef("invalid --%s %q: %s", f.Name, val, want)
+}
+
+func isDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// cobraUsage turns cobra's own usage errors (unknown command, flags that
+// exclude each other) into usage errors, in rac's words.
+func cobraUsage(err error) error {
+	if err == nil {
+		return nil
+	}
+	msg := err.Error()
+	switch {
+	case strings.HasPrefix(msg, "unknown command"):
+		// cobra adds "\n\nDid you mean this?\n\tNAME\n": keep it on the line
+		if head, sugg, ok := strings.Cut(msg, "\n\nDid you mean this?\n"); ok {
+			return app.Usagef("%s (did you mean %s?)", head, strings.Join(strings.Fields(sugg), " or "))
+		}
+		return app.Usage(err)
+	case strings.HasPrefix(msg, "if any flags in the group"):
+		// "... [head tail lines] are set none of the others can be; [head tail] were all set"
+		if i := strings.LastIndex(msg, "; ["); i >= 0 {
+			names := strings.Fields(strings.Trim(strings.TrimSuffix(msg[i+2:], " were all set"), "[]"))
+			for j, n := range names {
+				names[j] = "--" + n
+			}
+			return app.Usagef("%s cannot be used together", strings.Join(names, " and "))
+		}
+		return app.Usage(err)
+	}
+	return err
 }

@@ -2,38 +2,34 @@ package main
 
 import (
 	"errors"
-	"fmt"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/rac-cli/rac/internal/redact"
-	"github.com/rac-cli/rac/internal/store"
+	"github.com/rac-cli/rac/internal/app"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
 var version = "0.1.0-dev"
 
-// app is what every command needs from the outside world, passed as values.
-type app struct {
+// cli is one invocation: its streams and environment, and (after the
+// root's pre-run has read the settings) the application layer.
+type cli struct {
 	streams Streams
-	getenv  func(string) string
-	environ func() []string
-	now     func() time.Time
+	env     app.Env
+	// session is the --session flag of the command that runs
+	session string
 	cfg     *config
-	// sessionFlag is the persistent --session of the command that runs
-	sessionFlag string
-	red         *redact.Redactor // built on first use
+	app     *app.App
 }
 
 // Main runs rac with args and returns its exit status. It is the only
 // place that turns an error into a status (through exitStatus).
 func Main(args []string, streams Streams) int {
-	a := &app{streams: streams, getenv: os.Getenv, environ: os.Environ, now: time.Now}
+	c := &cli{streams: streams, env: app.Env{Getenv: os.Getenv, Environ: os.Environ, Now: time.Now, Version: version}}
 	isRunArgs := len(args) > 0 && args[0] == "run"
-	root := newRootCmd(a, isRunArgs)
+	root := newRootCmd(c, isRunArgs)
 	root.SetArgs(args)
 	root.SetOut(streams.Out)
 	root.SetErr(streams.Err)
@@ -54,37 +50,9 @@ func Main(args []string, streams Streams) int {
 	return exitStatus(err, isRun)
 }
 
-// cobraUsage turns cobra's own usage errors (unknown command, flags that
-// exclude each other) into usage errors, in rac's words.
-func cobraUsage(err error) error {
-	if err == nil {
-		return nil
-	}
-	msg := err.Error()
-	switch {
-	case strings.HasPrefix(msg, "unknown command"):
-		// cobra adds "\n\nDid you mean this?\n\tNAME\n": keep it on the line
-		if head, sugg, ok := strings.Cut(msg, "\n\nDid you mean this?\n"); ok {
-			return usagef("%s (did you mean %s?)", head, strings.Join(strings.Fields(sugg), " or "))
-		}
-		return usageError{err}
-	case strings.HasPrefix(msg, "if any flags in the group"):
-		// "... [head tail lines] are set none of the others can be; [head tail] were all set"
-		if i := strings.LastIndex(msg, "; ["); i >= 0 {
-			names := strings.Fields(strings.Trim(strings.TrimSuffix(msg[i+2:], " were all set"), "[]"))
-			for j, n := range names {
-				names[j] = "--" + n
-			}
-			return usagef("%s cannot be used together", strings.Join(names, " and "))
-		}
-		return usageError{err}
-	}
-	return err
-}
-
 // newRootCmd builds the command tree; onlyRun leaves out everything but
 // rac run, whose start-up is on the path of every recorded command.
-func newRootCmd(a *app, onlyRun bool) *cobra.Command {
+func newRootCmd(c *cli, onlyRun bool) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "rac",
 		Short: "Run a command as if rac were not there, and keep what it printed",
@@ -99,53 +67,25 @@ running it again.`,
 		SilenceUsage:      true,
 		SilenceErrors:     true,
 		CompletionOptions: cobra.CompletionOptions{DisableDefaultCmd: true},
-		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
-			cfg, err := loadConfig(a.getenv)
-			if err != nil {
-				return err
-			}
-			a.cfg = cfg
-			for _, k := range cfg.unknown {
-				fmt.Fprintf(a.streams.Err, "rac: warning: unknown setting %q in %s (README lists the settings)\n", k, cfg.path)
-			}
-			return cfg.applyToFlags(cmd)
-		},
+		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error { return c.setup(cmd) },
 	}
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	root.SetFlagErrorFunc(flagError)
 	root.Version = version
-	root.AddCommand(newRunCmd(a))
+	root.AddCommand(newRunCmd(c))
 	if !onlyRun {
-		root.AddCommand(newOutCmd(a), newSessionCmd(a))
+		root.AddCommand(newOutCmd(c), newSessionCmd(c), newVersionCmd())
 	}
 	return root
 }
 
-// readStores opens the stores rac out searches: the store, and the
-// fallback store when it exists. A refused (unsafe) store is an error.
-func (a *app) readStores() ([]*store.Store, error) {
-	loc := store.Locate(a.getenv)
-	if loc.Err != nil {
-		return nil, usageError{loc.Err}
-	}
-	var stores []*store.Store
-	st, err := store.OpenStore(loc.Path)
-	switch {
-	case err == nil:
-		stores = append(stores, st)
-	case errors.Is(err, store.ErrStoreMissing):
-	default:
-		return nil, err
-	}
-	if !loc.Explicit {
-		if fb, err := store.OpenStore(loc.Fallback); err == nil {
-			stores = append(stores, fb)
-		}
-	}
-	return stores, nil
-}
-
-func closeStores(stores []*store.Store) {
-	for _, s := range stores {
-		s.Close()
+func newVersionCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "Print rac's version",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			_, err := cmd.OutOrStdout().Write([]byte("rac version " + version + "\n"))
+			return err
+		},
 	}
 }

@@ -2,7 +2,6 @@ package resolve
 
 import (
 	"errors"
-	"fmt"
 	"io/fs"
 
 	"github.com/rac-cli/rac/internal/record"
@@ -40,7 +39,7 @@ func Find(stores []*store.Store, current, ref string) (*Target, error) {
 	st, sd, err := findSession(stores, sessName)
 	if err != nil {
 		if r.Session == "" && errors.Is(err, ErrNotFound) {
-			return nil, fmt.Errorf("%w: no recording %q in session %q (the session has no recordings yet)", ErrNotFound, r.Short, sessName)
+			return nil, &NotFoundError{Session: sessName, Ref: r.Short, Reason: EmptySession}
 		}
 		return nil, err
 	}
@@ -75,7 +74,7 @@ func Open(stores []*store.Store, current, ref string) (*record.Recording, error)
 		if exp := expired(t.Dir, t.Name); exp != nil {
 			return nil, exp
 		}
-		return nil, fmt.Errorf("%w: recording %s was removed while it was being opened", ErrNotFound, t.Ref())
+		return nil, &NotFoundError{Session: t.Dir.Name, Ref: t.Name, Reason: Removed}
 	}
 	return rec, err
 }
@@ -96,5 +95,5 @@ func findSession(stores []*store.Store, name string) (*store.Store, *store.Sessi
 			return nil, nil, err
 		}
 	}
-	return nil, nil, fmt.Errorf("%w: no session %q", ErrNotFound, name)
+	return nil, nil, &NotFoundError{Session: name, Reason: NoSession}
 }

@@ -104,11 +104,11 @@ func quoteSafe(s string) string {
 // after its number ("git-p" for 0042-git-push).
 func InSession(sessionName string, names []string, short string) (string, error) {
 	notFound := func() (string, error) {
-		return "", fmt.Errorf("%w: no recording %q in session %q", ErrNotFound, short, sessionName)
+		return "", &NotFoundError{Session: sessionName, Ref: short, Reason: NoRecording}
 	}
 	if short == "last" {
 		if len(names) == 0 {
-			return "", fmt.Errorf("%w: session %q has no recordings", ErrNotFound, sessionName)
+			return "", &NotFoundError{Session: sessionName, Ref: short, Reason: EmptySession}
 		}
 		return names[len(names)-1], nil
 	}

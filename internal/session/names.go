@@ -159,3 +159,8 @@ func isUUID(s string) bool {
 	}
 	return true
 }
+
+// CheckName validates a session name the user gave through from (a flag
+// or a variable): the one message for an invalid name, wherever it is
+// given.
+func CheckName(s, from string) error { return checkUserName(s, from) }

@@ -1,10 +1,11 @@
-package record
+package app
 
 import (
 	"bytes"
 	"fmt"
 	"strings"
 
+	"github.com/rac-cli/rac/internal/record"
 	"github.com/rac-cli/rac/internal/termtext"
 )
 
@@ -198,13 +199,13 @@ func appendWindow(out, shown []string, skipped int64, at int) []string {
 // OutcomeWord is the outcome as the summary's second line says it.
 func OutcomeWord(status string, code int, signal string) string {
 	switch status {
-	case StatusExited:
+	case record.StatusExited:
 		return fmt.Sprintf("exit=%d", code)
-	case StatusTimedOut:
+	case record.StatusTimedOut:
 		return "TIMED_OUT"
-	case StatusSignaled:
+	case record.StatusSignaled:
 		return "signal=" + signal
-	case StatusFailedToStart:
+	case record.StatusFailedToStart:
 		return fmt.Sprintf("exit=%d (failed to start)", code)
 	}
 	return strings.ToLower(status)

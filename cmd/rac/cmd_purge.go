@@ -1,0 +1,65 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/rac-cli/rac/internal/app"
+	"github.com/rac-cli/rac/internal/gc"
+)
+
+func newPurgeCmd(c *cli) *cobra.Command {
+	var req app.PurgeRequest
+	var yes bool
+	cmd := &cobra.Command{
+		Use:   "purge --session S | --all [--yes]",
+		Short: "Remove every recording of a session, or of every session, now",
+		Long: `Remove every recording of session S (or of every session with --all) now,
+leaving tombstones that say "removed by user". Session folders keep their
+counters, so a session used again never reuses a number. Running
+recordings are not removed. Without --yes rac asks on the terminal; when
+stdin is not a terminal it refuses and asks for --yes.`,
+		Example: `  rac out purge --session my-task
+  rac out purge --all --yes`,
+		Args: cobra.NoArgs,
+		RunE: func(*cobra.Command, []string) error {
+			if !yes {
+				req.Confirm = c.confirmPurge
+			}
+			res, err := c.app.Purge(req)
+			if err != nil {
+				return err
+			}
+			status := reportRemoval(c.streams.Err, res)
+			total := gc.NewResult(false)
+			for _, r := range res.Results {
+				total.Merge(r)
+			}
+			fmt.Fprintf(c.streams.Err, "rac: purge removed %s, %s, %s\n", plural(total.RemovedSessions, "session"),
+				plural(total.RemovedRecordings, "recording"), gc.FormatBytes(max(total.FreedBytes, 0)))
+			if status != exitOK {
+				return exitCodeError{code: status}
+			}
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&req.Session, "session", "", "purge session `S`")
+	f.BoolVar(&req.All, "all", false, "purge every session")
+	f.BoolVar(&yes, "yes", false, "do not ask for confirmation")
+	return cmd
+}
+
+// confirmPurge asks on the terminal; without one it refuses.
+func (c *cli) confirmPurge(what string) (bool, error) {
+	if !isTerminal(c.streams.In) {
+		return false, app.Usagef("purge would remove every recording of %s; pass --yes to confirm (stdin is not a terminal, so rac cannot ask)", what)
+	}
+	fmt.Fprintf(c.streams.Err, "rac: remove every recording of %s? [y/N] ", what)
+	line, _ := bufio.NewReader(c.streams.In).ReadString('\n')
+	ans := strings.ToLower(strings.TrimSpace(line))
+	return ans == "y" || ans == "yes", nil
+}

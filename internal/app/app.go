@@ -1,0 +1,222 @@
+// Package app is rac's application layer: the services behind the verbs
+// (run, list, read, grep, explain, path, gc and automatic gc, rm, purge,
+// session) and their views, the stable --json shapes that the command line
+// and any other front end return. It decides policy: which store, what to
+// redact in metadata (argv, cwd, notes, rac's own messages), when gc is due.
+//
+// It never imports cobra, viper, color or ui, never writes to os.Stdout or
+// os.Stderr, and never exits: front ends pass it settings as values and
+// render what it returns.
+package app
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/rac-cli/rac/internal/redact"
+	"github.com/rac-cli/rac/internal/session"
+	"github.com/rac-cli/rac/internal/store"
+)
+
+// Env is the outside world rac sees, passed as values.
+type Env struct {
+	Getenv  func(string) string
+	Environ func() []string
+	Now     func() time.Time
+	// Version is rac's version, stored in each recording's metadata.
+	Version string
+}
+
+// Settings are the values of the settings the services need, resolved by
+// the front end (flags, environment, config file, defaults).
+type Settings struct {
+	// Session is the --session flag ("" when not given).
+	Session    string
+	IDVars     []string
+	MarkerVars []string
+
+	RedactEnabled  bool
+	RedactEnvNames []string
+	RedactAllow    []string
+	RedactRules    []redact.RuleSpec
+
+	MaxBytes  int64
+	HeadBytes int64
+
+	GC GCLimits
+}
+
+// GCLimits are the gc.* settings.
+type GCLimits struct {
+	MaxAge          time.Duration
+	MaxSessionBytes int64
+	MaxStoreBytes   int64
+	MinFreeBytes    int64
+	Interval        time.Duration
+	// Off turns automatic gc off (a bad gc.* setting in rac run).
+	Off bool
+}
+
+// App holds one invocation's environment and settings. It is cheap to
+// build; expensive parts (the redactor) are made on first use.
+type App struct {
+	env Env
+	set Settings
+	// Warn prints one line for the user (rac: warning: ...). The text is
+	// already redacted; the front end escapes and paints it.
+	Warn func(msg string)
+	// Note prints one plain line for the user (rac: ...): what a reader
+	// should know about a recording, a summary of what gc did.
+	Note func(msg string)
+	red  *redact.Redactor
+}
+
+// New returns an App over env and set.
+func New(env Env, set Settings) *App {
+	if env.Now == nil {
+		env.Now = time.Now
+	}
+	return &App{env: env, set: set, Warn: func(string) {}, Note: func(string) {}}
+}
+
+// Settings returns the settings the App was made with.
+func (a *App) Settings() Settings { return a.set }
+
+// UsageError marks bad input from the user (a flag, a value, a name): rac
+// out exits 2 for it, rac run 125.
+type UsageError struct{ Err error }
+
+func (e *UsageError) Error() string { return e.Err.Error() }
+func (e *UsageError) Unwrap() error { return e.Err }
+
+// Usagef returns a UsageError.
+func Usagef(format string, a ...any) error {
+	return &UsageError{fmt.Errorf(format, a...)}
+}
+
+// Usage wraps err as a UsageError (nil stays nil).
+func Usage(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &UsageError{err}
+}
+
+// IsUsage reports whether err is a usage error.
+func IsUsage(err error) bool {
+	var ue *UsageError
+	return errors.As(err, &ue)
+}
+
+// Redactor builds (once) the redactor from rac's environment and the
+// redact.* settings. A rule that does not compile is a usage error naming
+// it, never a weaker redactor.
+func (a *App) Redactor() (*redact.Redactor, error) {
+	if a.red != nil {
+		return a.red, nil
+	}
+	r, err := redact.New(redact.Config{
+		Environ:  a.env.Environ(),
+		EnvNames: a.set.RedactEnvNames,
+		Allow:    a.set.RedactAllow,
+		Rules:    a.set.RedactRules,
+	})
+	if err != nil {
+		return nil, Usage(err)
+	}
+	a.red = r
+	return r, nil
+}
+
+// RedactString redacts s with the redactor, or returns "" when it cannot
+// be built (fail closed: rac never shows metadata it could not redact).
+func (a *App) RedactString(s string) string { return a.redactString(s) }
+
+func (a *App) redactString(s string) string {
+	r, err := a.Redactor()
+	if err != nil {
+		return ""
+	}
+	return r.String(s)
+}
+
+// warnf redacts a message of rac's own and hands it to Warn.
+func (a *App) warnf(format string, args ...any) {
+	a.Warn(a.redactString(fmt.Sprintf(format, args...)))
+}
+
+// Identify works out the current session with the harness tables the
+// settings extend; withReport also reports the rules after the taken one.
+func (a *App) Identify(withReport bool) (session.Identity, error) {
+	opts := session.Options{Flag: a.set.Session, Getenv: a.env.Getenv, NoReport: !withReport}
+	var err error
+	if a.set.IDVars != nil {
+		if opts.IDVars, err = session.ParseIDVars(a.set.IDVars); err != nil {
+			return session.Identity{}, Usage(err)
+		}
+	}
+	if a.set.MarkerVars != nil {
+		if opts.MarkerVars, err = session.ParseMarkerVars(a.set.MarkerVars); err != nil {
+			return session.Identity{}, Usage(err)
+		}
+	}
+	id, err := session.Identify(opts)
+	if errors.Is(err, session.ErrInvalidName) {
+		err = Usage(err)
+	}
+	return id, err
+}
+
+// Stores opens the stores rac out searches: the store, and the fallback
+// store when it exists. A refused (unsafe) store is an error.
+func (a *App) Stores() (Stores, error) {
+	loc := store.Locate(a.env.Getenv)
+	if loc.Err != nil {
+		return nil, Usage(loc.Err)
+	}
+	var stores Stores
+	st, err := store.OpenStore(loc.Path)
+	switch {
+	case err == nil:
+		stores = append(stores, st)
+	case errors.Is(err, store.ErrStoreMissing):
+	default:
+		return nil, err
+	}
+	if !loc.Explicit {
+		if fb, err := store.OpenStore(loc.Fallback); err == nil {
+			stores = append(stores, fb)
+		}
+	}
+	return stores, nil
+}
+
+// Stores are the open stores of one call, searched in order.
+type Stores []*store.Store
+
+// Close closes every store.
+func (s Stores) Close() {
+	for _, st := range s {
+		st.Close()
+	}
+}
+
+// FirstLine is the first line of an error's text (store errors can carry
+// a wrapped multi-line message).
+func FirstLine(err error) string {
+	s, _, _ := strings.Cut(err.Error(), "\n")
+	return s
+}
+
+// ValidUTF8 replaces invalid UTF-8 so a JSON view stays valid.
+func ValidUTF8(s string) string { return strings.ToValidUTF8(s, "\uFFFD") }
+
+func validUTF8s(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = ValidUTF8(s)
+	}
+	return out
+}

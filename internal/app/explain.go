@@ -1,0 +1,90 @@
+package app
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/rac-cli/rac/internal/explain"
+	"github.com/rac-cli/rac/internal/record"
+)
+
+// Explain opens ref and returns explain's report on it; everything in the
+// report has passed through the redactor.
+func (a *App) Explain(ref string) (*explain.Report, error) {
+	red, err := a.Redactor()
+	if err != nil {
+		return nil, err
+	}
+	rec, err := a.Open(ref)
+	if err != nil {
+		return nil, err
+	}
+	defer rec.Close()
+	in := explain.Input{Meta: explainMeta(rec), Redact: red.String, Now: a.env.Now}
+	for _, s := range rec.Streams() {
+		pieces, closeFn, err := rec.Pieces(s)
+		if err != nil {
+			return nil, err
+		}
+		defer closeFn()
+		for _, p := range pieces {
+			in.Streams = append(in.Streams, explain.Stream{Name: s, R: p.R, FirstLine: int(p.FirstLine)})
+		}
+	}
+	return explain.Explain(in)
+}
+
+func explainMeta(rec *record.Recording) explain.Meta {
+	m := explain.Meta{
+		Ref: rec.Ref(), Argv: rec.Meta.Argv, Cwd: rec.Meta.Cwd, Status: rec.Status,
+		StartedAt: rec.Meta.StartedAt,
+	}
+	var notes []string
+	if cuts, err := rec.Cuts(); err == nil {
+		for _, s := range rec.Streams() {
+			if c, ok := cuts[s]; ok {
+				m.Truncated = true
+				notes = append(notes, fmt.Sprintf("%d bytes (%d lines) of %s cut, head and tail kept", c.DroppedBytes, c.DroppedLines, s))
+			}
+		}
+	}
+	if f := rec.Footer; f != nil {
+		m.ExitCode = f.ExitCode
+		m.Signal = f.Signal
+		t := f.EndedAt
+		m.EndedAt = &t
+		for _, n := range f.Redactions {
+			m.Redactions += n
+		}
+		// why it failed to start, a drain that timed out, a broken pipe
+		notes = append(notes, f.Notes...)
+	}
+	m.Note = strings.Join(notes, "; ")
+	return m
+}
+
+// Path returns the folder of the recording ref names, or with stream the
+// file holding that stream's bytes.
+func (a *App) Path(ref, stream string) (string, error) {
+	if err := checkStream(stream); err != nil {
+		return "", err
+	}
+	rec, err := a.Open(ref)
+	if err != nil {
+		return "", err
+	}
+	defer rec.Close()
+	p := rec.Dir()
+	if stream != "" {
+		p = filepath.Join(p, stream)
+	}
+	return p, nil
+}
+
+func checkStream(s string) error {
+	if s != "" && s != record.Stdout && s != record.Stderr {
+		return Usagef("invalid --stream %q: use stdout or stderr", s)
+	}
+	return nil
+}

@@ -1,0 +1,374 @@
+package app
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/rac-cli/rac/internal/gc"
+	"github.com/rac-cli/rac/internal/resolve"
+	"github.com/rac-cli/rac/internal/session"
+	"github.com/rac-cli/rac/internal/store"
+)
+
+// autoBudget is how long automatic GC may work inside rac run before it
+// hands the rest of the pass to a detached process.
+const autoBudget = 50 * time.Millisecond
+
+// gcMemoryLimit is the soft memory limit of rac out gc.
+const gcMemoryLimit = 48 << 20
+
+// lowSpaceInterval replaces gc.interval while the store's file system is
+// short of space: GC runs more often, but not after every command.
+const lowSpaceInterval = time.Minute
+
+func (a *App) gcOptions() gc.Options {
+	l := a.set.GC
+	return gc.Options{
+		Now: a.env.Now, Redact: a.redactString,
+		MaxAge: l.MaxAge, MaxSessionBytes: l.MaxSessionBytes, MaxStoreBytes: l.MaxStoreBytes,
+	}
+}
+
+// recordingAllowed is the free-space guard: below gc.min_free_bytes free
+// on the store's file system rac run does not record (one warning; the
+// command still runs and its output is still forwarded) and AutoGC runs.
+func (a *App) recordingAllowed() bool {
+	free, low := a.lowOnSpace()
+	if !low {
+		return true
+	}
+	a.warnf("not recording this command: only %s free on the file system of the store %s (gc.min_free_bytes is %s); gc runs after the command",
+		gc.FormatBytes(free), store.Locate(a.env.Getenv).Path, gc.FormatBytes(a.set.GC.MinFreeBytes))
+	return false
+}
+
+// lowOnSpace reports the free space of the store's file system and
+// whether it is under gc.min_free_bytes. A file system rac cannot ask is
+// not low.
+func (a *App) lowOnSpace() (int64, bool) {
+	if a.set.GC.MinFreeBytes <= 0 {
+		return 0, false
+	}
+	free, err := gc.FreeBytes(store.Locate(a.env.Getenv).Path)
+	return free, err == nil && free < a.set.GC.MinFreeBytes
+}
+
+// AutoGC is automatic GC after rac run: at most once per gc.interval (more
+// often when space is low), under a non-blocking lock, at most autoBudget
+// here; the rest of a longer pass continues in a detached process. It
+// reports nothing: the ref line stays rac run's last line.
+func (a *App) AutoGC() {
+	if a.set.GC.Off {
+		return
+	}
+	interval := a.set.GC.Interval
+	if _, low := a.lowOnSpace(); low {
+		interval = min(interval, lowSpaceInterval)
+	}
+	stores, err := a.Stores()
+	if err != nil {
+		return
+	}
+	defer stores.Close()
+	opts := a.gcOptions()
+	opts.Deadline = time.Now().Add(autoBudget)
+	detach := false
+	for _, st := range stores {
+		if !gc.Due(st, interval, a.env.Now()) {
+			continue
+		}
+		l, err := gc.Lock(st, false)
+		if err != nil {
+			continue // another pass runs
+		}
+		if err := gc.MarkRun(st, a.env.Now()); err != nil {
+			l.Close()
+			continue
+		}
+		if gc.Large(st) {
+			err = gc.ErrDeadline // sure to take longer: no time spent here
+		} else {
+			_, err = gc.Run(st, opts)
+		}
+		l.Close()
+		if errors.Is(err, gc.ErrDeadline) {
+			detach = true
+		}
+	}
+	if detach {
+		a.detachGC()
+	}
+}
+
+// detachGC re-executes rac as "rac out gc --background" in a new process
+// session with its standard streams on /dev/null, and does not wait for
+// it: no caller ever waits on a pipe it inherited.
+func (a *App) detachGC() {
+	exe, err := os.Executable()
+	if err != nil {
+		return
+	}
+	null, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
+	if err != nil {
+		return
+	}
+	defer null.Close()
+	cmd := &exec.Cmd{
+		Path: exe,
+		// argv[0] "rac" also lets a test binary standing in for rac
+		// dispatch to it
+		Args:        []string{"rac", "out", "gc", "--background"},
+		Env:         absStoreEnv(a.env.Environ()),
+		Dir:         "/", // never keep a mount or a deleted folder busy
+		Stdin:       null,
+		Stdout:      null,
+		Stderr:      null,
+		SysProcAttr: &syscall.SysProcAttr{Setsid: true},
+	}
+	if err := cmd.Start(); err != nil {
+		return
+	}
+	_ = cmd.Process.Release()
+}
+
+// absStoreEnv makes the variables that locate the store absolute, since
+// the detached process runs in /.
+func absStoreEnv(env []string) []string {
+	out := make([]string, 0, len(env))
+	for _, kv := range env {
+		k, v, _ := strings.Cut(kv, "=")
+		if (k == "RAC_HOME" || k == "TMPDIR") && v != "" && !filepath.IsAbs(v) {
+			if abs, err := filepath.Abs(v); err == nil {
+				kv = k + "=" + abs
+			}
+		}
+		out = append(out, kv)
+	}
+	return out
+}
+
+// ErrReported marks a failure whose details are already in the result (a
+// gc pass's errors, what rm could not remove): the front end prints
+// nothing more and exits 1.
+var ErrReported = errors.New("failed (reported above)")
+
+// GC is rac out gc: one pass over every store under the GC lock, or with
+// dryRun a plan that changes nothing. background is the detached rest of
+// an automatic pass. The error is ErrReported when the result holds errors.
+func (a *App) GC(dryRun, background bool) (*gc.Result, error) {
+	if a.env.Getenv("GOMEMLIMIT") == "" {
+		// a pass over a large store allocates much and keeps little: a
+		// soft limit keeps this process small (GOMEMLIMIT overrides it)
+		debug.SetMemoryLimit(gcMemoryLimit)
+	}
+	opts := a.gcOptions()
+	opts.DryRun = dryRun
+	stores, err := a.Stores()
+	if err != nil {
+		return nil, err
+	}
+	defer stores.Close()
+	if background {
+		// the rest of an automatic pass: skip a store another pass holds
+		for _, st := range stores {
+			if l, err := gc.Lock(st, false); err == nil {
+				_, _ = gc.Run(st, opts)
+				l.Close()
+			}
+		}
+		return gc.NewResult(false), nil
+	}
+	total := gc.NewResult(dryRun)
+	for _, st := range stores {
+		res, err := gcOnce(st, opts, a.env.Now())
+		total.Merge(res)
+		if err != nil {
+			total.Errors = append(total.Errors, fmt.Sprintf("%s: %v", st.Path, err))
+		}
+	}
+	if len(total.Errors) > 0 {
+		return total, ErrReported
+	}
+	return total, nil
+}
+
+// gcOnce makes one pass over a store: under the GC lock (waiting for a
+// pass that runs) unless dry, since a dry run writes nothing.
+func gcOnce(st *store.Store, opts gc.Options, now time.Time) (*gc.Result, error) {
+	if opts.DryRun {
+		return gc.Run(st, opts)
+	}
+	l, err := gc.Lock(st, true)
+	if err != nil {
+		return nil, err
+	}
+	defer l.Close()
+	if err := gc.MarkRun(st, now); err != nil {
+		return nil, err
+	}
+	return gc.Run(st, opts)
+}
+
+// RemoveResult is what rac out rm did: per reference, an error or nothing;
+// per store, gc's result.
+type RemoveResult struct {
+	RefErrors []error
+	Results   []*gc.Result
+	Errors    []error
+}
+
+// Remove is rac out rm. When any reference is invalid or ambiguous nothing
+// is removed (a typo must not remove part of what was meant); one not
+// found is reported and the rest go.
+func (a *App) Remove(refs []string) (RemoveResult, error) {
+	var out RemoveResult
+	id, err := a.Identify(false)
+	if err != nil {
+		return out, err
+	}
+	stores, err := a.Stores()
+	if err != nil {
+		return out, err
+	}
+	defer stores.Close()
+	type group struct {
+		st    *store.Store
+		sess  string
+		names []string
+	}
+	var groups []*group
+	seen := map[string]bool{}
+	refused := false
+	for _, ref := range refs {
+		t, err := resolve.Find(stores, id.Name, ref)
+		if err != nil {
+			out.RefErrors = append(out.RefErrors, err)
+			refused = refused || IsUsage(err) || errors.Is(err, resolve.ErrInvalid) || errors.Is(err, resolve.ErrAmbiguous)
+			continue
+		}
+		qualified := t.Ref()
+		t.Dir.Close()
+		if seen[qualified] {
+			continue
+		}
+		seen[qualified] = true
+		var g *group
+		for _, x := range groups {
+			if x.st == t.Store && x.sess == t.Dir.Name {
+				g = x
+			}
+		}
+		if g == nil {
+			g = &group{st: t.Store, sess: t.Dir.Name}
+			groups = append(groups, g)
+		}
+		g.names = append(g.names, t.Name)
+	}
+	if refused {
+		return out, ErrNothingRemoved
+	}
+	opts := gc.Options{Now: a.env.Now}
+	for _, g := range groups {
+		res, err := userRemoval(g.st, func() (*gc.Result, error) { return gc.Remove(g.st, g.sess, g.names, opts) })
+		out.Results = append(out.Results, res)
+		if err != nil {
+			out.Errors = append(out.Errors, err)
+		}
+	}
+	return out, nil
+}
+
+// ErrNothingRemoved: a reference was invalid or ambiguous, so rm removed
+// nothing.
+var ErrNothingRemoved = errors.New("nothing was removed")
+
+func userRemoval(st *store.Store, fn func() (*gc.Result, error)) (*gc.Result, error) {
+	l, err := gc.Lock(st, true)
+	if err != nil {
+		return gc.NewResult(false), err
+	}
+	defer l.Close()
+	res, err := fn()
+	if res == nil {
+		res = gc.NewResult(false)
+	}
+	return res, err
+}
+
+// PurgeRequest is rac out purge: one session, or all of them.
+type PurgeRequest struct {
+	Session string
+	All     bool
+	// Confirm asks the user; it is called once the targets are known,
+	// with what would be purged ("session S", "every session").
+	Confirm func(what string) (bool, error)
+}
+
+// ErrCancelled: the user said no.
+var ErrCancelled = errors.New("purge cancelled: nothing was removed")
+
+// Purge is rac out purge.
+func (a *App) Purge(req PurgeRequest) (RemoveResult, error) {
+	var out RemoveResult
+	if req.Session == "" && !req.All || req.Session != "" && req.All {
+		return out, Usagef("rac out purge needs --session S or --all (one of them)")
+	}
+	if req.Session != "" {
+		if err := session.CheckName(req.Session, "--session"); err != nil {
+			return out, Usage(err)
+		}
+	}
+	stores, err := a.Stores()
+	if err != nil {
+		return out, err
+	}
+	defer stores.Close()
+	type target struct {
+		st   *store.Store
+		sess string
+	}
+	var targets []target
+	for _, st := range stores {
+		names, err := st.Sessions()
+		if err != nil {
+			return out, err
+		}
+		for _, n := range names {
+			if req.All || n == req.Session {
+				targets = append(targets, target{st, n})
+			}
+		}
+	}
+	what := "every session"
+	if !req.All {
+		what = "session " + req.Session
+		if len(targets) == 0 {
+			return out, &resolve.NotFoundError{Session: req.Session, Reason: resolve.NoSession}
+		}
+	}
+	if req.Confirm != nil {
+		ok, err := req.Confirm(what)
+		if err != nil {
+			return out, err
+		}
+		if !ok {
+			return out, ErrCancelled
+		}
+	}
+	opts := gc.Options{Now: a.env.Now}
+	for _, t := range targets {
+		res, err := userRemoval(t.st, func() (*gc.Result, error) { return gc.Purge(t.st, t.sess, opts) })
+		out.Results = append(out.Results, res)
+		if err != nil {
+			out.Errors = append(out.Errors, err)
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,103 @@
+package app
+
+import (
+	"time"
+
+	"github.com/rac-cli/rac/internal/record"
+)
+
+// ListEntry is the stable JSON shape of one recording (rac out list --json).
+type ListEntry struct {
+	Ref         string         `json:"ref"`
+	Session     string         `json:"session"`
+	Name        string         `json:"name"`
+	Seq         int64          `json:"seq"`
+	Argv        []string       `json:"argv"`
+	Cwd         string         `json:"cwd"`
+	Status      string         `json:"status"`
+	ExitCode    *int           `json:"exit_code"`
+	Signal      *string        `json:"signal"`
+	StartedAt   time.Time      `json:"started_at"`
+	EndedAt     *time.Time     `json:"ended_at"`
+	StdoutBytes int64          `json:"stdout_bytes"`
+	StderrBytes int64          `json:"stderr_bytes"`
+	Mode        string         `json:"mode"`
+	Notes       []string       `json:"notes"`
+	Truncated   bool           `json:"truncated"`
+	KeptBytes   int64          `json:"kept_bytes"`
+	Redacted    bool           `json:"redacted"`
+	Redactions  int            `json:"redactions"`
+	ByRule      map[string]int `json:"redactions_by_rule"`
+}
+
+// ListResult is what List found: the entries, and the sessions it looked
+// at (one name when the scope was a single session).
+type ListResult struct {
+	Entries  []ListEntry
+	Sessions []string
+}
+
+// List describes the recordings of the scope, in sequence order.
+func (a *App) List(sc Scope) (ListResult, error) {
+	red, err := a.Redactor()
+	if err != nil {
+		return ListResult{}, err
+	}
+	stores, err := a.Stores()
+	if err != nil {
+		return ListResult{}, err
+	}
+	defer stores.Close()
+	sessions, err := a.sessions(stores, sc)
+	if err != nil {
+		return ListResult{}, err
+	}
+	res := ListResult{Entries: []ListEntry{}, Sessions: sessions}
+	err = a.eachRecording(stores, sessions, func(r *record.Recording) error {
+		res.Entries = append(res.Entries, entryOf(r, red.String))
+		return nil
+	})
+	return res, err
+}
+
+// entryOf describes a recording; every string passes through the
+// redactor, also for a recording made with --no-redact.
+func entryOf(r *record.Recording, red func(string) string) ListEntry {
+	argv := make([]string, len(r.Meta.Argv))
+	for i, s := range r.Meta.Argv {
+		argv[i] = red(s)
+	}
+	e := ListEntry{
+		Ref: r.Ref(), Session: r.Session, Name: r.Name, Seq: r.Seq,
+		Argv: validUTF8s(argv), Cwd: ValidUTF8(red(r.Meta.Cwd)), Status: r.Status,
+		StartedAt: r.Meta.StartedAt, Mode: r.Meta.Mode, Notes: []string{},
+		Redacted: r.Meta.Redact, ByRule: map[string]int{},
+	}
+	if f := r.Footer; f != nil {
+		e.ExitCode = f.ExitCode
+		if f.Signal != "" {
+			s := f.Signal
+			e.Signal = &s
+		}
+		t := f.EndedAt
+		e.EndedAt = &t
+		e.StdoutBytes = f.Received[record.Stdout].Bytes
+		e.StderrBytes = f.Received[record.Stderr].Bytes
+		for _, n := range f.Notes {
+			e.Notes = append(e.Notes, ValidUTF8(red(n)))
+		}
+		for k, n := range f.Redactions {
+			e.ByRule[k] = n
+			e.Redactions += n
+		}
+	} else {
+		// still running or cut off: what has been stored so far
+		e.StdoutBytes = r.StreamSize(record.Stdout)
+		e.StderrBytes = r.StreamSize(record.Stderr)
+	}
+	e.KeptBytes = r.KeptBytes()
+	if cuts, err := r.Cuts(); err == nil && len(cuts) > 0 {
+		e.Truncated = true
+	}
+	return e
+}

@@ -1,0 +1,219 @@
+package app
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/rac-cli/rac/internal/record"
+	"github.com/rac-cli/rac/internal/termtext"
+)
+
+// ReadRequest is one rac out read.
+type ReadRequest struct {
+	Ref    string
+	Stream string // "" for both, in arrival order
+	// Head and Tail count lines; HeadSet/TailSet tell a given 0 (print
+	// nothing, as head -n 0) from no flag.
+	Head, Tail       int64
+	HeadSet, TailSet bool
+	Lines            string // A:B, A:, :B or A
+	Raw              bool
+	JSON             bool
+	Follow           bool
+}
+
+// ReadLine is the JSON shape of one line of rac out read --json.
+type ReadLine struct {
+	Stream string `json:"stream"`
+	Line   int64  `json:"line"`
+	Text   string `json:"text"`
+	Marker bool   `json:"marker,omitempty"`
+}
+
+// Read writes the recording's output, as the request asks, to w. Notes
+// for the reader (running, incomplete, cut, never started) go to Note.
+func (a *App) Read(req ReadRequest, w io.Writer) error {
+	if err := checkStream(req.Stream); err != nil {
+		return err
+	}
+	if req.Head < 0 || req.Tail < 0 {
+		return Usagef("--head and --tail take a number of lines from 0")
+	}
+	lo := record.LineOptions{Stream: req.Stream, Head: req.Head, Tail: req.Tail}
+	if req.Lines != "" {
+		var err error
+		if lo.From, lo.To, err = ParseLines(req.Lines); err != nil {
+			return err
+		}
+	}
+	rec, err := a.Open(req.Ref)
+	if err != nil {
+		return err
+	}
+	defer rec.Close()
+	if (req.HeadSet && req.Head == 0) || (req.TailSet && req.Tail == 0) {
+		return nil // as head -n 0: nothing, but the reference was checked
+	}
+	if req.Lines != "" && lo.Stream == "" {
+		if lo.Stream, err = onlyStream(rec); err != nil {
+			return err
+		}
+	}
+	if !req.Follow {
+		a.noteStatus(rec)
+	}
+	bw := bufio.NewWriterSize(w, 64<<10)
+	defer func() { _ = bw.Flush() }() // on early errors; the normal path checks it
+	if req.Raw && req.Head == 0 && req.Tail == 0 && req.Lines == "" && !req.Follow {
+		cuts, err := rec.CopyRaw(bw, req.Stream)
+		for stream, c := range cuts {
+			a.Note(fmt.Sprintf("%s: %s (at byte %d of what --raw prints)", rec.Ref(), record.CutMarker(stream, c), c.HeadEnd))
+		}
+		if err != nil {
+			return err
+		}
+		return bw.Flush()
+	}
+	print := linePrinter(req, bw)
+	if req.Follow {
+		return a.follow(rec, req.Stream, bw, print)
+	}
+	printed := 0
+	if err := rec.Lines(lo, func(l record.Line) error { printed++; return print(l) }); err != nil {
+		return err
+	}
+	if printed == 0 && lo.From > 0 {
+		// say why nothing came, instead of a silent empty answer
+		a.Note(fmt.Sprintf("%s: %s has no lines %s (it has %d lines)", rec.Ref(), lo.Stream, req.Lines, rec.StreamLines(lo.Stream)))
+	}
+	return bw.Flush()
+}
+
+// linePrinter writes one line as the request asks: cleaned as a terminal
+// shows it, raw, or as JSON.
+func linePrinter(req ReadRequest, w *bufio.Writer) func(record.Line) error {
+	enc := json.NewEncoder(w)
+	return func(l record.Line) error {
+		text := l.Text
+		if !l.Marker && !req.Raw {
+			text = termtext.CleanLine(text)
+		}
+		if req.JSON {
+			return enc.Encode(ReadLine{Stream: l.Stream, Line: l.N, Text: ValidUTF8(string(text)), Marker: l.Marker})
+		}
+		w.Write(text)
+		if l.NL || !req.Raw || l.Marker {
+			w.WriteByte('\n')
+		}
+		if req.Follow {
+			return w.Flush()
+		}
+		return nil
+	}
+}
+
+func (a *App) follow(rec *record.Recording, stream string, w *bufio.Writer, print func(record.Line) error) error {
+	wait, done := rec.WaitFunc(500 * time.Millisecond)
+	defer done()
+	if err := rec.Follow(record.FollowOptions{Stream: stream, Wait: wait}, print); err != nil {
+		return err
+	}
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	a.Note(rec.Ref() + " " + OutcomeText(rec))
+	return nil
+}
+
+// ParseLines reads A:B, A: (to the end), :B (from the start) or A.
+func ParseLines(s string) (from, to int64, err error) {
+	a, b, colon := strings.Cut(s, ":")
+	bad := Usagef("invalid --lines %q: use A:B with line numbers from 1 (e.g. --lines 120:160)", s)
+	if a != "" {
+		if from, err = strconv.ParseInt(a, 10, 64); err != nil || from < 1 {
+			return 0, 0, bad
+		}
+	} else {
+		from = 1
+	}
+	switch {
+	case !colon:
+		to = from
+	case b != "":
+		if to, err = strconv.ParseInt(b, 10, 64); err != nil || to < from {
+			return 0, 0, bad
+		}
+	}
+	return from, to, nil
+}
+
+// onlyStream picks the stream for --lines when none was named: the only
+// stream with output.
+func onlyStream(rec *record.Recording) (string, error) {
+	var with []string
+	for _, s := range rec.Streams() {
+		if rec.StreamSize(s) > 0 {
+			with = append(with, s)
+		}
+	}
+	switch len(with) {
+	case 0:
+		return record.Stdout, nil
+	case 1:
+		return with[0], nil
+	}
+	return "", Usagef("%s has output on both streams: add --stream stdout or --stream stderr to --lines", rec.Ref())
+}
+
+// OutcomeText says how a recording ended, as the end of a sentence that
+// starts with its reference.
+func OutcomeText(rec *record.Recording) string {
+	f := rec.Footer
+	switch {
+	case rec.Status == record.StatusRunning:
+		return "is still running"
+	case rec.Status == record.StatusIncomplete:
+		return "is incomplete: the recorder stopped before the command ended"
+	case f == nil:
+		return rec.Status
+	case f.Status == record.StatusExited && f.ExitCode != nil:
+		return fmt.Sprintf("exited with code %d", *f.ExitCode)
+	case f.Status == record.StatusSignaled:
+		return "was killed by " + f.Signal
+	case f.Status == record.StatusTimedOut:
+		return "timed out"
+	case f.Status == record.StatusFailedToStart:
+		return "failed to start"
+	}
+	return f.Status
+}
+
+// noteStatus tells what the reader should know about a recording that is
+// not simply finished.
+func (a *App) noteStatus(rec *record.Recording) {
+	switch rec.Status {
+	case record.StatusRunning:
+		a.Note(rec.Ref() + " is still running; this is its output so far (add --follow to wait for the rest)")
+	case record.StatusIncomplete:
+		a.Note(rec.Ref() + " is incomplete: the recorder stopped before the command ended; this is the output it kept")
+	default:
+		f := rec.Footer
+		switch {
+		case f == nil:
+		case f.BrokenOff:
+			a.Note(rec.Ref() + " was broken off (the store failed while recording); this is the output it kept")
+		case f.Status == record.StatusFailedToStart:
+			// it printed nothing: say why instead of an empty answer
+			why := "the command could not be started"
+			if len(f.Notes) > 0 {
+				why = a.redactString(f.Notes[0])
+			}
+			a.Note(fmt.Sprintf("%s never started: %s", rec.Ref(), why))
+		}
+	}
+}

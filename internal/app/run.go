@@ -1,0 +1,383 @@
+package app
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/rac-cli/rac/internal/capture"
+	"github.com/rac-cli/rac/internal/record"
+	"github.com/rac-cli/rac/internal/redact"
+	"github.com/rac-cli/rac/internal/session"
+	"github.com/rac-cli/rac/internal/store"
+)
+
+// Announce values: which of rac run's own lines it prints.
+const (
+	AnnounceAuto  = "auto"
+	AnnounceStart = "start"
+	AnnounceEnd   = "end"
+	AnnounceBoth  = "both"
+	AnnounceNone  = "none"
+)
+
+// RunRequest is one rac run.
+type RunRequest struct {
+	Argv                             []string
+	Stdin, Stdout, Stderr            *os.File
+	Timeout, KillAfter, DrainTimeout time.Duration
+	Announce                         string
+	Summary                          bool
+	SummaryHead, SummaryTail         int
+	// OnStart is called with the reference before the command starts,
+	// when the start line is to be printed.
+	OnStart func(ref string)
+	// OnExit is called as soon as the command has ended, before rac
+	// writes anything else about it.
+	OnExit func(out capture.Outcome)
+}
+
+// RunResult is what one rac run did.
+type RunResult struct {
+	Outcome capture.Outcome
+	// Ref is the recording's qualified reference, "" when not recorded.
+	Ref, Session, Name string
+	// Announce is the request's Announce with auto resolved.
+	Announce string
+	// Summary holds the compact summary's lines (with --summary).
+	Summary  []string
+	Duration time.Duration
+	// Notes are the outcome's notes, redacted.
+	Notes []string
+}
+
+// RunView is the stable shape of rac run --json.
+type RunView struct {
+	Ref         *string  `json:"ref"`
+	Session     *string  `json:"session"`
+	Name        *string  `json:"name"`
+	Status      string   `json:"status"`
+	ExitCode    *int     `json:"exit_code"`
+	Signal      *string  `json:"signal"`
+	DurationMS  int64    `json:"duration_ms"`
+	StdoutBytes int64    `json:"stdout_bytes"`
+	StderrBytes int64    `json:"stderr_bytes"`
+	StdoutLines int64    `json:"stdout_lines"`
+	StderrLines int64    `json:"stderr_lines"`
+	Notes       []string `json:"notes"`
+}
+
+// View is the result as rac run --json prints it.
+func (r RunResult) View() RunView {
+	out := r.Outcome
+	v := RunView{
+		Status: out.Status, DurationMS: r.Duration.Milliseconds(),
+		StdoutBytes: out.Received[record.Stdout].Bytes, StderrBytes: out.Received[record.Stderr].Bytes,
+		StdoutLines: out.Received[record.Stdout].Lines, StderrLines: out.Received[record.Stderr].Lines,
+		Notes: validUTF8s(r.Notes),
+	}
+	if r.Ref != "" {
+		ref, sess, name := r.Ref, r.Session, r.Name
+		v.Ref, v.Session, v.Name = &ref, &sess, &name
+	}
+	switch out.Status {
+	case record.StatusExited, record.StatusFailedToStart:
+		code := out.ExitCode
+		v.ExitCode = &code
+	}
+	if out.Signal != 0 {
+		s := unix.SignalName(out.Signal)
+		v.Signal = &s
+	}
+	return v
+}
+
+// CheckRun validates a request before anything runs.
+func CheckRun(req RunRequest) error {
+	if len(req.Argv) == 0 {
+		return Usagef("missing command: rac run [flags] [--] CMD [ARGS...]")
+	}
+	switch req.Announce {
+	case AnnounceAuto, AnnounceStart, AnnounceEnd, AnnounceBoth, AnnounceNone:
+	default:
+		return Usagef("invalid --announce %q: use start, end, both, none or auto", req.Announce)
+	}
+	if req.Timeout < 0 || req.KillAfter < 0 || req.DrainTimeout < 0 {
+		return Usagef("durations must not be negative")
+	}
+	if req.SummaryHead < 0 || req.SummaryTail < 0 {
+		return Usagef("--summary-head and --summary-tail take a number of lines from 0")
+	}
+	return nil
+}
+
+// Run runs the command as without rac and records it. A failure to record
+// is a warning: the command runs all the same. The returned error is rac's
+// own failure before the command ran.
+func (a *App) Run(req RunRequest) (RunResult, error) {
+	if err := CheckRun(req); err != nil {
+		return RunResult{}, err
+	}
+	id, idErr := a.Identify(false)
+	if idErr != nil && (a.set.Session != "" || !errors.Is(idErr, session.ErrInvalidName)) {
+		return RunResult{}, idErr // a bad --session flag is rac's own bad flag
+	}
+	// Built even with redaction off: rac's own lines about the command
+	// (warnings, summary, errors) are always redacted.
+	red, err := a.Redactor()
+	if err != nil {
+		return RunResult{}, err
+	}
+	res := RunResult{Announce: req.Announce}
+	if res.Announce == AnnounceAuto {
+		res.Announce = AnnounceEnd
+		if id.FromAgent {
+			res.Announce = AnnounceBoth
+		}
+	}
+	var rec *record.Writer
+	switch {
+	case idErr != nil:
+		// a bad RAC_SESSION must not cost the user the command itself
+		a.warnf("not recording this command: %v", idErr)
+	case a.recordingAllowed():
+		rec = a.startRecording(id, req.Argv)
+	}
+	reds := &streamRedactors{red: red}
+	var filter func(string, io.Writer) io.WriteCloser
+	if a.set.RedactEnabled {
+		filter = reds.filter
+	}
+	if rec != nil {
+		res.Ref, res.Session, res.Name = rec.Ref(), rec.Session, rec.Name
+		if req.OnStart != nil && (res.Announce == AnnounceStart || res.Announce == AnnounceBoth) {
+			req.OnStart(rec.Ref())
+		}
+	}
+	var collectors map[string]*Collector
+	var tee func(string) io.Writer
+	if req.Summary {
+		collectors = map[string]*Collector{}
+		for _, s := range []string{record.Stdout, record.Stderr} {
+			collectors[s] = NewCollector(req.SummaryHead + req.SummaryTail)
+		}
+		tee = func(s string) io.Writer { return collectors[s] }
+	}
+	started := a.env.Now()
+	out := capture.Run(capture.RunOptions{
+		Argv: req.Argv, Env: childEnv(a.env.Environ(), rec),
+		Stdin: req.Stdin, Stdout: req.Stdout, Stderr: req.Stderr,
+		Timeout: req.Timeout, KillAfter: req.KillAfter, DrainTimeout: req.DrainTimeout,
+		Rec: rec, Warn: func(m string) { a.Warn(red.String(m)) }, Now: a.env.Now,
+		Tee: tee, NoForward: req.Summary, Filter: filter,
+	})
+	for _, c := range collectors {
+		_ = c.Close() // ends a last line; it cannot fail
+	}
+	if out.Status == record.StatusFailedToStart {
+		out.Notes = append(out.Notes, out.StartErr.Error())
+	}
+	if req.OnExit != nil {
+		req.OnExit(out)
+	}
+	if rec != nil {
+		a.finish(rec, out, reds.counts())
+	}
+	res.Outcome = out
+	res.Duration = a.env.Now().Sub(started)
+	for _, n := range out.Notes {
+		res.Notes = append(res.Notes, red.String(n))
+	}
+	if req.Summary {
+		refLine := "rac: not recorded"
+		if rec != nil {
+			refLine = "rac: ref " + rec.Ref()
+		}
+		res.Summary = a.summary(req, out, collectors, refLine)
+	}
+	return res, nil
+}
+
+// finish writes the footer: the outcome, counts, notes (redacted) and
+// redaction counts.
+func (a *App) finish(rec *record.Writer, out capture.Outcome, redactions map[string]int) {
+	footer := record.Footer{
+		Status: out.Status, EndedAt: a.env.Now().UTC(),
+		Received: out.Received, Redactions: redactions,
+	}
+	switch out.Status {
+	case record.StatusExited:
+		code := out.ExitCode
+		footer.ExitCode = &code
+	case record.StatusSignaled, record.StatusTimedOut:
+		if out.Signal != 0 {
+			footer.Signal = unix.SignalName(out.Signal)
+		}
+	}
+	for _, n := range out.Notes {
+		footer.Notes = append(footer.Notes, a.redactString(n))
+	}
+	var ferr error
+	withPrivateUmask(func() { ferr = rec.Finish(footer) })
+	if serr := errors.Join(rec.Err(), ferr); serr != nil {
+		a.warnf("recording %s broken off: %v; the command's output was still forwarded in full", rec.Ref(), FirstLine(serr))
+	}
+}
+
+func (a *App) summary(req RunRequest, out capture.Outcome, cs map[string]*Collector, refLine string) []string {
+	sig := ""
+	if out.Signal != 0 {
+		sig = unix.SignalName(out.Signal)
+	}
+	argv := make([]string, len(req.Argv))
+	for i, s := range req.Argv {
+		argv[i] = a.redactString(s)
+	}
+	var streams []SummaryStream
+	for _, s := range []string{record.Stdout, record.Stderr} {
+		rc := out.Received[s]
+		streams = append(streams, SummaryStream{Name: s, Lines: rc.Lines, Bytes: rc.Bytes, Output: cs[s]})
+	}
+	return Summary(shellQuote(argv), OutcomeWord(out.Status, out.ExitCode, sig), streams, req.SummaryHead, req.SummaryTail, refLine)
+}
+
+// startRecording opens the store and creates the recording, with argv and
+// cwd redacted when redaction is on (curl -H, git clone
+// https://user:TOKEN@...). Any failure is one warning and no recording.
+func (a *App) startRecording(id session.Identity, argv []string) *record.Writer {
+	cwd, _ := os.Getwd()
+	if a.set.RedactEnabled {
+		stored := make([]string, len(argv))
+		for i, s := range argv {
+			stored[i] = a.redactString(s)
+		}
+		argv, cwd = stored, a.redactString(cwd)
+	}
+	var rec *record.Writer
+	var err error
+	withPrivateUmask(func() {
+		var sd *store.Session
+		sd, err = a.openSessionForWrite(id)
+		if err != nil {
+			return
+		}
+		defer sd.Close()
+		defer sd.Store.Close()
+		rec, err = record.Create(record.CreateOptions{
+			Session: sd, Argv: argv, Cwd: cwd, Mode: record.ModePipes, Redact: a.set.RedactEnabled,
+			Streams: []string{record.Stdout, record.Stderr}, RacVersion: a.env.Version, Now: a.env.Now,
+			MaxBytes: a.set.MaxBytes, HeadBytes: a.set.HeadBytes,
+		})
+	})
+	if err != nil {
+		a.warnf("not recording this command: %v", FirstLine(err))
+		return nil
+	}
+	return rec
+}
+
+// openSessionForWrite opens (creating) the store and the session folder.
+// Only the default location (never an explicit RAC_HOME) falls back to
+// $TMPDIR/rac-UID when it cannot be written, as in sandboxes that forbid
+// writes under the home directory.
+func (a *App) openSessionForWrite(id session.Identity) (*store.Session, error) {
+	loc := store.Locate(a.env.Getenv)
+	if loc.Err != nil {
+		return nil, loc.Err
+	}
+	sd, err := openSessionAt(loc.Path, id)
+	if err == nil || loc.Explicit || !store.IsUnwritable(err) {
+		return sd, err
+	}
+	_, statErr := os.Lstat(loc.Fallback)
+	sd, ferr := openSessionAt(loc.Fallback, id)
+	if ferr != nil {
+		return nil, fmt.Errorf("%v; fallback %s: %w", err, loc.Fallback, ferr)
+	}
+	if errors.Is(statErr, fs.ErrNotExist) {
+		a.warnf("cannot write %s (%v); recording in %s instead ('rac out' searches both)", loc.Path, FirstLine(err), loc.Fallback)
+	}
+	return sd, nil
+}
+
+func openSessionAt(path string, id session.Identity) (*store.Session, error) {
+	st, err := store.CreateStore(path)
+	if err != nil {
+		return nil, err
+	}
+	sd, err := st.Session(id.Name, true)
+	if err == nil {
+		err = sd.WriteInfo(id)
+	}
+	if err != nil {
+		if sd != nil {
+			sd.Close()
+		}
+		st.Close()
+		return nil, err
+	}
+	return sd, nil
+}
+
+// withPrivateUmask runs fn with umask 077 so the store's folders are 0700
+// and files 0600 whatever the user's umask; the child is started outside
+// it and inherits the user's own umask.
+func withPrivateUmask(fn func()) {
+	old := syscall.Umask(0o077)
+	defer syscall.Umask(old)
+	fn()
+}
+
+// childEnv is rac's environment with RAC_REF naming this recording (and
+// without an inherited RAC_REF when there is no recording).
+func childEnv(environ []string, rec *record.Writer) []string {
+	env := make([]string, 0, len(environ)+1)
+	for _, kv := range environ {
+		if !strings.HasPrefix(kv, "RAC_REF=") {
+			env = append(env, kv)
+		}
+	}
+	if rec != nil {
+		env = append(env, "RAC_REF="+rec.Ref())
+	}
+	return env
+}
+
+// streamRedactors makes one redacting writer per stream and sums their
+// counts for the footer.
+type streamRedactors struct {
+	red *redact.Redactor
+	mu  sync.Mutex
+	ws  []*redact.Writer
+}
+
+func (s *streamRedactors) filter(_ string, sink io.Writer) io.WriteCloser {
+	w := s.red.NewWriter(sink)
+	s.mu.Lock()
+	s.ws = append(s.ws, w)
+	s.mu.Unlock()
+	return w
+}
+
+func (s *streamRedactors) counts() map[string]int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out map[string]int
+	for _, w := range s.ws {
+		for k, n := range w.Counts() {
+			if out == nil {
+				out = map[string]int{}
+			}
+			out[k] += n
+		}
+	}
+	return out
+}
