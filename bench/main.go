@@ -22,7 +22,7 @@ var (
 	racBin = flag.String("rac", "bin/rac", "the rac binary to measure")
 	sizeMB = flag.Int("size", 512, "MiB of output for the throughput runs")
 	runs   = flag.Int("runs", 5, "interleaved runs per measurement (medians)")
-	only   = flag.String("only", "", "comma-separated sections to run (default all)")
+	only   = flag.String("only", "", "comma-separated sections to run (default all); a name before a / also runs its parts (throughput runs throughput/gitlog)")
 	keep   = flag.Bool("keep", false, "keep the work folder")
 )
 
@@ -43,6 +43,7 @@ type bench struct {
 
 func main() {
 	flag.Parse()
+	want := selected(*only) // before the work folder: check exits without removing it
 	rac, err := filepath.Abs(*racBin)
 	check(err)
 	work, err := os.MkdirTemp("", "rac-bench-")
@@ -52,20 +53,42 @@ func main() {
 	}
 	b := &bench{work: work, rac: rac}
 	b.env = append(os.Environ(), "RAC_HOME="+filepath.Join(work, "store"), "RAC_SESSION=bench", "RAC_GC_MAX_AGE=1000d")
-	fmt.Printf("rac bench: %s, %d MiB, medians of %d interleaved runs, %s\n", rac, *sizeMB, *runs, time.Now().Format(time.RFC3339))
-	want := map[string]bool{}
-	for _, s := range strings.Split(*only, ",") {
-		if s != "" {
-			want[s] = true
-		}
-	}
+	fmt.Printf("rac bench: %s, %d MiB (git log text: %d MiB), medians of %d interleaved runs, %s\n", rac, *sizeMB, *gitLogMB, *runs, time.Now().Format(time.RFC3339))
 	for _, s := range sections {
-		if len(want) > 0 && !want[s.name] {
+		if len(want) > 0 && !want[s.name] && !want[parent(s.name)] {
 			continue
 		}
 		fmt.Printf("\n## %s\n", s.name)
 		s.run(b)
 	}
+}
+
+// selected is the set of section names -only asks for; an unknown name
+// stops the bench, since a typo would otherwise measure nothing.
+func selected(only string) map[string]bool {
+	known := map[string]bool{}
+	var names []string
+	for _, s := range sections {
+		known[s.name], known[parent(s.name)] = true, true
+		names = append(names, s.name)
+	}
+	want := map[string]bool{}
+	for _, s := range strings.Split(only, ",") {
+		if s = strings.TrimSpace(s); s == "" {
+			continue
+		}
+		if !known[s] {
+			check(fmt.Errorf("-only: no section %q (sections: %s)", s, strings.Join(names, ", ")))
+		}
+		want[s] = true
+	}
+	return want
+}
+
+// parent is the section a part belongs to: throughput for throughput/gitlog.
+func parent(name string) string {
+	p, _, _ := strings.Cut(name, "/")
+	return p
 }
 
 func check(err error) {

@@ -5,6 +5,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"strings"
 	"time"
 )
@@ -27,9 +29,74 @@ func main() {
 }
 `
 
-// benchStartup: rac run -- true against a minimal Go program that only
-// execs true.
+// startupTarget is rac's start-up budget against startupref, a program
+// that links the same libraries and starts its child the same way: what
+// is left is rac's own work (session, store, recording).
+const startupTarget = 1.6
+
+// benchStartup: rac run -- true against bench/startupref (cobra, viper and
+// color linked and used, fork, exec and wait), with the exec-only Go
+// wrapper and script(1) beside it for information, all interleaved.
 func benchStartup(b *bench) {
+	ref := b.buildStartupRef()
+	wrapper := b.buildMinimalWrapper()
+	truePath, err := exec.LookPath("true")
+	check(err)
+	type variant struct {
+		name string
+		argv []string
+		t    []time.Duration
+	}
+	variants := []*variant{
+		{name: "rac run -q -- true", argv: []string{b.rac, "run", "-q", "--", truePath}},
+		{name: "startupref run -q -- true", argv: []string{ref, "run", "-q", "--", truePath}},
+		{name: "minimal Go wrapper (exec only)", argv: []string{wrapper, truePath}},
+	}
+	if s, note := scriptCmd(truePath); s != nil {
+		variants = append(variants, &variant{name: "script -qc true /dev/null", argv: s})
+	} else {
+		fmt.Println(note)
+	}
+	n := 40 * *runs
+	for i := 0; i < n; i++ {
+		if i%50 == 0 {
+			b.resetStore()
+		}
+		for _, v := range variants {
+			v.t = append(v.t, b.timeCmd(b.env, v.argv...).wall)
+		}
+	}
+	b.resetStore()
+	med := make([]time.Duration, len(variants))
+	for i, v := range variants {
+		med[i] = median(v.t)
+		fmt.Printf("%-32s %7.2f ms (fastest %.2f ms)\n", v.name, ms(med[i]), ms(slices.Min(v.t)))
+	}
+	r := med[0].Seconds()
+	fmt.Printf("start-up ratio vs startupref (cobra+viper+color, fork/exec/wait) %.2fx (target <= %.1fx: %s) over %d interleaved runs each\n",
+		r/med[1].Seconds(), startupTarget, verdict(r/med[1].Seconds() <= startupTarget), n)
+	fmt.Printf("for information: vs the exec-only wrapper %.2fx", r/med[2].Seconds())
+	if len(variants) > 3 {
+		fmt.Printf(", vs script -qc %.2fx", r/med[3].Seconds())
+	}
+	fmt.Println()
+}
+
+// buildStartupRef builds bench/startupref inside the rac module, so it
+// links the versions in go.mod and go.sum, with CGO_ENABLED=0 like rac.
+func (b *bench) buildStartupRef() string {
+	out := filepath.Join(b.work, "startupref")
+	build := exec.Command("go", "build", "-o", out, ".")
+	build.Dir = filepath.Join(benchDir(), "startupref")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	build.Stderr = os.Stderr
+	check(build.Run())
+	return out
+}
+
+// buildMinimalWrapper builds a Go program that only execs its arguments,
+// in a module of its own (it needs nothing from rac's).
+func (b *bench) buildMinimalWrapper() string {
 	dir := filepath.Join(b.work, "wrapper")
 	check(os.MkdirAll(dir, 0o755))
 	check(os.WriteFile(filepath.Join(dir, "main.go"), []byte(minimalWrapper), 0o644))
@@ -37,24 +104,42 @@ func benchStartup(b *bench) {
 	wrapper := filepath.Join(dir, "wrapper")
 	build := exec.Command("go", "build", "-o", wrapper, ".")
 	build.Dir = dir
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
 	build.Stderr = os.Stderr
 	check(build.Run())
-	truePath, err := exec.LookPath("true")
-	check(err)
-	n := 40 * *runs
-	var racT, wrapT []time.Duration
-	for i := 0; i < n; i++ {
-		if i%50 == 0 {
-			b.resetStore()
+	return wrapper
+}
+
+// benchDir is this package's source folder: go run keeps the full path of
+// its files, and the bench is also run from the repository root.
+func benchDir() string {
+	if _, file, _, ok := runtime.Caller(0); ok {
+		dir := filepath.Dir(file)
+		if _, err := os.Stat(filepath.Join(dir, "startupref")); err == nil {
+			return dir
 		}
-		racT = append(racT, b.timeCmd(b.env, b.rac, "run", "-q", "--", truePath).wall)
-		wrapT = append(wrapT, b.timeCmd(b.env, wrapper, truePath).wall)
 	}
-	b.resetStore()
-	r, w := median(racT), median(wrapT)
-	fmt.Printf("rac run -- true        %7.2f ms\n", float64(r.Microseconds())/1000)
-	fmt.Printf("minimal Go wrapper     %7.2f ms\n", float64(w.Microseconds())/1000)
-	fmt.Printf("start-up ratio %.2fx (target <= 1.8x: %s) over %d interleaved runs each\n", r.Seconds()/w.Seconds(), verdict(r.Seconds()/w.Seconds() <= 1.8), n)
+	dir, err := filepath.Abs("bench")
+	check(err)
+	return dir
+}
+
+// scriptCmd is util-linux's script running true with its typescript
+// thrown away, or nil and a note when there is no such script here (other
+// systems' script takes other arguments).
+func scriptCmd(truePath string) ([]string, string) {
+	if runtime.GOOS != "linux" {
+		return nil, "script -qc: skipped (not Linux)"
+	}
+	path, err := exec.LookPath("script")
+	if err != nil {
+		return nil, "script -qc: skipped (no script here: apt-get install bsdutils)"
+	}
+	argv := []string{path, "-qc", truePath, os.DevNull}
+	if err := exec.Command(argv[0], argv[1:]...).Run(); err != nil {
+		return nil, fmt.Sprintf("script -qc: skipped (%s: %v)", strings.Join(argv, " "), err)
+	}
+	return argv, ""
 }
 
 func (b *bench) timeCmdQuiet(argv ...string) string {

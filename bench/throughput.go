@@ -8,7 +8,10 @@ import (
 	"time"
 )
 
-func init() { register("throughput", benchThroughput) }
+func init() {
+	register("throughput", benchThroughput)
+	register("throughput/gitlog", benchGitLog)
+}
 
 // benchThroughput: rac run -- cat FILE >/dev/null against cat|tee and the
 // pipe+file limit cat|dd, interleaved.
@@ -71,4 +74,49 @@ func benchThroughput(b *bench) {
 func (b *bench) supports(flag string) bool {
 	r := b.timeCmdQuiet(b.rac, "run", "--help")
 	return contains(r, flag)
+}
+
+// benchGitLog: redaction-on rac run on git-log-shaped text, where every
+// Author line names a word redaction must look at (AUTH), against cat|tee;
+// the same text with Author spelt Editor, and with redaction off, beside
+// it for information, all interleaved.
+func benchGitLog(b *bench) {
+	size := int64(*gitLogMB) << 20
+	file, st := b.gitLogFile("gitlog.log", size, "Author")
+	editor, _ := b.gitLogFile("gitlog-editor.log", size, "Editor")
+	out := filepath.Join(b.work, "tee.out")
+	fmt.Printf("git log text: %d MiB, %s\n", *gitLogMB, st)
+	for _, f := range []string{file, editor} {
+		_ = b.timeCmd(b.env, "cat", f) // warm the page cache
+	}
+	type variant struct {
+		name string
+		argv []string
+	}
+	variants := []variant{
+		{"rac run -- cat (redaction on)", []string{b.rac, "run", "-q", "--", "cat", file}},
+		{"  same, Author spelt Editor", []string{b.rac, "run", "-q", "--", "cat", editor}},
+		{"rac run --no-redact -- cat", []string{b.rac, "run", "-q", "--no-redact", "--", "cat", file}},
+		{"cat | tee OUT", b.sh(fmt.Sprintf("cat %s | tee %s >/dev/null", file, out))},
+	}
+	if !b.supports("--no-redact") {
+		variants = append(variants[:2], variants[3:]...)
+	}
+	argv := make([][]string, len(variants))
+	for v, vr := range variants {
+		argv[v] = vr.argv
+	}
+	med := b.interleave(*runs, func() { b.resetStore(); _ = os.Remove(out) }, argv...)
+	b.resetStore()
+	_ = os.Remove(out)
+	for v, vr := range variants {
+		fmt.Printf("%-32s %8.1f ms  %7.0f MiB/s\n", vr.name, ms(med[v]), mbps(size, med[v]))
+	}
+	tee := med[len(med)-1].Seconds()
+	fmt.Printf("git-log redaction-on throughput vs tee %.2fx (target >= 0.8x: %s)\n", tee/med[0].Seconds(), verdict(tee/med[0].Seconds() >= 0.8))
+	fmt.Printf("for information: Author spelt Editor %.2fx tee", tee/med[1].Seconds())
+	if len(variants) == 4 {
+		fmt.Printf(", redaction off %.2fx tee", tee/med[2].Seconds())
+	}
+	fmt.Printf("; Author costs %.2fx the time of Editor\n", med[0].Seconds()/med[1].Seconds())
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/rac-cli/rac/internal/resolve"
 	"github.com/rac-cli/rac/internal/session"
 	"github.com/rac-cli/rac/internal/store"
+	"github.com/rac-cli/rac/internal/units"
 )
 
 // autoBudget is how long automatic GC may work inside rac run before it
@@ -45,7 +46,7 @@ func (a *App) recordingAllowed() bool {
 		return true
 	}
 	a.warnf("not recording this command: only %s free on the file system of the store %s (gc.min_free_bytes is %s); gc runs after the command",
-		gc.FormatBytes(free), store.Locate(a.env.Getenv).Path, gc.FormatBytes(a.set.GC.MinFreeBytes))
+		units.Bytes(free), store.Locate(a.env.Getenv).Path, units.Bytes(a.set.GC.MinFreeBytes))
 	return false
 }
 

@@ -2,14 +2,14 @@ package app
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
-	"runtime"
 
 	"github.com/rac-cli/rac/internal/record"
 	"github.com/rac-cli/rac/internal/resolve"
+	"github.com/rac-cli/rac/internal/search"
 	"github.com/rac-cli/rac/internal/store"
 )
 
@@ -40,13 +40,16 @@ type GrepLine struct {
 	Text string `json:"text"`
 }
 
-// Grep searches the scope's recordings in sequence order and writes each
-// hit to w as grep does (or as JSON). It returns the number of hits.
+// Grep searches the scope's recordings in sequence order (on every core)
+// and writes each hit to w as grep does, or as JSON. It returns the number
+// of hits. A recording that cannot be read is a warning and the search
+// goes on.
 func (a *App) Grep(req GrepRequest, w io.Writer) (int, error) {
-	if req.Text == "" {
+	s, err := search.New(search.Options{Text: req.Text, IgnoreCase: req.IgnoreCase, Context: req.Context})
+	switch {
+	case errors.Is(err, search.ErrEmptyText):
 		return 0, Usagef("empty TEXT: rac out grep TEXT needs something to search for")
-	}
-	if req.Context < 0 {
+	case err != nil:
 		return 0, Usagef("-C takes a number of lines from 0")
 	}
 	stores, err := a.Stores()
@@ -58,62 +61,56 @@ func (a *App) Grep(req GrepRequest, w io.Writer) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	var dirs []*store.Session
+	defer func() {
+		for _, d := range dirs {
+			d.Close()
+		}
+	}()
+	for _, name := range sessions {
+		if sd, err := resolve.FindSession(stores, name); err == nil {
+			dirs = append(dirs, sd)
+		} // else the current session has recorded nothing yet
+	}
+	jobs, err := search.Jobs(dirs)
+	if err != nil {
+		return 0, err
+	}
 	bw := bufio.NewWriterSize(w, 64<<10)
 	defer func() { _ = bw.Flush() }() // on early errors; the normal path checks it
-	opts := record.GrepOptions{Text: req.Text, IgnoreCase: req.IgnoreCase, Context: req.Context}
+	enc := json.NewEncoder(bw)
 	hits := 0
-	if req.Context == 0 {
-		// recordings searched on every core, printed in sequence order
-		err = a.eachRecordingParallel(stores, sessions, func(rec *record.Recording) ([]byte, int, error) {
-			var buf bytes.Buffer
-			enc := json.NewEncoder(&buf)
-			n := 0
-			err := rec.Grep(opts, func(h record.Hit) error {
-				n++
-				if req.JSON {
-					return enc.Encode(jsonHit(rec, h))
-				}
-				writeHit(&buf, rec.Ref(), h, false)
-				return nil
-			})
-			return buf.Bytes(), n, err
-		}, func(out []byte, n int) error {
-			hits += n
-			_, err := bw.Write(out)
-			return err
-		})
-	} else {
-		err = a.grepWithContext(stores, sessions, opts, req.JSON, bw, &hits)
-	}
-	if err != nil {
-		return hits, err
-	}
-	return hits, bw.Flush()
-}
-
-// grepWithContext prints hits with merged context, in one pass.
-func (a *App) grepWithContext(stores Stores, sessions []string, opts record.GrepOptions, asJSON bool, w io.Writer, hits *int) error {
-	enc := json.NewEncoder(w)
 	var last groupEnd
-	return a.eachRecording(stores, sessions, func(rec *record.Recording) error {
-		return rec.Grep(opts, func(h record.Hit) error {
-			*hits++
-			if asJSON {
-				return enc.Encode(jsonHit(rec, h))
+	err = s.Walk(jobs, func(r search.Result) error {
+		ref := r.Job.Session.Name + "/" + r.Job.Name
+		if r.Err != nil {
+			a.warnf("skipping %s: %s", ref, FirstLine(r.Err))
+		}
+		for _, h := range r.Hits {
+			hits++
+			if req.JSON {
+				if err := enc.Encode(jsonHit(r.Job, h)); err != nil {
+					return err
+				}
+				continue
 			}
 			first := h.N
 			if len(h.Before) > 0 {
 				first = h.Before[0].N
 			}
-			sep := *hits > 1 && (last.ref != rec.Ref() || last.stream != h.Stream || first > last.line+1)
-			last = groupEnd{ref: rec.Ref(), stream: h.Stream, line: h.N}
+			sep := req.Context > 0 && hits > 1 && (last.ref != ref || last.stream != h.Stream || first > last.line+1)
+			last = groupEnd{ref: ref, stream: h.Stream, line: h.N}
 			if len(h.After) > 0 {
 				last.line = h.After[len(h.After)-1].N
 			}
-			writeHit(w, rec.Ref(), h, sep)
-			return nil
-		})
+			writeHit(bw, ref, h, sep)
+		}
+		return nil
 	})
+	if err != nil {
+		return hits, err
+	}
+	return hits, bw.Flush()
 }
 
 // groupEnd is where the last printed group of context ended.
@@ -122,21 +119,21 @@ type groupEnd struct {
 	line        int64
 }
 
-func jsonHit(rec *record.Recording, h record.Hit) GrepHit {
-	conv := func(ls []record.Line) []GrepLine {
+func jsonHit(j search.Job, h search.Hit) GrepHit {
+	conv := func(ls []search.Line) []GrepLine {
 		out := make([]GrepLine, 0, len(ls))
 		for _, l := range ls {
 			out = append(out, GrepLine{Line: l.N, Text: ValidUTF8(string(l.Text))})
 		}
 		return out
 	}
-	return GrepHit{Ref: rec.Ref(), Session: rec.Session, Name: rec.Name, Stream: h.Stream, Line: h.N,
+	return GrepHit{Ref: j.Session.Name + "/" + j.Name, Session: j.Session.Name, Name: j.Name, Stream: h.Stream, Line: h.N,
 		Text: ValidUTF8(string(h.Text)), Before: conv(h.Before), After: conv(h.After)}
 }
 
 // writeHit prints a hit as grep does: ':' after a match's fields, '-'
 // after a context line's, "--" between groups when there is context.
-func writeHit(w io.Writer, ref string, h record.Hit, sep bool) {
+func writeHit(w io.Writer, ref string, h search.Hit, sep bool) {
 	if sep {
 		fmt.Fprintln(w, "--")
 	}
@@ -158,84 +155,4 @@ func writeHit(w io.Writer, ref string, h record.Hit, sep bool) {
 	for _, l := range h.After {
 		line(l.N, l.Text, "-")
 	}
-}
-
-// grepJob is one recording's search, done by a worker, printed in order.
-type grepJob struct {
-	sd   *store.Session
-	name string
-	out  []byte
-	hits int
-	err  error
-	done chan struct{}
-}
-
-// eachRecordingParallel runs fn over the recordings of the sessions on
-// several goroutines (one per core) and hands their outputs to emit in
-// sequence order, so the result is the same as a sequential walk.
-func (a *App) eachRecordingParallel(stores Stores, sessions []string, fn func(*record.Recording) ([]byte, int, error), emit func([]byte, int) error) error {
-	var jobs []*grepJob
-	var dirs []*store.Session
-	defer func() {
-		for _, d := range dirs {
-			d.Close()
-		}
-	}()
-	for _, sname := range sessions {
-		sd, err := resolve.FindSession(stores, sname)
-		if err != nil {
-			continue // the current session has recorded nothing yet
-		}
-		dirs = append(dirs, sd)
-		names, err := record.ListNames(sd)
-		if err != nil {
-			return err
-		}
-		for _, n := range names {
-			jobs = append(jobs, &grepJob{sd: sd, name: n, done: make(chan struct{})})
-		}
-	}
-	next := make(chan *grepJob)
-	stop := make(chan struct{})
-	defer close(stop)
-	for range max(1, runtime.GOMAXPROCS(0)) {
-		go func() {
-			for j := range next {
-				rec, err := record.Open(j.sd, j.name)
-				if err != nil {
-					j.out = []byte(fmt.Sprintf("skipping %s/%s: %s", j.sd.Name, j.name, FirstLine(err)))
-					j.hits = -1 // a warning
-				} else {
-					j.out, j.hits, j.err = fn(rec)
-					rec.Close()
-				}
-				close(j.done)
-			}
-		}()
-	}
-	go func() {
-		defer close(next)
-		for _, j := range jobs {
-			select {
-			case next <- j:
-			case <-stop:
-				return
-			}
-		}
-	}()
-	for _, j := range jobs {
-		<-j.done
-		if j.err != nil {
-			return j.err
-		}
-		if j.hits < 0 {
-			a.Warn(a.redactString(string(j.out)))
-			continue
-		}
-		if err := emit(j.out, j.hits); err != nil {
-			return err
-		}
-		j.out = nil
-	}
-	return nil
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/rac-cli/rac/internal/redact"
 	"github.com/rac-cli/rac/internal/session"
 	"github.com/rac-cli/rac/internal/store"
+	"github.com/rac-cli/rac/internal/termtext"
 )
 
 // Announce values: which of rac run's own lines it prints.
@@ -246,7 +247,7 @@ func (a *App) summary(req RunRequest, out capture.Outcome, cs map[string]*Collec
 		rc := out.Received[s]
 		streams = append(streams, SummaryStream{Name: s, Lines: rc.Lines, Bytes: rc.Bytes, Output: cs[s]})
 	}
-	return Summary(shellQuote(argv), OutcomeWord(out.Status, out.ExitCode, sig), streams, req.SummaryHead, req.SummaryTail, refLine)
+	return Summary(termtext.QuoteArgv(argv), OutcomeWord(out.Status, out.ExitCode, sig), streams, req.SummaryHead, req.SummaryTail, refLine)
 }
 
 // startRecording opens the store and creates the recording, with argv and

@@ -34,6 +34,7 @@ import (
 	"github.com/rac-cli/rac/internal/record"
 	"github.com/rac-cli/rac/internal/store"
 	"github.com/rac-cli/rac/internal/store/tomb"
+	"github.com/rac-cli/rac/internal/units"
 )
 
 // ErrDeadline is returned by a pass that stopped at Options.Deadline; what
@@ -471,7 +472,7 @@ func (p *pass) planSessions() {
 	if limit <= 0 {
 		return
 	}
-	reason := "session over " + FormatBytes(limit)
+	reason := "session over " + units.Bytes(limit)
 	for _, s := range p.sessions {
 		pl := p.plans[s]
 		if s.err != nil || pl.sessEntry != nil || pl.projected <= limit {
@@ -498,7 +499,7 @@ func (p *pass) planSessions() {
 		}
 		sd.Close()
 		if pl.projected > limit {
-			p.keep(s.name, fmt.Sprintf("still %s, over %s: what is left cannot be removed", FormatBytes(pl.projected), FormatBytes(limit)))
+			p.keep(s.name, fmt.Sprintf("still %s, over %s: what is left cannot be removed", units.Bytes(pl.projected), units.Bytes(limit)))
 		}
 	}
 }
@@ -512,7 +513,7 @@ func (p *pass) planStore() {
 	if limit <= 0 || p.total <= limit {
 		return
 	}
-	reason := "store over " + FormatBytes(limit)
+	reason := "store over " + units.Bytes(limit)
 	type cand struct {
 		s *sessInfo
 		r *recInfo
@@ -556,7 +557,7 @@ func (p *pass) planStore() {
 		p.addVictim(c.s, c.r, tomb.ByGC, reason, argv)
 	}
 	if p.total > limit {
-		p.keep("", fmt.Sprintf("still %s, over %s: what is left is running, newer or unreadable", FormatBytes(p.total), FormatBytes(limit)))
+		p.keep("", fmt.Sprintf("still %s, over %s: what is left is running, newer or unreadable", units.Bytes(p.total), units.Bytes(limit)))
 	}
 }
 
@@ -843,28 +844,6 @@ func FreeBytes(path string) (int64, error) {
 		}
 		p = parent
 	}
-}
-
-// FormatBytes renders a size the way rac's messages do: 0 B, 512 B,
-// 4 KiB, 1.5 MiB, 212 MiB.
-func FormatBytes(n int64) string {
-	if n < 0 {
-		return "-" + FormatBytes(-n)
-	}
-	units := []string{"B", "KiB", "MiB", "GiB", "TiB", "PiB"}
-	i, d := 0, int64(1)
-	for i < len(units)-1 && n >= d<<10 {
-		d <<= 10
-		i++
-	}
-	switch {
-	case n%d == 0:
-		return fmt.Sprintf("%d %s", n/d, units[i])
-	case n/d >= 100:
-		return fmt.Sprintf("%.0f %s", float64(n)/float64(d), units[i])
-	}
-	s := fmt.Sprintf("%.1f", float64(n)/float64(d))
-	return strings.TrimSuffix(s, ".0") + " " + units[i]
 }
 
 // FormatAge renders a duration of whole days as "7 days", else as a Go

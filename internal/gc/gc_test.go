@@ -19,6 +19,7 @@ import (
 	"github.com/rac-cli/rac/internal/record"
 	"github.com/rac-cli/rac/internal/store"
 	"github.com/rac-cli/rac/internal/store/tomb"
+	"github.com/rac-cli/rac/internal/units"
 )
 
 type fixture struct {
@@ -133,7 +134,7 @@ func TestSessionOverLimitKeepsNewest(t *testing.T) {
 	assert.Equal(t, all[len(all)-len(left):], left, "the newest recordings are kept")
 	assert.Equal(t, len(all)-len(left), res.RemovedRecordings)
 	assert.Zero(t, res.RemovedSessions)
-	assert.Equal(t, "session over "+FormatBytes(limit), res.Recordings[0].Reason)
+	assert.Equal(t, "session over "+units.Bytes(limit), res.Recordings[0].Reason)
 	assert.Equal(t, "s/"+all[0], res.Recordings[0].Ref)
 	assert.Equal(t, res.Stores[0].BytesAfter, apparent(t, f.root), "the projected size is the real one")
 	assert.Equal(t, res.Stores[0].BytesBefore-res.Stores[0].BytesAfter, res.FreedBytes)
@@ -200,7 +201,7 @@ func TestStoreCapRemovesOldestStoreWide(t *testing.T) {
 	assert.Equal(t, []string{b1, b2}, names(t, f, "b"))
 	assert.LessOrEqual(t, apparent(t, f.root), limit)
 	require.Len(t, res.Recordings, 1)
-	assert.Equal(t, "store over "+FormatBytes(limit), res.Recordings[0].Reason)
+	assert.Equal(t, "store over "+units.Bytes(limit), res.Recordings[0].Reason)
 
 	limit = apparent(t, f.root) - 8000
 	f.run(Options{MaxStoreBytes: limit})
@@ -514,7 +515,7 @@ func TestFreeBytes(t *testing.T) {
 func TestFormat(t *testing.T) {
 	for n, want := range map[int64]string{0: "0 B", 512: "512 B", 4096: "4 KiB", 1536: "1.5 KiB", 256 << 20: "256 MiB",
 		2 << 30: "2 GiB", 212*(1<<20) + 300000: "212 MiB", 1<<20 - 1: "1024 KiB", 5000: "4.9 KiB"} {
-		assert.Equal(t, want, FormatBytes(n), n)
+		assert.Equal(t, want, units.Bytes(n), n)
 	}
 	for d, want := range map[time.Duration]string{7 * 24 * time.Hour: "7 days", 24 * time.Hour: "1 day", 36 * time.Hour: "36h",
 		90 * time.Minute: "1h30m", 10 * time.Second: "10s"} {

@@ -144,13 +144,3 @@ func TestNoTemporaryNameVisible(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []string{"0001-t"}, names)
 }
-
-func TestFinderMatchesBytesIndex(t *testing.T) {
-	hay := []byte(strings.Repeat("the quick brown fox jumps over the lazy dog; error: connection refused at 10.0.0.1:443\n", 200) + "zzz-tail")
-	for _, nd := range []string{"e", "ab", "the", "fox", "connection refused", "refused at 10.0.0.1:443\nthe", "zzz-tail", "zzz-none", "dog; error"} {
-		f := newFinder([]byte(nd), hay)
-		for _, start := range []int{0, 1, 7, 100, len(hay) - 10} {
-			assert.Equal(t, bytes.Index(hay[start:], []byte(nd)), f.index(hay[start:]), "needle %q from %d", nd, start)
-		}
-	}
-}

@@ -1,9 +1,11 @@
 package termtext
 
 import (
+	"bytes"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestCleanLine(t *testing.T) {
@@ -38,4 +40,91 @@ func TestCleanLineNoAllocWhenClean(t *testing.T) {
 	line := []byte("nothing to clean here")
 	allocs := testing.AllocsPerRun(100, func() { CleanLine(line) })
 	assert.Zero(t, allocs)
+}
+
+// naiveIndexSpecial is IndexSpecial's definition, one byte at a time.
+func naiveIndexSpecial(b []byte) int {
+	for i, c := range b {
+		switch {
+		case c == '\t' || c == '\n':
+		case c == '\r':
+			if i+1 < len(b) && b[i+1] != '\n' {
+				return i
+			}
+		case c < 0x20 || c == 0x7f:
+			return i
+		case c == 0xc2:
+			if i+1 < len(b) && b[i+1] >= 0x80 && b[i+1] < 0xa0 {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+func TestIndexSpecial(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		in   string
+		want int
+	}{
+		{"plain", "hello world, a long plain line\twith a tab\n", -1},
+		{"empty", "", -1},
+		{"bel", "abc err\aor def", 7},
+		{"esc late", "0123456789abcdef\x1b[0m", 16},
+		{"crlf is a line end", "line one\r\nline two\r\n", -1},
+		{"cr at the end is a line end", "line\r", -1},
+		{"cr overwrite", "10%\r50%", 3},
+		{"cr cr lf", "ab\r\r\n", 2},
+		{"backspace", "ab\bc", 2},
+		{"nul", "a\x00", 1},
+		{"del", "0123456789\x7f", 10},
+		{"c1 csi", "red \u009b31m", 4},
+		{"latin-1 is no control", "caf\u00e9 \u00b0C \u00a0nbsp", -1},
+		{"0xc2 at the end", "abcdefgh\xc2", -1},
+		{"high bytes near controls", "\xff\xfe\x9f\x80\xc3\x9f\xa0\xe2", -1},
+		{"0x1f in the second word", "abcdefghij\x1f", 10},
+		{"0x20 and 0x08 edges", "        \x08", 8},
+		{"0x0b vertical tab", "abc\vdef", 3},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			assert.Equal(t, tc.want, IndexSpecial([]byte(tc.in)))
+			assert.Equal(t, naiveIndexSpecial([]byte(tc.in)), IndexSpecial([]byte(tc.in)))
+		})
+	}
+}
+
+func TestIndexSpecialEveryByteEveryLane(t *testing.T) {
+	for c := range 256 {
+		for _, next := range []byte{'x', '\n', 0x85, 0xa0} {
+			for at := range 69 { // every lane of the four-word rounds and the tail
+				b := make([]byte, 70)
+				for i := range b {
+					b[i] = 'a'
+				}
+				b[at], b[at+1] = byte(c), next
+				if want := naiveIndexSpecial(b); IndexSpecial(b) != want {
+					t.Fatalf("byte %#x then %#x at %d: got %d, want %d", c, next, at, IndexSpecial(b), want)
+				}
+			}
+		}
+	}
+}
+
+func TestCleanLineBell(t *testing.T) {
+	// the line 'rac out read' shows as "abc error def"
+	assert.Equal(t, "abc error def", string(CleanLine([]byte("abc err\aor def"))))
+	assert.Equal(t, "a", string(CleanLine([]byte("a\r\r"))), "the first CR overwrites")
+}
+
+// FuzzIndexSpecial: the word-at-a-time scan agrees with the byte loop, and
+// a line with nothing special comes out of CleanLine unchanged.
+func FuzzIndexSpecial(f *testing.F) {
+	f.Add([]byte("abc err\aor def\r\n\x1b[31mx\u009b"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		require.Equal(t, naiveIndexSpecial(b), IndexSpecial(b))
+		if line, _, _ := bytes.Cut(b, []byte{'\n'}); IndexSpecial(line) < 0 {
+			require.Equal(t, bytes.TrimSuffix(line, []byte{'\r'}), CleanLine(line))
+		}
+	})
 }

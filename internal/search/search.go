@@ -1,0 +1,366 @@
+// Package search is rac's grep engine: it finds a literal text in
+// recordings as a terminal shows them, in one recording (Searcher.Recording)
+// or in many on every core, handed back in sequence order (Searcher.Walk).
+//
+// It owns what a match is: a line matches when its cleaned text (what
+// 'rac out read' prints, termtext.CleanLine) holds the text, with ASCII
+// case folding when asked; which raw bytes can make a cleaned line differ
+// is termtext.IndexSpecial's one definition, never a copy here. It returns
+// plain values (hits with line numbers, match offsets and context) and
+// must never print, colour, format references for people, or import
+// cobra, viper, color, ui or app: rendering is the caller's.
+package search
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+
+	"github.com/rac-cli/rac/internal/record"
+	"github.com/rac-cli/rac/internal/termtext"
+)
+
+// Options describe a literal search.
+type Options struct {
+	Text       string // searched for as is: regex characters are plain text
+	IgnoreCase bool   // ASCII case folding, as LC_ALL=C grep -i
+	Context    int    // lines before and after each hit
+	Stream     string // one stream (record.Stdout, ...); "" every stream, in metadata order
+}
+
+// Span is one match in a line's text: Text[Start:End].
+type Span struct{ Start, End int }
+
+// Line is a context line: one shown around a hit, not matching.
+type Line struct {
+	N    int64
+	Text []byte // cleaned
+}
+
+// Hit is one matching line with its context. Context is merged as grep
+// merges it: each line is shown once, as a hit when it matches, so a
+// hit's Before holds only lines no earlier hit of the stream has shown.
+type Hit struct {
+	Stream  string
+	N       int64  // line number in the stream, as 'rac out read --lines' takes it
+	Text    []byte // cleaned as 'rac out read' prints it
+	Matches []Span // every match in Text, left to right, not overlapping
+	Before  []Line
+	After   []Line
+}
+
+// ErrStop, returned by a callback, ends a search early without an error.
+var ErrStop = errors.New("search: stop")
+
+// ErrEmptyText is New's answer to an empty Options.Text, which would
+// match every line.
+var ErrEmptyText = errors.New("empty search text")
+
+// Searcher is a prepared search; it is safe for concurrent use.
+type Searcher struct {
+	o      Options
+	needle []byte // lower-cased when folding
+}
+
+// New prepares a search.
+func New(o Options) (*Searcher, error) {
+	if o.Text == "" {
+		return nil, ErrEmptyText
+	}
+	if o.Context < 0 {
+		return nil, fmt.Errorf("context of %d lines: it takes a number from 0", o.Context)
+	}
+	switch o.Stream {
+	case "", record.Stdout, record.Stderr, record.PTY:
+	default:
+		return nil, fmt.Errorf("unknown stream %q (streams are %s, %s and %s)", o.Stream, record.Stdout, record.Stderr, record.PTY)
+	}
+	s := &Searcher{o: o, needle: []byte(o.Text)}
+	if o.IgnoreCase {
+		s.needle = asciiLower(nil, s.needle)
+	}
+	return s, nil
+}
+
+// Match reports whether line (raw, without its newline) matches: it
+// returns the cleaned text and the matches in it, nil when none.
+func (s *Searcher) Match(line []byte) ([]byte, []Span) {
+	clean := termtext.CleanLine(line)
+	return clean, s.spans(clean, nil)
+}
+
+// spans finds the matches in clean, appending them to dst; nil when none.
+func (s *Searcher) spans(clean []byte, scratch *[]byte) []Span {
+	hay := clean
+	if s.o.IgnoreCase {
+		var buf []byte
+		if scratch != nil {
+			buf = *scratch
+		}
+		buf = asciiLower(buf, clean)
+		if scratch != nil {
+			*scratch = buf
+		}
+		hay = buf
+	}
+	var out []Span
+	for at := 0; at <= len(hay)-len(s.needle); {
+		k := bytes.Index(hay[at:], s.needle)
+		if k < 0 {
+			break
+		}
+		out = append(out, Span{at + k, at + k + len(s.needle)})
+		at += k + len(s.needle)
+	}
+	return out
+}
+
+// Recording searches the recording, calling fn with each hit in order:
+// stream by stream, line by line. The hit's slices are never reused. An
+// error from fn ends the search and is returned (ErrStop: nil returned).
+func (s *Searcher) Recording(rec *record.Recording, fn func(Hit) error) error {
+	err := s.search(rec, nil, fn)
+	if errors.Is(err, ErrStop) {
+		return nil
+	}
+	return err
+}
+
+// errStopped ends a search the walk no longer wants.
+var errStopped = errors.New("search: stopped")
+
+// search is Recording with a stop channel: once it is closed, the search
+// ends with errStopped at its next block or hit.
+func (s *Searcher) search(rec *record.Recording, stop <-chan struct{}, fn func(Hit) error) error {
+	st := &state{s: s, stop: stop, fn: fn}
+	for _, stream := range rec.Streams() {
+		if s.o.Stream != "" && stream != s.o.Stream {
+			continue
+		}
+		var err error
+		if s.o.Context > 0 {
+			err = st.lines(rec, stream)
+		} else {
+			err = st.blocks(rec, stream)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// state is one recording's search: its scratch space and the arena the
+// hits' text is copied into.
+type state struct {
+	s     *Searcher
+	stop  <-chan struct{}
+	fn    func(Hit) error
+	arena []byte
+	fold  []byte // scratch for a folded line
+}
+
+func (st *state) stopped() bool {
+	select {
+	case <-st.stop:
+		return true
+	default:
+		return false
+	}
+}
+
+// keep copies b into the arena: hits outlive the read buffers, and one
+// arena for a recording's hits is one allocation for many lines.
+func (st *state) keep(b []byte) []byte {
+	if len(st.arena)+len(b) > cap(st.arena) {
+		// earlier hits keep pointing into the old arena, which stays
+		st.arena = make([]byte, 0, max(64<<10, len(b)))
+	}
+	at := len(st.arena)
+	st.arena = append(st.arena, b...)
+	return st.arena[at:len(st.arena):len(st.arena)]
+}
+
+// match cleans line and returns its kept text and matches when it matches.
+func (st *state) match(line []byte) ([]byte, []Span, bool) {
+	clean := termtext.CleanLine(line)
+	spans := st.s.spans(clean, &st.fold)
+	if spans == nil {
+		return nil, nil, false
+	}
+	return st.keep(clean), spans, true
+}
+
+func (st *state) emit(h Hit) error {
+	if st.stopped() {
+		return errStopped
+	}
+	return st.fn(h)
+}
+
+// lines walks a stream line by line, for a search with context, with the
+// line numbers and cuts 'rac out read' shows (a cut's marker is no line).
+func (st *state) lines(rec *record.Recording, stream string) error {
+	ctx := st.s.o.Context
+	// ring holds the last ctx lines in buffers of its own, reused: only
+	// lines that are shown go to the arena, so a hit pins no run of
+	// unshown lines
+	ring := make([]Line, ctx)
+	head, filled := 0, 0 // ring[head] is the oldest of filled lines
+	var pending *Hit     // a hit still collecting its After
+	var shown int64 = -1 // the last line number shown (as a hit or context)
+	n := 0
+	err := rec.Lines(record.LineOptions{Stream: stream}, func(l record.Line) error {
+		if l.Marker {
+			return nil
+		}
+		if n++; n%4096 == 0 && st.stopped() {
+			return errStopped
+		}
+		clean := termtext.CleanLine(l.Text)
+		spans := st.s.spans(clean, &st.fold)
+		if pending != nil && (spans != nil || len(pending.After) >= ctx) {
+			if err := st.emit(*pending); err != nil {
+				return err
+			}
+			pending = nil
+		}
+		switch {
+		case spans != nil:
+			h := &Hit{Stream: stream, N: l.N, Text: st.keep(clean), Matches: spans}
+			for i := range filled {
+				if b := ring[(head+i)%ctx]; b.N > shown {
+					h.Before = append(h.Before, Line{N: b.N, Text: st.keep(b.Text)})
+				}
+			}
+			pending, shown = h, l.N
+		case pending != nil:
+			pending.After = append(pending.After, Line{N: l.N, Text: st.keep(clean)})
+			shown = l.N
+		}
+		slot := (head + filled) % ctx
+		if filled == ctx {
+			slot, head = head, (head+1)%ctx
+		} else {
+			filled++
+		}
+		ring[slot] = Line{N: l.N, Text: append(ring[slot].Text[:0], clean...)}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if pending != nil {
+		return st.emit(*pending)
+	}
+	return nil
+}
+
+// blockPool reuses read buffers across streams and recordings: a fresh
+// megabyte for each costs page faults worth more than its search.
+var blockPool = sync.Pool{New: func() any { b := make([]byte, 1<<20); return &b }}
+
+// blocks searches a stream block by block, piece by piece (the pieces of a
+// capped recording are split at its cut, each starting at a whole line):
+// a block with no candidate costs one substring scan, one scan for bytes
+// cleaning acts on, and one newline count.
+func (st *state) blocks(rec *record.Recording, stream string) error {
+	pieces, closeFn, err := rec.Pieces(stream)
+	if err != nil {
+		return err
+	}
+	defer closeFn()
+	bp := blockPool.Get().(*[]byte)
+	defer blockPool.Put(bp)
+	for _, p := range pieces {
+		if err := st.piece(p, stream, bp); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (st *state) piece(p record.Piece, stream string, bp *[]byte) error {
+	buf := *bp
+	nl := p.FirstLine - 1 // newlines before buf[0]
+	carry := 0            // buf[:carry] is the partial last line of the previous block
+	var find *finder
+	for {
+		if st.stopped() {
+			return errStopped
+		}
+		if carry == len(buf) { // a line longer than the block
+			buf = append(buf, make([]byte, len(buf))...)
+			*bp = buf
+		}
+		k, err := io.ReadFull(p.R, buf[carry:])
+		final := err == io.EOF || err == io.ErrUnexpectedEOF
+		if err != nil && !final {
+			return err
+		}
+		data := buf[:carry+k]
+		end := len(data)
+		if !final {
+			end = bytes.LastIndexByte(data, '\n') + 1
+		}
+		if find == nil {
+			find = newFinder(st.s.needle, st.s.o.IgnoreCase, data)
+		}
+		if err := st.chunk(data[:end], stream, find, &nl); err != nil {
+			return err
+		}
+		if final {
+			return nil
+		}
+		carry = copy(buf, data[end:])
+	}
+}
+
+// chunk searches whole lines (the last may lack its newline). Candidates
+// are the raw matches and the lines holding a byte cleaning acts on; each
+// is matched on its cleaned text. nl counts the newlines before chunk on
+// entry and before its end on return.
+func (st *state) chunk(chunk []byte, stream string, find *finder, nl *int64) error {
+	counted := 0                      // chunk[:counted] is counted into nl
+	m, sp := -2, -2                   // the next raw match, the next special byte: -2 not known, -1 none left
+	for pos := 0; pos < len(chunk); { // pos is always a line start
+		if m != -1 && m < pos {
+			if m = find.index(chunk[pos:]); m >= 0 {
+				m += pos
+			}
+		}
+		if sp != -1 && sp < pos {
+			if sp = termtext.IndexSpecial(chunk[pos:]); sp >= 0 {
+				sp += pos
+			}
+		}
+		c := m
+		if c < 0 || (sp >= 0 && sp < c) {
+			c = sp
+		}
+		if c < 0 {
+			break
+		}
+		ls := bytes.LastIndexByte(chunk[:c], '\n') + 1
+		le := bytes.IndexByte(chunk[c:], '\n')
+		if le < 0 {
+			le = len(chunk)
+		} else {
+			le += c
+		}
+		pos = le + 1
+		text, spans, ok := st.match(chunk[ls:le])
+		if !ok {
+			continue
+		}
+		*nl += int64(bytes.Count(chunk[counted:ls], []byte{'\n'}))
+		counted = ls
+		if err := st.emit(Hit{Stream: stream, N: *nl + 1, Text: text, Matches: spans}); err != nil {
+			return err
+		}
+	}
+	*nl += int64(bytes.Count(chunk[counted:], []byte{'\n'}))
+	return nil
+}
