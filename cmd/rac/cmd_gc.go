@@ -42,7 +42,7 @@ what would go and why, and changes nothing.`,
 				if dryRun {
 					printPlan(c.streams.Out, res)
 				}
-				printGCSummary(c.streams.Err, res)
+				printGCSummary(c.p, res)
 			}
 			if errors.Is(err, app.ErrReported) {
 				return exitCodeError{code: exitNotFound1} // said above, or in the JSON

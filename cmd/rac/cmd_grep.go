@@ -43,7 +43,7 @@ error (an unknown session is an error, not "no match").`,
 			if errors.As(err, &ce) {
 				return err
 			}
-			printError(c.streams.Err, err)
+			c.printError(err, "rac out grep")
 			return exitCodeError{code: exitUsage}
 		},
 	}

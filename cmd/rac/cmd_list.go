@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"fmt"
 
 	"github.com/spf13/cobra"
 
@@ -49,7 +48,7 @@ func (o *listOptions) run() error {
 		return enc.Encode(res.Entries)
 	}
 	if len(res.Entries) == 0 && !o.scope.All {
-		fmt.Fprintf(c.streams.Err, "rac: no recordings in session %q ('rac out list --all-sessions' shows every session)\n", res.Sessions[0])
+		c.p.Infof("no recordings in session %q ('rac out list --all-sessions' shows every session)", res.Sessions[0])
 	}
 	return writeListTable(c.streams.Out, res.Entries, c.env.Now())
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/rac-cli/rac/internal/app"
 	"github.com/rac-cli/rac/internal/gc"
+	"github.com/rac-cli/rac/internal/ui"
 )
 
 func newPurgeCmd(c *cli) *cobra.Command {
@@ -33,13 +34,13 @@ stdin is not a terminal it refuses and asks for --yes.`,
 			if err != nil {
 				return err
 			}
-			status := reportRemoval(c.streams.Err, res)
+			status := c.reportRemoval(res)
 			total := gc.NewResult(false)
 			for _, r := range res.Results {
 				total.Merge(r)
 			}
-			fmt.Fprintf(c.streams.Err, "rac: purge removed %s, %s, %s\n", plural(total.RemovedSessions, "session"),
-				plural(total.RemovedRecordings, "recording"), gc.FormatBytes(max(total.FreedBytes, 0)))
+			c.p.Infof("purge removed %s, %s, %s", plural(total.RemovedSessions, "session"),
+				plural(total.RemovedRecordings, "recording"), ui.Bytes(max(total.FreedBytes, 0)))
 			if status != exitOK {
 				return exitCodeError{code: status}
 			}
@@ -55,7 +56,7 @@ stdin is not a terminal it refuses and asks for --yes.`,
 
 // confirmPurge asks on the terminal; without one it refuses.
 func (c *cli) confirmPurge(what string) (bool, error) {
-	if !isTerminal(c.streams.In) {
+	if !c.streams.IsStdinTTY() {
 		return false, app.Usagef("purge would remove every recording of %s; pass --yes to confirm (stdin is not a terminal, so rac cannot ask)", what)
 	}
 	fmt.Fprintf(c.streams.Err, "rac: remove every recording of %s? [y/N] ", what)

@@ -4,6 +4,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/rac-cli/rac/internal/app"
+	"github.com/rac-cli/rac/internal/ui"
 )
 
 type readOptions struct {
@@ -30,7 +31,11 @@ Notes (running, incomplete, cut) go to stderr.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.req.Ref = args[0]
 			o.req.HeadSet, o.req.TailSet = cmd.Flags().Changed("head"), cmd.Flags().Changed("tail")
-			return c.app.Read(o.req, c.streams.Out)
+			ended, err := c.app.Read(o.req, c.streams.Out)
+			if ended != nil {
+				c.p.Infof("%s %s", ended.Ref, ui.Outcome(ended.Status, ended.ExitCode, ended.Signal))
+			}
+			return err
 		},
 	}
 	f := cmd.Flags()

@@ -2,13 +2,11 @@ package main
 
 import (
 	"errors"
-	"fmt"
-	"io"
 
 	"github.com/spf13/cobra"
 
 	"github.com/rac-cli/rac/internal/app"
-	"github.com/rac-cli/rac/internal/gc"
+	"github.com/rac-cli/rac/internal/ui"
 )
 
 func newRmCmd(c *cli) *cobra.Command {
@@ -31,23 +29,22 @@ is removed; one not found (or already expired) is reported and the rest go.`,
 		},
 		RunE: func(_ *cobra.Command, args []string) error {
 			res, err := c.app.Remove(args)
-			errw := c.streams.Err
 			status := exitOK
 			for _, e := range res.RefErrors {
-				printError(errw, e)
+				c.printError(e, "rac out rm")
 				status = max(status, exitStatus(e, false))
 			}
 			if errors.Is(err, app.ErrNothingRemoved) {
-				fmt.Fprintf(errw, "rac: nothing was removed\n")
+				c.p.Infof("nothing was removed")
 				return exitCodeError{code: status}
 			}
 			if err != nil {
 				return err
 			}
-			status = max(status, reportRemoval(errw, res))
+			status = max(status, c.reportRemoval(res))
 			for _, r := range res.Results {
 				for _, rec := range r.Recordings {
-					fmt.Fprintf(errw, "rac: removed %s (%s)\n", rec.Ref, gc.FormatBytes(rec.Bytes))
+					c.p.Infof("removed %s (%s)", rec.Ref, ui.Bytes(rec.Bytes))
 				}
 			}
 			if status != exitOK {
@@ -62,19 +59,19 @@ is removed; one not found (or already expired) is reported and the rest go.`,
 
 // reportRemoval prints what rm or purge could not do and returns the exit
 // status it calls for.
-func reportRemoval(w io.Writer, res app.RemoveResult) int {
+func (c *cli) reportRemoval(res app.RemoveResult) int {
 	status := exitOK
 	for _, err := range res.Errors {
-		printError(w, err)
+		c.printError(err, "")
 		status = exitNotFound1
 	}
 	for _, r := range res.Results {
 		for _, k := range r.Kept {
-			fmt.Fprintf(w, "rac: %s is %s; it was not removed (remove it once it has ended)\n", k.Ref, k.Why)
+			c.p.Infof("%s is %s; it was not removed (remove it once it has ended)", k.Ref, k.Why)
 			status = exitNotFound1
 		}
 		for _, e := range r.Errors {
-			fmt.Fprintf(w, "rac: %s\n", escapeControl(e))
+			c.p.Infof("%s", e)
 			status = exitNotFound1
 		}
 	}

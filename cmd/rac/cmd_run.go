@@ -3,8 +3,6 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"os"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -12,14 +10,12 @@ import (
 	"github.com/rac-cli/rac/internal/capture"
 	"github.com/rac-cli/rac/internal/record"
 	"github.com/rac-cli/rac/internal/session"
+	"github.com/rac-cli/rac/internal/termtext"
 )
 
 type runOptions struct {
-	c       *cli
-	req     app.RunRequest
-	quiet   bool
-	json    bool
-	noRedac bool
+	c     *cli
+	quiet bool
 }
 
 func newRunCmd(c *cli) *cobra.Command {
@@ -43,49 +39,43 @@ executed, 127 when it is not found. The last line rac writes to stderr is
 	f := cmd.Flags()
 	f.SetInterspersed(false) // everything from CMD on belongs to CMD
 	f.StringVar(&c.session, "session", "", "record into session `NAME` ("+session.NameForm+")")
-	f.DurationVar(&o.req.Timeout, "timeout", 0, settingByKey("run.timeout").help)
-	f.DurationVar(&o.req.KillAfter, "kill-after", 5*time.Second, settingByKey("run.kill_after").help)
-	f.DurationVar(&o.req.DrainTimeout, "drain-timeout", 2*time.Second, settingByKey("run.drain_timeout").help)
-	f.StringVar(&o.req.Announce, "announce", "auto", settingByKey("run.announce").help)
+	bindSettings(f, "run.timeout", "run.kill_after", "run.drain_timeout", "run.announce")
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "print no rac: lines (same as --announce none)")
-	f.BoolVar(&o.req.Summary, "summary", false, settingByKey("run.summary").help)
-	f.IntVar(&o.req.SummaryHead, "summary-head", 10, settingByKey("run.summary_head").help)
-	f.IntVar(&o.req.SummaryTail, "summary-tail", 10, settingByKey("run.summary_tail").help)
-	f.BoolVar(&o.json, "json", false, settingByKey("run.json").help)
-	f.BoolVar(&o.noRedac, "no-redact", false, "store the output exactly as received, secrets included (redact.enabled=false); the recording says so")
+	bindSettings(f, "run.summary", "run.summary_head", "run.summary_tail", "run.json", "redact.enabled")
 	return cmd
 }
 
 func (o *runOptions) run(args []string) error {
 	c := o.c
 	errw := c.streams.Err
-	o.req.Argv = args
-	o.req.Stdin, o.req.Stdout, o.req.Stderr = c.streams.In, c.streams.Out, c.streams.Err
-	if o.quiet {
-		o.req.Announce = app.AnnounceNone
+	r := c.settings.Run
+	req := app.RunRequest{
+		Argv: args, Stdin: c.streams.InFile, Stdout: c.streams.OutFile, Stderr: c.streams.ErrFile,
+		Timeout: r.Timeout.V, KillAfter: r.KillAfter.V, DrainTimeout: r.DrainTimeout.V,
+		Announce: string(r.Announce.V), Summary: r.Summary.V, SummaryHead: r.SummaryHead.V, SummaryTail: r.SummaryTail.V,
 	}
-	o.req.OnStart = func(ref string) { fmt.Fprintf(errw, "rac: recording %s\n", ref) }
-	o.req.OnExit = func(out capture.Outcome) {
+	req.OnStart = func(ref string) { c.p.Infof("recording %s", ref) }
+	req.OnExit = func(out capture.Outcome) {
 		if out.Status == record.StatusFailedToStart {
 			// before the ref line, which stays the last line rac writes
-			fmt.Fprintf(errw, "rac: %s\n", escapeControl(c.app.RedactString(out.StartErr.Error())))
-		} else if out.OpenLine(sameFile(c.streams.Out, c.streams.Err)) {
-			fmt.Fprintln(errw) // rac's own lines start on a line of their own
+			c.p.Errorf("%s", c.app.RedactString(out.StartErr.Error()))
+		} else if out.OpenLine(c.streams.OutErrShared()) {
+			c.p.SetMidLine(true) // rac's own lines start on a line of their own
 		}
 	}
-	res, err := c.app.Run(o.req)
+	res, err := c.app.Run(req)
 	if err != nil {
 		return err
 	}
 	for _, l := range res.Summary {
-		fmt.Fprintln(c.streams.Out, escapeControl(l))
+		fmt.Fprintln(c.streams.Out, termtext.EscapeLine(l))
 	}
-	if o.json {
+	if r.JSON.V {
 		b, _ := json.Marshal(res.View())
 		fmt.Fprintf(errw, "%s\n", b)
 	}
-	if res.Ref != "" && !o.req.Summary && (res.Announce == app.AnnounceEnd || res.Announce == app.AnnounceBoth) {
-		fmt.Fprintln(errw, "rac: ref "+res.Ref)
+	if res.Ref != "" && !req.Summary && (res.Announce == app.AnnounceEnd || res.Announce == app.AnnounceBoth) {
+		c.p.Infof("ref %s", res.Ref)
 	}
 	c.app.AutoGC()
 	return runStatus(res.Outcome)
@@ -105,13 +95,4 @@ func runStatus(out capture.Outcome) error {
 		return nil
 	}
 	return exitCodeError{code: out.ExitCode}
-}
-
-// sameFile reports whether stdout and stderr end in one place (2>&1, or
-// one terminal): then the last byte of either decides whether rac's own
-// line needs a newline first.
-func sameFile(a, b *os.File) bool {
-	fa, ea := a.Stat()
-	fb, eb := b.Stat()
-	return ea == nil && eb == nil && os.SameFile(fa, fb)
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/rac-cli/rac/internal/ui"
 	"github.com/spf13/cobra"
 )
 
@@ -34,7 +35,7 @@ session.`,
 			}
 			fmt.Fprintln(out, id.Name)
 			if explain {
-				return id.WriteExplain(&escapingWriter{w: out})
+				return id.WriteExplain(ui.EscapingWriter(out))
 			}
 			return nil
 		},

@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 	"syscall"
 
@@ -14,6 +13,7 @@ import (
 	"github.com/rac-cli/rac/internal/record"
 	"github.com/rac-cli/rac/internal/resolve"
 	"github.com/rac-cli/rac/internal/session"
+	"github.com/rac-cli/rac/internal/termtext"
 )
 
 // Exit statuses of rac run that are rac's own; every other status of rac
@@ -110,26 +110,22 @@ func hint(err error, cmdPath string) string {
 func expiredHint(err error) string {
 	var e *resolve.ExpiredError
 	if errors.As(err, &e) && e.Command != "" {
-		return "its output is gone; run the command again to see it (it was: " + escapeControl(e.Command) + ")"
+		return "its output is gone; run the command again to see it (it was: " + termtext.Escape(e.Command) + ")"
 	}
 	return "its output is gone; 'rac out list' shows what this session still keeps"
 }
 
-// printError writes err as one "rac:" line (control characters escaped),
-// then a hint line when there is one.
-func printError(w io.Writer, err error, cmdPaths ...string) {
-	cmdPath := "rac"
-	if len(cmdPaths) > 0 {
-		cmdPath = cmdPaths[0]
+// printError writes err as one "rac:" line, then a hint line when there
+// is one; cmdPath is the command that failed ("" for rac).
+func (c *cli) printError(err error, cmdPath string) {
+	if cmdPath == "" {
+		cmdPath = "rac"
 	}
 	var ce exitCodeError
 	if errors.As(err, &ce) && ce.err == nil {
 		return
 	}
-	fmt.Fprintf(w, "rac: %s\n", escapeControl(strings.TrimSpace(err.Error())))
-	if h := hint(err, cmdPath); h != "" {
-		fmt.Fprintf(w, "rac: hint: %s\n", h)
-	}
+	c.p.Error(err, hint(err, cmdPath))
 }
 
 // flagError turns pflag's parse errors into usage errors in rac's words:

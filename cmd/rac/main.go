@@ -2,6 +2,10 @@
 // output into a session-scoped store, and reads recordings back.
 package main
 
-import "os"
+import (
+	"os"
 
-func main() { os.Exit(Main(os.Args[1:], systemStreams())) }
+	"github.com/rac-cli/rac/internal/ui"
+)
+
+func main() { os.Exit(Main(os.Args[1:], ui.System())) }

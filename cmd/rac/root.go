@@ -8,6 +8,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/rac-cli/rac/internal/app"
+	"github.com/rac-cli/rac/internal/config"
+	"github.com/rac-cli/rac/internal/ui"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -16,18 +18,24 @@ var version = "0.1.0-dev"
 // cli is one invocation: its streams and environment, and (after the
 // root's pre-run has read the settings) the application layer.
 type cli struct {
-	streams Streams
+	streams *ui.IOStreams
+	p       *ui.Printer // rac's own lines, on stderr
 	env     app.Env
 	// session is the --session flag of the command that runs
-	session string
-	cfg     *config
-	app     *app.App
+	session  string
+	settings *config.Settings
+	app      *app.App
 }
 
 // Main runs rac with args and returns its exit status. It is the only
 // place that turns an error into a status (through exitStatus).
-func Main(args []string, streams Streams) int {
-	c := &cli{streams: streams, env: app.Env{Getenv: os.Getenv, Environ: os.Environ, Now: time.Now, Version: version}}
+func Main(args []string, streams *ui.IOStreams) int {
+	return mainEnv(args, streams, app.Env{Getenv: os.Getenv, Environ: os.Environ, Now: time.Now, Version: version})
+}
+
+// mainEnv is Main in the environment env (tests pass their own).
+func mainEnv(args []string, streams *ui.IOStreams, env app.Env) int {
+	c := &cli{streams: streams, p: streams.Printer(), env: env}
 	isRunArgs := len(args) > 0 && args[0] == "run"
 	root := newRootCmd(c, isRunArgs)
 	root.SetArgs(args)
@@ -45,7 +53,7 @@ func Main(args []string, streams Streams) int {
 		if cmd != nil {
 			path = cmd.CommandPath()
 		}
-		printError(streams.Err, err, path)
+		c.printError(err, path)
 	}
 	return exitStatus(err, isRun)
 }
@@ -70,6 +78,7 @@ running it again.`,
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error { return c.setup(cmd) },
 	}
 	root.SetFlagErrorFunc(flagError)
+	bindSettings(root.PersistentFlags(), "color")
 	root.Version = version
 	root.AddCommand(newRunCmd(c))
 	if !onlyRun {

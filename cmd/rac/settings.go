@@ -1,94 +1,88 @@
 package main
 
 import (
-	"fmt"
-	"strconv"
+	"errors"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/rac-cli/rac/internal/app"
+	"github.com/rac-cli/rac/internal/config"
+	"github.com/rac-cli/rac/internal/redact"
+	"github.com/rac-cli/rac/internal/ui"
 )
 
-// setup reads the settings (flags the user set win) and builds the
-// application layer for the command that runs.
+// setup reads the settings (flags the user set win over variables, the
+// config file and the defaults) and builds the application layer for the
+// command that runs.
 func (c *cli) setup(cmd *cobra.Command) error {
-	cfg, err := loadConfig(c.env.Getenv)
+	flags := flagValues(cmd)
+	if cmd.Name() == "run" && cmd.Flags().Changed("quiet") {
+		flags["run.announce"] = string(config.AnnounceNone)
+	}
+	s, gcOff, err := c.load(cmd, flags)
 	if err != nil {
+		if errors.Is(err, config.ErrInvalid) {
+			return app.Usage(err)
+		}
 		return err
 	}
-	c.cfg = cfg
-	for _, k := range cfg.unknown {
-		fmt.Fprintf(c.streams.Err, "rac: warning: unknown setting %q in %s (README lists the settings)\n", k, cfg.path)
-	}
-	if err := cfg.applyToFlags(cmd); err != nil {
-		return err
+	c.settings = s
+	mode, _ := ui.ParseColorMode(string(s.Color.V)) // config checked the value
+	c.streams.SetColorMode(mode, c.env.Getenv)
+	for _, w := range s.Warnings {
+		c.p.Warnf("%s", w.String())
 	}
 	set := app.Settings{
 		Session:        c.session,
-		IDVars:         cfg.list("session.id_vars"),
-		MarkerVars:     cfg.list("session.marker_vars"),
-		RedactEnvNames: cfg.list("redact.env_names"),
-		RedactAllow:    cfg.list("redact.allow"),
+		IDVars:         s.Session.IDVars.V,
+		MarkerVars:     s.Session.MarkerVars.V,
+		RedactEnabled:  s.Redact.Enabled.V,
+		RedactEnvNames: s.Redact.EnvNames.V,
+		RedactAllow:    s.Redact.Allow.V,
+		MaxBytes:       s.Record.MaxBytes.V,
+		HeadBytes:      s.Record.HeadBytes.V,
+		GC: app.GCLimits{
+			MaxAge: s.GC.MaxAge.V, MaxSessionBytes: s.GC.MaxSessionBytes.V, MaxStoreBytes: s.GC.MaxStoreBytes.V,
+			MinFreeBytes: s.GC.MinFreeBytes.V, Interval: s.GC.Interval.V, Off: gcOff,
+		},
 	}
-	if set.RedactRules, err = cfg.ruleSpecs("redact.rules"); err != nil {
-		return err
-	}
-	v, from := cfg.value("redact.enabled")
-	if set.RedactEnabled, err = strconv.ParseBool(v); err != nil {
-		return app.Usagef("%s: invalid value %q: use true or false", from, v)
-	}
-	if f := cmd.Flags().Lookup("no-redact"); f != nil && f.Changed {
-		set.RedactEnabled = f.Value.String() != "true"
-	}
-	if set.MaxBytes, err = cfg.sizeSetting("record.max_bytes"); err != nil {
-		return err
-	}
-	if set.HeadBytes, err = cfg.sizeSetting("record.head_bytes"); err != nil {
-		return err
-	}
-	if err := c.gcSettings(cmd, &set.GC); err != nil {
-		return err
+	for _, r := range s.Redact.Rules.V {
+		set.RedactRules = append(set.RedactRules, redact.RuleSpec{Name: r.Name, Prefix: r.Prefix, Pattern: r.Pattern})
 	}
 	c.app = app.New(c.env, set)
-	c.app.Warn = func(msg string) { fmt.Fprintf(c.streams.Err, "rac: warning: %s\n", escapeControl(msg)) }
-	c.app.Note = func(msg string) { fmt.Fprintf(c.streams.Err, "rac: %s\n", escapeControl(msg)) }
+	c.app.Warn = func(msg string) { c.p.Warnf("%s", msg) }
+	c.app.Note = func(msg string) { c.p.Infof("%s", msg) }
 	return nil
 }
 
-// gcSettings reads the gc.* limits. For rac run a bad one is a warning and
-// automatic gc (or the free-space guard) is off for the run: a typo in a
-// retention setting must not cost the user the command.
-func (c *cli) gcSettings(cmd *cobra.Command, g *app.GCLimits) error {
-	var errs []error
-	var err error
-	if g.MaxAge, err = c.cfg.ageSetting("gc.max_age"); err != nil {
-		errs = append(errs, err)
-	}
-	if g.MaxSessionBytes, err = c.cfg.sizeSetting("gc.max_session_bytes"); err != nil {
-		errs = append(errs, err)
-	}
-	if g.MaxStoreBytes, err = c.cfg.sizeSetting("gc.max_store_bytes"); err != nil {
-		errs = append(errs, err)
-	}
-	if g.Interval, err = c.cfg.ageSetting("gc.interval"); err != nil {
-		errs = append(errs, err)
-	}
-	minFree, minErr := c.cfg.sizeSetting("gc.min_free_bytes")
-	g.MinFreeBytes = minFree
-	isRun := cmd.Name() == "run"
-	if !isRun {
-		if len(errs) > 0 {
-			return errs[0]
+// load reads the settings. For rac run a bad gc.* variable is a warning
+// and automatic gc (or the free-space guard) is off for the run: a typo in
+// a retention setting must not cost the user the command.
+func (c *cli) load(cmd *cobra.Command, flags map[string]string) (*config.Settings, bool, error) {
+	masked := map[string]bool{}
+	getenv := func(k string) string {
+		if masked[k] {
+			return ""
 		}
-		return minErr
+		return c.env.Getenv(k)
 	}
-	if len(errs) > 0 {
-		g.Off = true
-		fmt.Fprintf(c.streams.Err, "rac: warning: %s; automatic gc is off for this run\n", escapeControl(app.FirstLine(errs[0])))
+	gcOff := false
+	for {
+		s, err := config.Load(config.Options{Getenv: getenv, Flags: flags})
+		var ce *config.Error
+		if err == nil || cmd.Name() != "run" || !errors.As(err, &ce) || !strings.HasPrefix(ce.Name, "RAC_GC_") || masked[ce.Name] {
+			if err == nil && masked["RAC_GC_MIN_FREE_BYTES"] {
+				s.GC.MinFreeBytes.V = 0
+			}
+			return s, gcOff, err
+		}
+		masked[ce.Name] = true
+		if ce.Name == "RAC_GC_MIN_FREE_BYTES" {
+			c.p.Warnf("%v; the free-space guard is off for this run", err)
+		} else {
+			c.p.Warnf("%v; automatic gc is off for this run", err)
+			gcOff = true
+		}
 	}
-	if minErr != nil {
-		g.MinFreeBytes = 0
-		fmt.Fprintf(c.streams.Err, "rac: warning: %s; the free-space guard is off for this run\n", escapeControl(app.FirstLine(minErr)))
-	}
-	return nil
 }

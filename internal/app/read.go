@@ -35,9 +35,24 @@ type ReadLine struct {
 	Marker bool   `json:"marker,omitempty"`
 }
 
+// Ended says how a followed recording ended, for the front end to say.
+type Ended struct {
+	Ref      string
+	Status   string
+	ExitCode *int
+	Signal   string
+}
+
 // Read writes the recording's output, as the request asks, to w. Notes
 // for the reader (running, incomplete, cut, never started) go to Note.
-func (a *App) Read(req ReadRequest, w io.Writer) error {
+// With Follow, the returned Ended says how the recording ended.
+func (a *App) Read(req ReadRequest, w io.Writer) (*Ended, error) {
+	var ended *Ended
+	err := a.read(req, w, &ended)
+	return ended, err
+}
+
+func (a *App) read(req ReadRequest, w io.Writer, ended **Ended) error {
 	if err := checkStream(req.Stream); err != nil {
 		return err
 	}
@@ -81,7 +96,7 @@ func (a *App) Read(req ReadRequest, w io.Writer) error {
 	}
 	print := linePrinter(req, bw)
 	if req.Follow {
-		return a.follow(rec, req.Stream, bw, print)
+		return a.follow(rec, req.Stream, bw, print, ended)
 	}
 	printed := 0
 	if err := rec.Lines(lo, func(l record.Line) error { printed++; return print(l) }); err != nil {
@@ -117,7 +132,7 @@ func linePrinter(req ReadRequest, w *bufio.Writer) func(record.Line) error {
 	}
 }
 
-func (a *App) follow(rec *record.Recording, stream string, w *bufio.Writer, print func(record.Line) error) error {
+func (a *App) follow(rec *record.Recording, stream string, w *bufio.Writer, print func(record.Line) error, ended **Ended) error {
 	wait, done := rec.WaitFunc(500 * time.Millisecond)
 	defer done()
 	if err := rec.Follow(record.FollowOptions{Stream: stream, Wait: wait}, print); err != nil {
@@ -126,7 +141,11 @@ func (a *App) follow(rec *record.Recording, stream string, w *bufio.Writer, prin
 	if err := w.Flush(); err != nil {
 		return err
 	}
-	a.Note(rec.Ref() + " " + OutcomeText(rec))
+	e := &Ended{Ref: rec.Ref(), Status: rec.Status}
+	if f := rec.Footer; f != nil && rec.Status != record.StatusRunning && rec.Status != record.StatusIncomplete {
+		e.Status, e.ExitCode, e.Signal = f.Status, f.ExitCode, f.Signal
+	}
+	*ended = e
 	return nil
 }
 
@@ -168,29 +187,6 @@ func onlyStream(rec *record.Recording) (string, error) {
 		return with[0], nil
 	}
 	return "", Usagef("%s has output on both streams: add --stream stdout or --stream stderr to --lines", rec.Ref())
-}
-
-// OutcomeText says how a recording ended, as the end of a sentence that
-// starts with its reference.
-func OutcomeText(rec *record.Recording) string {
-	f := rec.Footer
-	switch {
-	case rec.Status == record.StatusRunning:
-		return "is still running"
-	case rec.Status == record.StatusIncomplete:
-		return "is incomplete: the recorder stopped before the command ended"
-	case f == nil:
-		return rec.Status
-	case f.Status == record.StatusExited && f.ExitCode != nil:
-		return fmt.Sprintf("exited with code %d", *f.ExitCode)
-	case f.Status == record.StatusSignaled:
-		return "was killed by " + f.Signal
-	case f.Status == record.StatusTimedOut:
-		return "timed out"
-	case f.Status == record.StatusFailedToStart:
-		return "failed to start"
-	}
-	return f.Status
 }
 
 // noteStatus tells what the reader should know about a recording that is

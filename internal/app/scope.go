@@ -1,6 +1,8 @@
 package app
 
 import (
+	"strings"
+
 	"github.com/rac-cli/rac/internal/record"
 	"github.com/rac-cli/rac/internal/resolve"
 	"github.com/rac-cli/rac/internal/session"
@@ -105,5 +107,14 @@ func (a *App) Open(ref string) (*record.Recording, error) {
 		return nil, err
 	}
 	defer stores.Close()
+	if a.set.Session != "" && !strings.Contains(ref, "/") {
+		// a session the user named must exist: "not found" then says
+		// so, not that the current session is empty
+		sd, err := resolve.FindSession(stores, id.Name)
+		if err != nil {
+			return nil, err
+		}
+		sd.Close()
+	}
 	return resolve.Open(stores, id.Name, ref)
 }

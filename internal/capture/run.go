@@ -84,6 +84,10 @@ var (
 	ErrNotFound      = errors.New("command not found")
 	ErrNotExecutable = errors.New("permission denied")
 	ErrIsDirectory   = errors.New("is a directory")
+	// ErrExecFormat is a file the kernel cannot run (no #! line, another
+	// architecture): bash says "cannot execute binary file: Exec format
+	// error" and exits 126, as rac does.
+	ErrExecFormat = errors.New("exec format error")
 )
 
 // Forwarded signals: sent to the child's process group when rac is not the
@@ -657,7 +661,9 @@ func classifyStartErr(err error) error {
 	switch {
 	case errors.Is(err, exec.ErrNotFound), errors.Is(err, fs.ErrNotExist):
 		return ErrNotFound
-	case errors.Is(err, fs.ErrPermission), errors.Is(err, syscall.ENOEXEC), errors.Is(err, syscall.EISDIR):
+	case errors.Is(err, syscall.ENOEXEC):
+		return ErrExecFormat
+	case errors.Is(err, fs.ErrPermission), errors.Is(err, syscall.EISDIR):
 		return ErrNotExecutable
 	}
 	return err

@@ -65,16 +65,6 @@ const (
 	AnnounceAuto   Announce = "auto" // both for agents, else end
 )
 
-// Mode is run.mode: how rac run connects the command's output.
-type Mode string
-
-const (
-	ModeAuto        Mode = "auto"
-	ModePipe        Mode = "pipe"
-	ModePTY         Mode = "pty"
-	ModePassthrough Mode = "passthrough"
-)
-
 // Color is color: whether rac's own output is coloured.
 type Color string
 
@@ -95,15 +85,11 @@ type Rule struct {
 // Settings is every setting, typed, each with its source.
 type Settings struct {
 	Run     RunSettings
-	Read    ReadSettings
 	Color   Value[Color]
 	Redact  RedactSettings
 	Record  RecordSettings
 	Session SessionSettings
 	GC      GCSettings
-	Shell   ShellSettings
-	Hook    HookSettings
-	MCP     MCPSettings
 
 	// File is the config file's path, read or not ("" when neither
 	// XDG_CONFIG_HOME nor HOME says where); FileRead tells whether it
@@ -118,18 +104,11 @@ type RunSettings struct {
 	DrainTimeout Value[time.Duration]
 	Timeout      Value[time.Duration]
 	KillAfter    Value[time.Duration]
-	SignalSettle Value[time.Duration]
 	Announce     Value[Announce]
-	Mode         Value[Mode]
-	Interactive  Value[[]string]
 	Summary      Value[bool]
 	SummaryHead  Value[int]
 	SummaryTail  Value[int]
 	JSON         Value[bool]
-}
-
-type ReadSettings struct {
-	Pager Value[string] // "": $RAC_PAGER, else $PAGER, else less -R
 }
 
 type RedactSettings struct {
@@ -157,19 +136,6 @@ type GCSettings struct {
 	MaxStoreBytes   Value[int64]
 	MinFreeBytes    Value[int64]
 	Interval        Value[time.Duration]
-}
-
-type ShellSettings struct {
-	Wrap Value[[]string]
-}
-
-type HookSettings struct {
-	Wrap Value[[]string] // empty: the built-in list
-}
-
-type MCPSettings struct {
-	Run    Value[bool]
-	Budget Value[int64]
 }
 
 // Options is what Load reads besides the config file.

@@ -63,16 +63,12 @@ func TestDefaults(t *testing.T) {
 	assert.Equal(t, path, s.File)
 	assert.False(t, s.FileRead)
 	assert.Empty(t, s.Warnings)
-	assert.Equal(t, Value[time.Duration]{V: 100 * time.Millisecond, Source: Default, From: "default"}, s.Run.DrainTimeout)
+	assert.Equal(t, Value[time.Duration]{V: 2 * time.Second, Source: Default, From: "default"}, s.Run.DrainTimeout)
 	assert.Equal(t, time.Duration(0), s.Run.Timeout.V)
 	assert.Equal(t, 5*time.Second, s.Run.KillAfter.V)
-	assert.Equal(t, 20*time.Millisecond, s.Run.SignalSettle.V)
 	assert.Equal(t, AnnounceAuto, s.Run.Announce.V)
-	assert.Equal(t, ModeAuto, s.Run.Mode.V)
-	assert.Empty(t, s.Run.Interactive.V)
 	assert.Equal(t, 10, s.Run.SummaryHead.V)
 	assert.Equal(t, ColorAuto, s.Color.V)
-	assert.Equal(t, "", s.Read.Pager.V)
 	assert.True(t, s.Redact.Enabled.V)
 	assert.Empty(t, s.Redact.Rules.V)
 	assert.Equal(t, int64(64<<20), s.Record.MaxBytes.V)
@@ -80,17 +76,13 @@ func TestDefaults(t *testing.T) {
 	assert.Equal(t, 7*24*time.Hour, s.GC.MaxAge.V)
 	assert.Equal(t, int64(2<<30), s.GC.MaxStoreBytes.V)
 	assert.Equal(t, time.Hour, s.GC.Interval.V)
-	assert.Equal(t, []string{"git", "kubectl"}, s.Shell.Wrap.V)
-	assert.Empty(t, s.Hook.Wrap.V)
-	assert.False(t, s.MCP.Run.V)
-	assert.Equal(t, int64(8<<10), s.MCP.Budget.V)
 }
 
 func TestNoHome(t *testing.T) {
 	s, err := Load(Options{})
 	require.NoError(t, err)
 	assert.Equal(t, "", s.File)
-	assert.Equal(t, 100*time.Millisecond, s.Run.DrainTimeout.V)
+	assert.Equal(t, 2*time.Second, s.Run.DrainTimeout.V)
 }
 
 // TestPrecedence: flag > env > file > default, for each source, and the
@@ -172,22 +164,21 @@ func TestBadValues(t *testing.T) {
 		{"duration without unit, env", "", env{"RAC_RUN_DRAIN_TIMEOUT": "1.5"}, nil, `invalid RAC_RUN_DRAIN_TIMEOUT "1.5": use a unit, like 1.5s`},
 		{"duration without unit, file", "run:\n  kill_after: 5\n", nil, nil, `invalid run.kill_after "5" in PATH: use a unit, like 5s`},
 		{"duration", "run:\n  drain_timeout: soon\n", nil, nil, `invalid run.drain_timeout "soon" in PATH: use a duration like 100ms, 5s or 10m`},
-		{"negative duration", "", env{"RAC_RUN_SIGNAL_SETTLE": "-1s"}, nil, `invalid RAC_RUN_SIGNAL_SETTLE "-1s": use a duration like 100ms, 5s or 10m`},
+		{"negative duration", "", env{"RAC_RUN_KILL_AFTER": "-1s"}, nil, `invalid RAC_RUN_KILL_AFTER "-1s": use a duration like 100ms, 5s or 10m`},
 		{"age", "", env{"RAC_GC_MAX_AGE": "x"}, nil, `invalid RAC_GC_MAX_AGE "x": use a duration like 168h or 7d`},
 		{"age without unit", "gc:\n  interval: 2\n", nil, nil, `invalid gc.interval "2" in PATH: use a unit, like 2d or 2h`},
 		{"negative days", "", env{"RAC_GC_MAX_AGE": "-1d"}, nil, `invalid RAC_GC_MAX_AGE "-1d": use a duration like 168h or 7d`},
 		{"size", "", env{"RAC_RECORD_MAX_BYTES": "lots"}, nil, `invalid RAC_RECORD_MAX_BYTES "lots": use bytes or a unit, like 256MiB`},
 		{"size unit", "record:\n  head_bytes: 2XB\n", nil, nil, `invalid record.head_bytes "2XB" in PATH: unknown unit "XB": use B, KiB, MiB, GiB, TiB (binary) or KB, MB, GB, TB (decimal)`},
-		{"size too large", "", env{"RAC_MCP_BUDGET": "9000000TiB"}, nil, `invalid RAC_MCP_BUDGET "9000000TiB": too large: use at most 8EiB`},
+		{"size too large", "", env{"RAC_RECORD_MAX_BYTES": "9000000TiB"}, nil, `invalid RAC_RECORD_MAX_BYTES "9000000TiB": too large: use at most 8EiB`},
 		{"int", "", nil, map[string]string{"run.summary_head": "-1"}, `invalid --summary-head "-1": use a whole number from 0, like 10`},
 		{"int in file", "run:\n  summary_tail: ten\n", nil, nil, `invalid run.summary_tail "ten" in PATH: use a whole number from 0, like 10`},
 		{"bool", "", env{"RAC_REDACT_ENABLED": "maybe"}, nil, `invalid RAC_REDACT_ENABLED "maybe": use true or false`},
 		{"bool flag", "", nil, map[string]string{"run.json": "yes"}, `invalid --json "yes": use true or false`},
-		{"bool in file", "mcp:\n  run: yes\n", nil, nil, `invalid mcp.run "yes" in PATH: use true or false`},
+		{"bool in file", "run:\n  summary: yes\n", nil, nil, `invalid run.summary "yes" in PATH: use true or false`},
 		{"announce", "run:\n  announce: loud\n", nil, nil, `invalid run.announce "loud" in PATH: use start, end, both, failed, none or auto`},
-		{"mode", "", env{"RAC_RUN_MODE": "tty"}, nil, `invalid RAC_RUN_MODE "tty": use auto, pipe, pty or passthrough`},
 		{"color", "", nil, map[string]string{"color": "yes"}, `invalid --color "yes": use auto, always or never`},
-		{"list given a mapping", "shell:\n  wrap: {git: true}\n", nil, nil, `invalid shell.wrap in PATH: use a list of strings, like [a, b]`},
+		{"list given a mapping", "redact:\n  allow: {git: true}\n", nil, nil, `invalid redact.allow in PATH: use a list of strings, like [a, b]`},
 		{"list of lists", "redact:\n  allow: [[a]]\n", nil, nil, `invalid redact.allow in PATH: use a list of strings, like [a, b]`},
 		{"one value given a list", "run:\n  timeout: [1s]\n", nil, nil, `invalid run.timeout in PATH: use one value, not a list`},
 		{"one value given a mapping", "color:\n  auto: true\n", nil, nil, `invalid color in PATH: use one value, not a mapping`},
@@ -232,13 +223,11 @@ func TestGoodValues(t *testing.T) {
 		{"RAC_GC_MAX_STORE_BYTES", "2T", func(s *Settings) any { return s.GC.MaxStoreBytes.V }, int64(2 << 40)},
 		{"RAC_GC_MIN_FREE_BYTES", "1G", func(s *Settings) any { return s.GC.MinFreeBytes.V }, int64(1 << 30)},
 		{"RAC_GC_MIN_FREE_BYTES", "3GB", func(s *Settings) any { return s.GC.MinFreeBytes.V }, int64(3e9)},
-		{"RAC_MCP_BUDGET", "1M", func(s *Settings) any { return s.MCP.Budget.V }, int64(1 << 20)},
-		{"RAC_MCP_BUDGET", "2MB", func(s *Settings) any { return s.MCP.Budget.V }, int64(2e6)},
+		{"RAC_RECORD_MAX_BYTES", "1M", func(s *Settings) any { return s.Record.MaxBytes.V }, int64(1 << 20)},
+		{"RAC_RECORD_MAX_BYTES", "2MB", func(s *Settings) any { return s.Record.MaxBytes.V }, int64(2e6)},
 		{"RAC_RUN_SUMMARY", "1", func(s *Settings) any { return s.Run.Summary.V }, true},
 		{"RAC_RUN_ANNOUNCE", "failed", func(s *Settings) any { return s.Run.Announce.V }, AnnounceFailed},
-		{"RAC_RUN_MODE", "passthrough", func(s *Settings) any { return s.Run.Mode.V }, ModePassthrough},
 		{"RAC_COLOR", "never", func(s *Settings) any { return s.Color.V }, ColorNever},
-		{"RAC_READ_PAGER", "less -FRX", func(s *Settings) any { return s.Read.Pager.V }, "less -FRX"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.env+"="+tt.val, func(t *testing.T) {
@@ -261,15 +250,15 @@ func TestLists(t *testing.T) {
 		src  Source
 	}{
 		{"env, comma-separated, spaces dropped", "", env{"RAC_REDACT_ENV_NAMES": "A_THING, B_THING,,"}, func(s *Settings) Value[[]string] { return s.Redact.EnvNames }, []string{"A_THING", "B_THING"}, Env},
-		{"env over file", "shell:\n  wrap: [make]\n", env{"RAC_SHELL_WRAP": "go,npm"}, func(s *Settings) Value[[]string] { return s.Shell.Wrap }, []string{"go", "npm"}, Env},
-		{"env of only a comma: no entries", "", env{"RAC_SHELL_WRAP": ","}, func(s *Settings) Value[[]string] { return s.Shell.Wrap }, nil, Env},
+		{"env over file", "redact:\n  allow: [make]\n", env{"RAC_REDACT_ALLOW": "go,npm"}, func(s *Settings) Value[[]string] { return s.Redact.Allow }, []string{"go", "npm"}, Env},
+		{"env of only a comma: no entries", "", env{"RAC_REDACT_ALLOW": ","}, func(s *Settings) Value[[]string] { return s.Redact.Allow }, nil, Env},
 		{"file list", "redact:\n  allow:\n    - not-a-secret\n    - 12345\n", nil, func(s *Settings) Value[[]string] { return s.Redact.Allow }, []string{"not-a-secret", "12345"}, File},
 		{"file flow list", "session:\n  id_vars: [ACME_ID=acme, WIDGET_ID=widget:WIDGET_ON]\n", nil, func(s *Settings) Value[[]string] { return s.Session.IDVars }, []string{"ACME_ID=acme", "WIDGET_ID=widget:WIDGET_ON"}, File},
 		{"file single value is one entry, comma and all", "redact:\n  allow: 'a,b'\n", nil, func(s *Settings) Value[[]string] { return s.Redact.Allow }, []string{"a,b"}, File},
-		{"file empty list", "shell:\n  wrap: []\n", nil, func(s *Settings) Value[[]string] { return s.Shell.Wrap }, []string{}, File},
+		{"file empty list", "redact:\n  env_names: []\n", nil, func(s *Settings) Value[[]string] { return s.Redact.EnvNames }, []string{}, File},
 		{"marker vars from env", "", env{"RAC_SESSION_MARKER_VARS": "ACME_AGENT=acme,-AGENT"}, func(s *Settings) Value[[]string] { return s.Session.MarkerVars }, []string{"ACME_AGENT=acme", "-AGENT"}, Env},
-		{"interactive from file", "run:\n  interactive: [tig, lazygit]\n", nil, func(s *Settings) Value[[]string] { return s.Run.Interactive }, []string{"tig", "lazygit"}, File},
-		{"hook wrap default", "", nil, func(s *Settings) Value[[]string] { return s.Hook.Wrap }, nil, Default},
+		{"list from file", "redact:\n  env_names: [ACME_PW, ACME_PIN]\n", nil, func(s *Settings) Value[[]string] { return s.Redact.EnvNames }, []string{"ACME_PW", "ACME_PIN"}, File},
+		{"list default", "", nil, func(s *Settings) Value[[]string] { return s.Redact.Allow }, nil, Default},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -347,7 +336,7 @@ func TestFileKeys(t *testing.T) {
 		{name: "a top-level key", file: "color: never\n", check: func(t *testing.T, s *Settings) {
 			assert.Equal(t, ColorNever, s.Color.V)
 		}},
-		{name: "a key with no value is not set", file: "run:\n  announce:\nmcp:\n", check: func(t *testing.T, s *Settings) {
+		{name: "a key with no value is not set", file: "run:\n  announce:\ngc:\n", check: func(t *testing.T, s *Settings) {
 			assert.Equal(t, Value[Announce]{V: AnnounceAuto, Source: Default, From: "default"}, s.Run.Announce)
 			assert.Empty(t, s.Warnings)
 		}},
@@ -546,9 +535,6 @@ func TestDefsRoundTrip(t *testing.T) {
 	for _, c := range []Announce{AnnounceStart, AnnounceEnd, AnnounceBoth, AnnounceFailed, AnnounceNone, AnnounceAuto} {
 		assert.Contains(t, table[lookup("run.announce")].Choices, string(c))
 	}
-	for _, c := range []Mode{ModeAuto, ModePipe, ModePTY, ModePassthrough} {
-		assert.Contains(t, table[lookup("run.mode")].Choices, string(c))
-	}
 	for _, c := range []Color{ColorAuto, ColorAlways, ColorNever} {
 		assert.Contains(t, table[lookup("color")].Choices, string(c))
 	}
@@ -574,9 +560,8 @@ func TestAll(t *testing.T) {
 		{"gc.max_age", "36h", File, "gc.max_age in " + path},
 		{"gc.interval", "1h", Default, "default"},
 		{"gc.max_store_bytes", "2GiB", Default, "default"},
-		{"run.drain_timeout", "100ms", Default, "default"},
+		{"run.drain_timeout", "2s", Default, "default"},
 		{"run.timeout", "0", Default, "default"},
-		{"shell.wrap", "git,kubectl", Default, "default"},
 		{"redact.rules", `{name: "x", prefix: "X-", pattern: "X-[0-9]+"}`, File, "redact.rules in " + path},
 	}
 	for _, tt := range tests {

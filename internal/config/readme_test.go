@@ -15,9 +15,7 @@ import (
 // the keys new in it and the new default of run.drain_timeout. The test
 // fails when one is closed, so that the entry is removed here.
 var readmeGaps = map[string]string{
-	"run.signal_settle": "missing", "run.mode": "missing", "run.interactive": "missing",
-	"read.pager": "missing", "color": "missing", "shell.wrap": "missing", "hook.wrap": "missing",
-	"mcp.run": "missing", "mcp.budget": "missing",
+	"color": "missing",
 }
 
 var firstCode = regexp.MustCompile("`([^`]*)`")

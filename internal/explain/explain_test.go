@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -495,18 +496,49 @@ stdout:5: FAIL	example.com/m/billing	0.02s
 `, rep.String())
 }
 
-func TestShellQuote(t *testing.T) {
-	for in, want := range map[string]string{
-		"":            "''",
-		"./...":       "./...",
-		"a b":         "'a b'",
-		"it's":        `'it'\''s'`,
-		"a\nb":        `$'a\nb'`,
-		"\x1b[1m":     `$'\e[1m'`,
-		"bad\xffutf8": `$'bad\xffutf8'`,
-		"héllo":       "'héllo'",
+// TestTextQuoting: argv and cwd are quoted so a shell takes them back.
+func TestTextQuoting(t *testing.T) {
+	meta := exited(1)
+	meta.Argv = []string{"echo", "", "a b", "it's", "a\nb", "\x1b[1m", "bad\xffutf8", "héllo"}
+	meta.Cwd = "/src/my app"
+	rep, err := Explain(Input{Meta: meta, Streams: []Stream{{Name: "stdout", R: strings.NewReader("")}}})
+	require.NoError(t, err)
+	first, _, _ := strings.Cut(rep.String(), "\n")
+	assert.Equal(t, `$ echo '' 'a b' 'it'\''s' $'a\nb' $'\e[1m' $'bad\xffutf8' 'héllo'  # in '/src/my app'`, first)
+}
+
+// TestTextNoRawControls: nothing taken from the recording reaches the
+// terminal as a control sequence: not ESC, and not the 8-bit CSI (U+009B)
+// or OSC (U+009D) introducers, whether in UTF-8 or as raw bytes.
+func TestTextNoRawControls(t *testing.T) {
+	const hostile = "x\x1b[2J\u009b2J\u009d52;c;aGk=\u009c\x9b\x9d\a\ry"
+	code := 1
+	for _, tc := range []struct {
+		name string
+		meta Meta
+		out  string
+		want string // the value, escaped
+	}{
+		{"argv", Meta{Argv: []string{"sh", hostile}, Status: StatusExited, ExitCode: &code, StartedAt: t0, EndedAt: &t0p2}, "", `[2J`},
+		{"cwd", Meta{Argv: []string{"ls"}, Cwd: "/tmp/" + hostile, Status: StatusExited, ExitCode: &code, StartedAt: t0, EndedAt: &t0p2}, "", `[2J`},
+		{"note", Meta{Argv: []string{"ls"}, Note: hostile, Status: StatusExited, ExitCode: &code, StartedAt: t0, EndedAt: &t0p2}, "", `[2J`},
+		{"cut note", Meta{Argv: []string{"ls"}, Note: hostile, Truncated: true, Status: StatusExited, ExitCode: &code, StartedAt: t0, EndedAt: &t0p2}, "", `[2J`},
+		{"signal", Meta{Argv: []string{"ls"}, Signal: hostile, Status: StatusSignaled, StartedAt: t0, EndedAt: &t0p2}, "", `[2J`},
+		{"timeout signal", Meta{Argv: []string{"ls"}, Signal: hostile, Status: StatusTimedOut, StartedAt: t0, EndedAt: &t0p2}, "", `[2J`},
+		{"status", Meta{Argv: []string{"ls"}, Status: hostile}, "", `[2J`},
+		{"output line", exited(1), "error: " + hostile + "\n", `x\x9b\x9d`},
+		{"tail line", exited(0), "ok " + hostile + "\n", `x\x9b\x9d`},
 	} {
-		assert.Equal(t, want, shellQuote(in), "%q", in)
+		t.Run(tc.name, func(t *testing.T) {
+			rep, err := Explain(Input{Meta: tc.meta, Streams: []Stream{{Name: "stdout", R: strings.NewReader(tc.out)}}})
+			require.NoError(t, err)
+			text := rep.String()
+			require.Contains(t, text, tc.want, "the value is shown, escaped")
+			for _, bad := range []string{"\x1b", "\u009b", "\u009d", "\u009c", "\x9b", "\x9d", "\a", "\r"} {
+				assert.NotContains(t, text, bad, "%q in:\n%s", bad, text)
+			}
+			assert.True(t, utf8.ValidString(text), "%q", text)
+		})
 	}
 }
 

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/rac-cli/rac/internal/termtext"
 )
 
 const (
@@ -37,7 +39,7 @@ func (r *Report) WriteText(w io.Writer) error {
 	b.WriteString(cut(r.commandLine(), textCommandBytes))
 	if r.Meta.Cwd != "" {
 		b.WriteString("  # in ")
-		b.WriteString(cut(shellQuote(r.Meta.Cwd), textCwdBytes))
+		b.WriteString(cut(termtext.ShellQuote(r.Meta.Cwd), textCwdBytes))
 	}
 	b.WriteByte('\n')
 
@@ -45,12 +47,12 @@ func (r *Report) WriteText(w io.Writer) error {
 	switch {
 	case r.Meta.Truncated && r.Meta.Note != "":
 		b.WriteString("; recording cut: ")
-		b.WriteString(cut(escapeControls(r.Meta.Note), textNoteBytes))
+		b.WriteString(cut(termtext.Escape(r.Meta.Note), textNoteBytes))
 	case r.Meta.Truncated:
 		b.WriteString("; recording cut")
 	case r.Meta.Note != "":
 		b.WriteString("; note: ")
-		b.WriteString(cut(escapeControls(r.Meta.Note), textNoteBytes))
+		b.WriteString(cut(termtext.Escape(r.Meta.Note), textNoteBytes))
 	}
 	if r.Meta.Redactions > 0 {
 		fmt.Fprintf(&b, "; %d redactions while recording", r.Meta.Redactions)
@@ -60,7 +62,7 @@ func (r *Report) WriteText(w io.Writer) error {
 	b.WriteString(r.header())
 	b.WriteByte('\n')
 	for _, l := range r.Lines {
-		fmt.Fprintf(&b, "%s:%d: %s", escapeControls(l.Stream), l.Line, cut(escapeControls(l.Text), TextLineBytes))
+		fmt.Fprintf(&b, "%s:%d: %s", termtext.Escape(l.Stream), l.Line, cut(termtext.EscapeLine(l.Text), TextLineBytes))
 		if l.Count > 1 {
 			fmt.Fprintf(&b, " (x%d)", l.Count)
 		}
@@ -88,7 +90,7 @@ func (r *Report) commandLine() string {
 	}
 	q := make([]string, 0, len(r.Meta.Argv)+1)
 	for _, a := range r.Meta.Argv {
-		q = append(q, shellQuote(a))
+		q = append(q, termtext.ShellQuote(a))
 	}
 	if more := r.Argc - len(r.Meta.Argv); more > 0 {
 		q = append(q, fmt.Sprintf("# …%d more arguments", more))
@@ -114,11 +116,11 @@ func (r *Report) Outcome() string {
 		if sig == "" {
 			sig = "a signal"
 		}
-		return fmt.Sprintf("killed by %s after %s", escapeControls(sig), d)
+		return fmt.Sprintf("killed by %s after %s", termtext.Escape(sig), d)
 	case StatusTimedOut:
 		s := "timed out after " + d
 		if m.Signal != "" {
-			s += " (killed by " + escapeControls(m.Signal) + ")"
+			s += " (killed by " + termtext.Escape(m.Signal) + ")"
 		}
 		return s
 	case StatusFailedToStart:
@@ -136,7 +138,7 @@ func (r *Report) Outcome() string {
 	case "":
 		return "status unknown"
 	default:
-		return "status " + escapeControls(m.Status)
+		return "status " + termtext.Escape(m.Status)
 	}
 }
 
@@ -166,87 +168,4 @@ func cut(s string, n int) string {
 		i--
 	}
 	return s[:i] + ellipsis
-}
-
-// escapeControls keeps each printed string on one line: control bytes
-// other than tab become \xNN (\n, \r as themselves escaped). Redactors and
-// recorders may hand back anything.
-func escapeControls(s string) string {
-	clean := true
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 && c != '\t' || c == 0x7f {
-			clean = false
-			break
-		}
-	}
-	if clean {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == '\n':
-			b.WriteString(`\n`)
-		case c == '\r':
-			b.WriteString(`\r`)
-		case c < 0x20 && c != '\t' || c == 0x7f:
-			fmt.Fprintf(&b, `\x%02x`, c)
-		default:
-			b.WriteByte(c)
-		}
-	}
-	return b.String()
-}
-
-// shellQuote quotes s for a POSIX shell; control characters and invalid
-// UTF-8 use bash's $'...' form so the result stays on one line.
-func shellQuote(s string) string {
-	if s == "" {
-		return "''"
-	}
-	safe, plain := true, true
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !(isWord(c) || strings.IndexByte("%+,-./:=@_", c) >= 0) {
-			safe = false
-		}
-		if c < 0x20 || c == 0x7f {
-			plain = false
-		}
-	}
-	if safe {
-		return s
-	}
-	if plain && utf8.ValidString(s) {
-		return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-	}
-	var b strings.Builder
-	b.WriteString("$'")
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		c := s[i]
-		switch {
-		case r == utf8.RuneError && size == 1:
-			fmt.Fprintf(&b, `\x%02x`, c)
-		case c == '\\' || c == '\'':
-			b.WriteByte('\\')
-			b.WriteByte(c)
-		case c == '\n':
-			b.WriteString(`\n`)
-		case c == '\t':
-			b.WriteString(`\t`)
-		case c == '\r':
-			b.WriteString(`\r`)
-		case c == 0x1b:
-			b.WriteString(`\e`)
-		case c < 0x20 || c == 0x7f:
-			fmt.Fprintf(&b, `\x%02x`, c)
-		default:
-			b.WriteString(s[i : i+size])
-		}
-		i += size
-	}
-	b.WriteByte('\'')
-	return b.String()
 }

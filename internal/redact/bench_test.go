@@ -1,6 +1,7 @@
 package redact
 
 import (
+	"bytes"
 	"io"
 	"sync"
 	"syscall"
@@ -10,7 +11,10 @@ import (
 	"github.com/rac-cli/rac/internal/redact/redacttest"
 )
 
-var benchCorpus = sync.OnceValue(func() []byte { return redacttest.MixedCorpus(64<<20, 1) })
+var (
+	benchCorpus = sync.OnceValue(func() []byte { return redacttest.MixedCorpus(64<<20, 1) })
+	benchGitLog = sync.OnceValue(func() []byte { return redacttest.GitLogCorpus(64<<20, 1) })
+)
 
 // cpuTime is the CPU time of the whole process. The benchmarks report
 // throughput per CPU-second next to wall-clock throughput, because on a
@@ -73,6 +77,42 @@ func BenchmarkWriter(b *testing.B) {
 				}
 			}
 			reportCPU(b, len(data), start)
+		})
+	}
+}
+
+// BenchmarkWriterGitLog feeds 64 MiB of git log text (GitLogCorpus), where a
+// quarter of the lines start with "Author:", through a one-worker Writer;
+// replaced is the same text with "Author" spelled "Origin", which no rule
+// knows, so the difference is what the Author lines cost.
+func BenchmarkWriterGitLog(b *testing.B) {
+	data := benchGitLog()
+	r, err := New(Config{Environ: []string{"HOME=/home/dev"}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, bc := range []struct {
+		name string
+		data []byte
+	}{{"author", data}, {"replaced", bytes.ReplaceAll(data, []byte("Author:"), []byte("Origin:"))}} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.SetBytes(int64(len(bc.data)))
+			b.ReportAllocs()
+			start := cpuTime()
+			for b.Loop() {
+				w := r.NewWriterOptions(io.Discard, WriterOptions{Workers: 1})
+				for p := bc.data; len(p) > 0; {
+					n := min(len(p), 32<<10)
+					if _, err := w.Write(p[:n]); err != nil {
+						b.Fatal(err)
+					}
+					p = p[n:]
+				}
+				if err := w.Close(); err != nil {
+					b.Fatal(err)
+				}
+			}
+			reportCPU(b, len(bc.data), start)
 		})
 	}
 }

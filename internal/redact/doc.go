@@ -15,12 +15,16 @@
 // The rule table is data in rules.go. Every rule has literal prefixes; one
 // Aho-Corasick automaton over ASCII-case-folded bytes finds all of them in a
 // single pass, and each hit is verified by a small byte-loop matcher on the
-// line that holds it. No rule matches across a newline, so complete lines are
-// final: the Writer redacts and emits everything up to the last newline and
-// holds only the partial last line. Where rules overlap, the union of their
-// spans is replaced and the marker names the most specific rule (environment
-// literal, then private key, then token shapes, then Kubernetes secret data,
-// then header and URL credentials, then generic assignments).
+// line that holds it; the matchers that translate a regular expression are
+// fuzzed against it (matchdiff_test.go). A hit that can never verify, the
+// auth of a git Author: line, is dropped before its line is looked at.
+//
+// No rule matches across a newline, so complete lines are final: the Writer
+// redacts and emits everything up to the last newline and holds only the
+// partial last line. Where rules overlap, the union of their spans is
+// replaced and the marker names the most specific rule (environment literal,
+// then private key, then token shapes, then Kubernetes secret data, then
+// header and URL credentials, then generic assignments).
 //
 // Three kinds of state cross lines:
 //

@@ -130,7 +130,11 @@ func (e *engine) region(out, src []byte, st *mlState) ([]byte, bool) {
 	for pos < len(src) {
 		from := pos // the line's newline is the first at or after from
 		if st.mode == modeIdle {
-			// Lines without hits cannot change and cannot start a state.
+			// Lines without hits cannot change and cannot start a state;
+			// nor can lines whose only hits are the auth of an Author word.
+			for hi < len(hits) && hits[hi].pat == e.r.authLit && authorWord(src, int(hits[hi].end)-4) {
+				hi++
+			}
 			if hi >= len(hits) {
 				break
 			}

@@ -127,7 +127,8 @@ func matchShape(e *engine, line []byte, hs, he int, ri, _ int32) {
 	e.add(line, hs, j, ri)
 }
 
-// xapp-\d-[A-Za-z0-9-]{10,}
+// matchSlackApp: LB xapp-\d-[A-Za-z0-9-]{9,}[A-Za-z0-9] (a trailing '-'
+// is given back).
 func matchSlackApp(e *engine, line []byte, hs, he int, ri, _ int32) {
 	if !hasAt(line, hs, "xapp-") || !lbOK(line, hs) {
 		return
@@ -144,7 +145,9 @@ func matchSlackApp(e *engine, line []byte, hs, he int, ri, _ int32) {
 	}
 }
 
-// hooks.slack.com/(services|workflows|triggers)/<secret path>: the host stays.
+// matchSlackWebhook: the secret path of
+// hooks\.slack\.com/(?:services|workflows|triggers)/([A-Za-z0-9+/]{20,})
+// (group 1); the host stays, and no left boundary is needed after https://.
 func matchSlackWebhook(e *engine, line []byte, hs, he int, ri, _ int32) {
 	if !hasAt(line, hs, "hooks.slack.com/") {
 		return
@@ -165,7 +168,7 @@ func matchSlackWebhook(e *engine, line []byte, hs, he int, ri, _ int32) {
 	}
 }
 
-// sk-ant-[a-z]{2,10}[0-9]{2}-[A-Za-z0-9_-]{32,}
+// matchAnthropic: LB sk-ant-[a-z]{2,10}[0-9]{2}-[A-Za-z0-9_-]{32,}
 func matchAnthropic(e *engine, line []byte, hs, he int, ri, _ int32) {
 	if !hasAt(line, hs, "sk-ant-") || !lbOK(line, hs) {
 		return
@@ -187,8 +190,9 @@ func matchAnthropic(e *engine, line []byte, hs, he int, ri, _ int32) {
 	}
 }
 
-// sk-[...]{16,}T3BlbkFJ[...]{16,}: the hit is the marker in the middle, so
-// walk back (at most 512 bytes) to the sk- that starts the key.
+// matchOpenAIMarker: LB sk-[A-Za-z0-9_-]{16,509}T3BlbkFJ[A-Za-z0-9_-]{16,}.
+// The hit is the marker in the middle, so walk back (at most 512 bytes, hence
+// the 509) to the first sk- that starts the key.
 func matchOpenAIMarker(e *engine, line []byte, hs, he int, ri, _ int32) {
 	if !hasAt(line, hs, "T3BlbkFJ") {
 		return
@@ -218,7 +222,8 @@ func matchOpenAIMarker(e *engine, line []byte, hs, he int, ri, _ int32) {
 	}
 }
 
-// eyJ...{10,}.eyJ...{10,}.[sig]*
+// matchJWT: LB eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]*
+// (header, payload, optional signature; it stops at '&', '@' and quotes).
 func matchJWT(e *engine, line []byte, hs, he int, ri, _ int32) {
 	if !hasAt(line, hs, "eyJ") || !lbOK(line, hs) {
 		return
@@ -236,7 +241,8 @@ func matchJWT(e *engine, line []byte, hs, he int, ri, _ int32) {
 	e.add(line, hs, j, ri)
 }
 
-// SG.[22].[43]
+// matchSendGrid: LB (SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}) RB
+// [A-Za-z0-9_-]: exact run lengths.
 func matchSendGrid(e *engine, line []byte, hs, he int, ri, _ int32) {
 	if !hasAt(line, hs, "SG.") || !lbOK(line, hs) {
 		return
@@ -251,7 +257,8 @@ func matchSendGrid(e *engine, line []byte, hs, he int, ri, _ int32) {
 	}
 }
 
-// [A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.-]{31,34}
+// matchAzureSecret: ([A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.-]{31,34}), with
+// no [A-Za-z0-9_~.] before it and no [A-Za-z0-9_~.-] after it.
 func matchAzureSecret(e *engine, line []byte, hs, he int, ri, _ int32) {
 	if !hasAt(line, hs, "Q~") || hs < 4 {
 		return
@@ -275,40 +282,55 @@ func matchAzureSecret(e *engine, line []byte, hs, he int, ri, _ int32) {
 	e.add(line, start, j, ri)
 }
 
-// pemLabel matches "[ A-Z0-9_-]{0,100}PRIVATE KEY( BLOCK)?-----" at i and
-// returns the index after it.
-func pemLabel(line []byte, i int) (int, bool) {
-	lim := min(len(line), i+100+len("PRIVATE KEY"))
-	at := bytes.Index(line[i:lim], []byte("PRIVATE KEY"))
-	if at < 0 {
-		return 0, false
-	}
-	for _, c := range line[i : i+at] {
-		if !(c == ' ' || c == '_' || c == '-' || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) {
-			return 0, false
+// pemLabel matches [ A-Z0-9_-]{0,100}?PRIVATE KEY(?: BLOCK)?----- at i,
+// shortest label first, looking for PRIVATE KEY from index from (i at
+// first). It returns the index after the label, -1 if there is none, and
+// where to look for the next longer one.
+func pemLabel(line []byte, i, from int) (end, next int) {
+	lim := min(len(line), i+101) // PRIVATE KEY starts at most 100 bytes in
+	for q := from; q < lim; q++ {
+		if hasAt(line, q, "PRIVATE KEY") {
+			k := q + len("PRIVATE KEY")
+			if hasAt(line, k, " BLOCK") {
+				k += len(" BLOCK")
+			}
+			if hasAt(line, k, "-----") {
+				return k + 5, q + 1
+			}
+		}
+		if c := line[q]; !(c == ' ' || c == '_' || c == '-' || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) {
+			break
 		}
 	}
-	k := i + at + len("PRIVATE KEY")
-	if hasAt(line, k, " BLOCK") {
-		k += len(" BLOCK")
-	}
-	if !hasAt(line, k, "-----") {
-		return 0, false
-	}
-	return k + 5, true
+	return -1, 0
 }
 
 // matchPEMHeader keeps the header and footer and redacts the body between
 // them on the same line (a JSON string with \n escapes, a one-line dump), or
-// starts the PEM state machine when the body follows on the next lines.
+// starts the PEM state machine when the body follows on the next lines. Its
+// spans are group 1 (unless blank) or group 2 of
+//
+//	-----BEGIN[ A-Z0-9_-]{0,100}?PRIVATE KEY(?: BLOCK)?-----(?:(.*?)-----END[ A-Z0-9_-]{0,100}?PRIVATE KEY(?: BLOCK)?-----|(?:[ \t\r]|\\[nr])*([A-Za-z0-9+/=](?:[A-Za-z0-9+/= \t\r\\]*[A-Za-z0-9+/=\\])?))
+//
+// A label may itself hold PRIVATE KEY-----, so when neither a footer nor a
+// body follows the shortest header, the next longer one is tried, as the
+// expression would.
 func matchPEMHeader(e *engine, line []byte, hs, he int, ri, _ int32) {
 	if !hasAt(line, hs, "-----BEGIN") {
 		return
 	}
-	hdrEnd, ok := pemLabel(line, he)
-	if !ok {
-		return
+	for q := he; ; {
+		hdrEnd, next := pemLabel(line, he, q)
+		if hdrEnd < 0 || e.pemAfterHeader(line, hs, hdrEnd, ri) {
+			return
+		}
+		q = next
 	}
+}
+
+// pemAfterHeader handles what follows a header ending at hdrEnd and reports
+// whether that decided the header; false means another header end may.
+func (e *engine) pemAfterHeader(line []byte, hs, hdrEnd int, ri int32) bool {
 	for f := hdrEnd; e.noFooterFrom < 0 || f < e.noFooterFrom; {
 		at := bytes.Index(line[f:], []byte("-----END"))
 		if at < 0 {
@@ -316,12 +338,12 @@ func matchPEMHeader(e *engine, line []byte, hs, he int, ri, _ int32) {
 			break
 		}
 		fs := f + at
-		if _, ok := pemLabel(line, fs+len("-----END")); ok {
+		if end, _ := pemLabel(line, fs+len("-----END"), fs+len("-----END")); end >= 0 {
 			body := line[hdrEnd:fs]
 			if len(bytes.TrimSpace(body)) > 0 {
 				e.add(line, hdrEnd, fs, ri)
 			}
-			return
+			return true
 		}
 		f = fs + 1
 	}
@@ -348,23 +370,25 @@ func matchPEMHeader(e *engine, line []byte, hs, he int, ri, _ int32) {
 		}
 		e.add(line, k, j, ri)
 		if j < len(line) {
-			return // something else ends the key on this line
+			return true // something else ends the key on this line
 		}
 	} else if k < len(line) {
-		return // the header is quoted or mentioned, not printed
+		return false // the header is quoted or mentioned, not printed
 	}
 	if e.open || hs > pemPrefixMax {
-		return
+		return true
 	}
 	prefix := line[:hs]
 	if len(bytes.TrimLeft(prefix, " \t")) == 0 {
 		prefix = nil
 	}
 	e.setPending(mlState{mode: modePEM, prefix: string(prefix)})
+	return true
 }
 
-// LS0tLS1CRUdJTi is "-----BEGIN" in base64; decode the start of the run and
-// require PRIVATE KEY so base64 certificates stay.
+// matchPEMBase64: LS0tLS1CRUdJTi[A-Za-z0-9+/]{20,}={0,2} after no
+// [A-Za-z0-9+/]. LS0tLS1CRUdJTi is "-----BEGIN" in base64; decode the start
+// of the run and require PRIVATE KEY so base64 certificates stay.
 func matchPEMBase64(e *engine, line []byte, hs, he int, ri, _ int32) {
 	if !hasAt(line, hs, "LS0tLS1CRUdJTi") || (hs > 0 && b64Std[line[hs-1]]) {
 		return
@@ -376,10 +400,11 @@ func matchPEMBase64(e *engine, line []byte, hs, he int, ri, _ int32) {
 	for p := 0; p < 2 && j < len(line) && line[j] == '='; p++ {
 		j++
 	}
-	head := line[hs:min(j, hs+200)]
-	head = head[:len(head)/4*4]
-	dec := make([]byte, base64.StdEncoding.DecodedLen(len(head)))
-	n, _ := base64.StdEncoding.Decode(dec, bytes.TrimRight(head, "="))
+	// Without its padding, decoded as raw base64, so a final partial
+	// quantum is read too (the padded decoder stops before it).
+	head := bytes.TrimRight(line[hs:min(j, hs+200)], "=")
+	dec := make([]byte, base64.RawStdEncoding.DecodedLen(len(head)))
+	n, _ := base64.RawStdEncoding.Decode(dec, head)
 	if !bytes.Contains(dec[:n], []byte("PRIVATE KEY")) {
 		return
 	}
@@ -391,23 +416,17 @@ func matchPEMBase64(e *engine, line []byte, hs, he int, ri, _ int32) {
 	}
 }
 
-// Authorization, Proxy-Authorization, X-Api-Key, Api-Key, X-Goog-Api-Key,
-// X-Auth-Token: the name and a Bearer/Basic/Token scheme stay.
+// matchAuthHeader: Authorization, Proxy-Authorization, X-Api-Key, Api-Key,
+// X-Goog-Api-Key, X-Auth-Token; the name and a Bearer/Basic/Token scheme
+// stay. The span is group 1, at least 4 bytes and no placeholder, of
+//
+//	LB (?i:(?:proxy-)?authorization|(?:x-goog-|x-)?api-key|x-auth-token)(?:"|'|\\")?[ \t\r]*:[ \t\r]*(?:"|'|\\")?(?:(?i:bearer|basic|token|bot|digest)[ \t\r]+)?([^ \t\r\n\v\f"',;\\]*)
+//
+// The optional prefixes (proxy-, x-, x-goog-) end in '-', which is a
+// boundary, so only the literal itself needs one: xproxy-authorization is an
+// authorization header whatever comes before it, as the expression says.
 func matchAuthHeader(e *engine, line []byte, hs, he int, ri, _ int32) {
-	ns := hs
-	switch {
-	case hasFoldAt(line, hs, "authorization"):
-		if hasFoldAt(line, hs-6, "proxy-") {
-			ns = hs - 6
-		}
-	case hasFoldAt(line, hs, "api-key"):
-		if hasFoldAt(line, hs-7, "x-goog-") {
-			ns = hs - 7
-		} else if hasFoldAt(line, hs-2, "x-") {
-			ns = hs - 2
-		}
-	}
-	if !lbOK(line, ns) {
+	if !lbOK(line, hs) {
 		return
 	}
 	k, ok := headerSeparator(line, he)
@@ -465,13 +484,15 @@ func skipQuote(line []byte, k int) int {
 	return k
 }
 
-// Cookie and Set-Cookie: the whole cookie list is the secret.
+// matchCookieHeader: Cookie and Set-Cookie; the whole cookie list is the
+// secret, group 1 (at least 4 bytes, no placeholder) of
+//
+//	LB (?i:(?:set-)?cookie)(?:"|'|\\")?[ \t\r]*:[ \t\r]*(?:"|'|\\")?([^\r\n"']*?)[ \t\r]*(?:$|[\r\n"']|\\")
+//
+// set- ends in a boundary, so only cookie itself needs one (see
+// matchAuthHeader).
 func matchCookieHeader(e *engine, line []byte, hs, he int, ri, _ int32) {
-	ns := hs
-	if hasFoldAt(line, hs-4, "set-") {
-		ns = hs - 4
-	}
-	if !lbOK(line, ns) {
+	if !lbOK(line, hs) {
 		return
 	}
 	k, ok := headerSeparator(line, he)
@@ -490,8 +511,12 @@ func matchCookieHeader(e *engine, line []byte, hs, he int, ri, _ int32) {
 	}
 }
 
-// scheme://user:password@host: the password is the secret; with the GitHub
-// convention TOKEN:x-oauth-basic@ it is the user.
+// matchURLCredentials: scheme://user:password@host; the password (group 2)
+// is the secret unless a placeholder, and with the GitHub convention
+// TOKEN:x-oauth-basic@ it is the user (group 1, at least 3 bytes). The user
+// may be empty (redis://:password@host).
+//
+//	[A-Za-z][A-Za-z0-9+.-]{1,20}://([^ \t\r\n\v\f:/@"'<>]{0,256}):([^ \t\r\n\v\f/@"'<>]{3,256})@
 func matchURLCredentials(e *engine, line []byte, hs, he int, ri, _ int32) {
 	// A scheme of 2..21 bytes starting with a letter must end at hs.
 	s := hs
@@ -627,6 +652,35 @@ func matchAssignment(e *engine, line []byte, hs, he int, ri, _ int32) {
 		return
 	}
 	e.add(line, vs, k, ri)
+}
+
+// authorWord reports whether the "auth" at b[hs:] begins a name segment that
+// nameSegments reads as exactly "author" (Author, author, AUTHOR, standing
+// alone as a segment). Such a name has the non-secret segment author, so
+// isSecretNameBytes rejects it whatever else it holds: the hit can never
+// become a span, and region skips it without looking at its line. Git prints
+// an Author: line for every commit, and verifying each one cost more than
+// scanning the rest of the log.
+//
+// A capital A followed by lower case always starts a segment; after the
+// final lower-case r, only a lower-case letter or a digit would continue it
+// (an upper-case letter starts the next one). The all-lower and all-upper
+// spellings need non-alphanumeric bytes on both sides.
+func authorWord(b []byte, hs int) bool {
+	if hs < 0 || hs+6 > len(b) {
+		return false
+	}
+	var next byte // 0: the end of b, which ends the segment
+	if hs+6 < len(b) {
+		next = b[hs+6]
+	}
+	switch string(b[hs : hs+6]) {
+	case "Author":
+		return !(next >= 'a' && next <= 'z') && !(next >= '0' && next <= '9')
+	case "author", "AUTHOR":
+		return (hs == 0 || !isAlnum(b[hs-1])) && !isAlnum(next)
+	}
+	return false
 }
 
 // assignmentValueOK applies the value validation of the reference, plus a few

@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"os"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -44,6 +45,9 @@ type Redactor struct {
 	patRules [][]int32 // rules to verify for each literal
 	patLens  []int32   // len(pats[i])
 	folded   []string  // pats, ASCII-folded, for the short-string path
+	// authLit is the literal "auth" when secret-assignment is its only rule,
+	// else -1: a hit of it inside an Author word is skipped (see authorWord).
+	authLit int32
 
 	// The automaton over every literal is built on first use: a short
 	// string (argv, cwd) is scanned with one over just the literals it
@@ -79,7 +83,7 @@ var ruleNameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompil
 // taken from the environment. An extra rule that cannot be compiled is an
 // error naming it: a silently weaker redactor is worse than none.
 func New(cfg Config) (*Redactor, error) {
-	r := &Redactor{privateKeyRule: -1, kubeRule: -1}
+	r := &Redactor{privateKeyRule: -1, kubeRule: -1, authLit: -1}
 	builtin := builtinRules()
 	// sized once: New runs on every rac start, and a cold process pays for
 	// every page it touches
@@ -166,6 +170,9 @@ func New(cfg Config) (*Redactor, error) {
 	for i, lit := range order {
 		r.pats[i] = strings.TrimPrefix(lit, "\x00env\x00")
 		r.patRules[i] = literalRules[lit]
+	}
+	if rs := literalRules["auth"]; len(rs) == 1 && r.rules[rs[0]].id == "secret-assignment" {
+		r.authLit = int32(slices.Index(order, "auth"))
 	}
 	r.patLens = make([]int32, len(r.pats))
 	r.folded = make([]string, len(r.pats))

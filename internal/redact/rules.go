@@ -44,6 +44,12 @@ type tokenShape struct {
 	reject   func(tok []byte) bool
 }
 
+// The comment above each shape entry is its regular expression (RE2), which
+// matchdiff_test.go checks matchShape against: LB and RB are the left and
+// right boundaries ([A-Za-z0-9_] must not touch the token), a last class
+// without '.' and '-' is what trim gives back, and a group marks the span
+// when RB follows it.
+//
 // builtinRules returns a fresh copy of the table so a Redactor can never see
 // another's modifications.
 func builtinRules() []rule {
@@ -55,15 +61,18 @@ func builtinRules() []rule {
 
 		// GitHub: classic and app tokens, including the ~520-byte stateless
 		// ghs_<appid>_<JWT> form, which contains '.' and '-'.
+		// LB gh[pousr]_[A-Za-z0-9_.-]{35,}[A-Za-z0-9_]
 		{id: "github-token", prio: prioToken, shape: &tokenShape{
 			prefixes: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"},
 			body:     "A-Za-z0-9_.-", min: 36, trim: ".-", lb: true,
 		}},
+		// LB github_pat_[A-Za-z0-9_]{82,}
 		{id: "github-token", prio: prioToken, shape: &tokenShape{
 			prefixes: []string{"github_pat_"}, body: "A-Za-z0-9_", min: 82, lb: true,
 		}},
 
 		// GitLab family; routable tokens carry ".xx.yyyyyyy" suffixes.
+		// LB gl(?:pat|oas|dt|rt|cbt|ptt|ft|imt|agent|soat|ffct)-[A-Za-z0-9_.-]{19,}[A-Za-z0-9_]
 		{id: "gitlab-token", prio: prioToken, shape: &tokenShape{
 			prefixes: []string{
 				"glpat-", "gloas-", "gldt-", "glrt-", "glcbt-", "glptt-", "glft-",
@@ -71,11 +80,13 @@ func builtinRules() []rule {
 			},
 			body: "A-Za-z0-9_.-", min: 20, trim: ".-", lb: true,
 		}},
+		// LB GR1348941[A-Za-z0-9_-]{19,}[A-Za-z0-9_]
 		{id: "gitlab-token", prio: prioToken, shape: &tokenShape{
 			prefixes: []string{"GR1348941"}, body: "A-Za-z0-9_-", min: 20, trim: "-", lb: true,
 		}},
 
 		// Slack.
+		// LB xox(?:[bparso]-|e[.-])[A-Za-z0-9.-]{9,}[A-Za-z0-9]
 		{id: "slack-token", prio: prioToken, shape: &tokenShape{
 			prefixes: []string{"xoxb-", "xoxp-", "xoxa-", "xoxr-", "xoxs-", "xoxo-", "xoxe-", "xoxe."},
 			body:     "A-Za-z0-9.-", min: 10, trim: ".-", lb: true,
@@ -85,10 +96,12 @@ func builtinRules() []rule {
 
 		// AWS access key ids: exact length, upper case only, so "Asia/Tokyo"
 		// and the documentation key ending in EXAMPLE stay.
+		// LB ((?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}) RB
 		{id: "aws-access-key-id", prio: prioToken, shape: &tokenShape{
 			prefixes: []string{"AKIA", "ASIA", "ABIA", "ACCA"},
 			body:     "A-Z0-9", min: 16, max: 16, lb: true, rb: true, reject: awsExample,
 		}},
+		// LB (A3T[A-Z0-9]{17}) RB
 		{id: "aws-access-key-id", prio: prioToken, shape: &tokenShape{
 			prefixes: []string{"A3T"}, body: "A-Z0-9", min: 17, max: 17, lb: true, rb: true, reject: awsExample,
 		}},
@@ -99,27 +112,33 @@ func builtinRules() []rule {
 		// OpenAI: keys carry T3BlbkFJ ("OpenAI" in base64) in the middle; project,
 		// service-account and admin keys also have a recognisable prefix.
 		{id: "openai-key", prio: prioToken, literals: []string{"t3blbkfj"}, match: matchOpenAIMarker},
+		// LB sk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{40,}
 		{id: "openai-key", prio: prioToken, shape: &tokenShape{
 			prefixes: []string{"sk-proj-", "sk-svcacct-", "sk-admin-"},
 			body:     "A-Za-z0-9_-", min: 40, lb: true,
 		}},
 
+		// LB AIza[A-Za-z0-9_-]{35,}
 		{id: "google-api-key", prio: prioToken, shape: &tokenShape{
 			prefixes: []string{"AIza"}, body: "A-Za-z0-9_-", min: 35, lb: true,
 		}},
+		// LB ya29\.[A-Za-z0-9_-]{20,}
 		{id: "google-oauth-token", prio: prioToken, shape: &tokenShape{
 			prefixes: []string{"ya29."}, body: "A-Za-z0-9_-", min: 20, lb: true,
 		}},
 
+		// LB [rs]k_(?:live|test)_[A-Za-z0-9]{10,}
 		{id: "stripe-key", prio: prioToken, shape: &tokenShape{
 			prefixes: []string{"sk_live_", "rk_live_", "sk_test_", "rk_test_"},
 			body:     "A-Za-z0-9", min: 10, lb: true,
 		}},
+		// LB whsec_[A-Za-z0-9]{32,}
 		{id: "stripe-key", prio: prioToken, shape: &tokenShape{
 			prefixes: []string{"whsec_"}, body: "A-Za-z0-9", min: 32, lb: true,
 		}},
 
 		// npm: exact length, so npm_config_cache and friends never match.
+		// LB (npm_[A-Za-z0-9]{36}) RB
 		{id: "npm-token", prio: prioToken, shape: &tokenShape{
 			prefixes: []string{"npm_"}, body: "A-Za-z0-9", min: 36, max: 36, lb: true, rb: true,
 		}},
@@ -127,27 +146,35 @@ func builtinRules() []rule {
 		{id: "jwt", prio: prioToken, literals: []string{"eyj"}, match: matchJWT},
 
 		// Optional rows of the reference table.
+		// LB (hf_[A-Za-z]{34}) RB
 		{id: "huggingface-token", prio: prioToken, shape: &tokenShape{
 			prefixes: []string{"hf_"}, body: "A-Za-z", min: 34, max: 34, lb: true, rb: true,
 		}},
+		// LB pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,}
 		{id: "pypi-token", prio: prioToken, shape: &tokenShape{
 			prefixes: []string{"pypi-AgEIcHlwaS5vcmc"}, body: "A-Za-z0-9_-", min: 50, lb: true,
 		}},
+		// LB (do[por]_v1_[a-f0-9]{64}) RB
 		{id: "digitalocean-token", prio: prioToken, shape: &tokenShape{
 			prefixes: []string{"dop_v1_", "doo_v1_", "dor_v1_"}, body: "a-f0-9", min: 64, max: 64, lb: true, rb: true,
 		}},
+		// LB hv[sb]\.[A-Za-z0-9_-]{24,}
 		{id: "vault-token", prio: prioToken, shape: &tokenShape{
 			prefixes: []string{"hvs.", "hvb."}, body: "A-Za-z0-9_-", min: 24, lb: true,
 		}},
+		// LB dckr_pat_[A-Za-z0-9_-]{27,}
 		{id: "dockerhub-token", prio: prioToken, shape: &tokenShape{
 			prefixes: []string{"dckr_pat_"}, body: "A-Za-z0-9_-", min: 27, lb: true,
 		}},
+		// LB (lin_api_[A-Za-z0-9]{40}) RB
 		{id: "linear-key", prio: prioToken, shape: &tokenShape{
 			prefixes: []string{"lin_api_"}, body: "A-Za-z0-9", min: 40, max: 40, lb: true, rb: true,
 		}},
+		// LB (AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}) RB
 		{id: "age-secret-key", prio: prioToken, shape: &tokenShape{
 			prefixes: []string{"AGE-SECRET-KEY-1"}, body: "QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L", min: 58, max: 58, lb: true, rb: true,
 		}},
+		// LB (shp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}) RB
 		{id: "shopify-token", prio: prioToken, shape: &tokenShape{
 			prefixes: []string{"shpat_", "shpss_", "shpca_", "shppa_"}, body: "a-fA-F0-9", min: 32, max: 32, lb: true, rb: true,
 		}},

@@ -1,0 +1,166 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/rac-cli/rac/internal/app"
+	"github.com/rac-cli/rac/internal/ui"
+)
+
+// inProcess runs rac commands in this process, with buffers for streams
+// and an environment of its own: the read verbs are tested without a
+// binary.
+type inProcess struct {
+	t   *testing.T
+	env map[string]string
+}
+
+func newInProcess(t *testing.T) *inProcess {
+	dir := t.TempDir()
+	return &inProcess{t: t, env: map[string]string{
+		"HOME": filepath.Join(dir, "home"), "RAC_HOME": filepath.Join(dir, "store"),
+		"RAC_SESSION": "inproc", "TMPDIR": dir, "PATH": os.Getenv("PATH"),
+	}}
+}
+
+func (p *inProcess) appEnv() app.Env {
+	return app.Env{
+		Getenv: func(k string) string { return p.env[k] },
+		Environ: func() []string {
+			var out []string
+			for k, v := range p.env {
+				out = append(out, k+"="+v)
+			}
+			return out
+		},
+		Now: time.Now, Version: "test",
+	}
+}
+
+// record runs argv through rac run with real files for its streams (the
+// child needs descriptors) and returns the reference rac printed.
+func (p *inProcess) record(argv ...string) string {
+	t := p.t
+	dir := t.TempDir()
+	out, err := os.Create(filepath.Join(dir, "out"))
+	require.NoError(t, err)
+	errf, err := os.Create(filepath.Join(dir, "err"))
+	require.NoError(t, err)
+	null, err := os.Open(os.DevNull)
+	require.NoError(t, err)
+	defer func() { _ = out.Close(); _ = errf.Close(); _ = null.Close() }()
+	s, _, _, _ := ui.Test()
+	s.In, s.Out, s.Err = null, out, errf
+	s.InFile, s.OutFile, s.ErrFile = null, out, errf
+	code := mainEnv(append([]string{"run", "--"}, argv...), s, p.appEnv())
+	require.Equal(t, 0, code)
+	b, err := os.ReadFile(errf.Name())
+	require.NoError(t, err)
+	ref, ok := strings.CutPrefix(strings.TrimSpace(lastLine(string(b))), "rac: ref ")
+	require.True(t, ok, "rac run's last line is its reference: %q", b)
+	return ref
+}
+
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	return lines[len(lines)-1]
+}
+
+// run runs a rac command with buffers and returns status, stdout, stderr.
+func (p *inProcess) run(args ...string) (int, string, string) {
+	s, _, out, errOut := ui.Test()
+	code := mainEnv(args, s, p.appEnv())
+	return code, out.String(), errOut.String()
+}
+
+func TestInProcessReadVerbs(t *testing.T) {
+	p := newInProcess(t)
+	ref := p.record("sh", "-c", `printf 'one\ntwo\nabc err\007or def\n'; printf 'oops\n' >&2`)
+	require.True(t, strings.HasPrefix(ref, "inproc/0001-sh"), ref)
+
+	for _, tc := range []struct {
+		name   string
+		args   []string
+		code   int
+		stdout string
+		stderr string
+	}{
+		{"read tail", []string{"out", "read", "last", "--tail", "1", "--stream", "stdout"}, 0, "abc error def\n", ""},
+		{"read lines", []string{"out", "read", ref, "--stream", "stdout", "--lines", "2:2"}, 0, "two\n", ""},
+		{"read stderr", []string{"out", "read", "1", "--stream", "stderr"}, 0, "oops\n", ""},
+		{"grep finds a word split by BEL", []string{"out", "grep", "error"}, 0, ref + ":3:abc error def\n", ""},
+		{"grep no match", []string{"out", "grep", "nothing-like-this"}, 1, "", ""},
+		{"path", []string{"out", "path", "last"}, 0, filepath.Join(p.env["RAC_HOME"], "sessions", ref) + "\n", ""},
+		{"read two refs", []string{"out", "read", "1", "2"}, 2, "", "rac: too many arguments: rac out read takes one reference\nrac: hint: run 'rac out read --help' for the usage and examples\n"},
+		{"tail not a number", []string{"out", "read", "last", "--tail", "abc"}, 2, "", "rac: invalid --tail \"abc\": use a whole number\nrac: hint: run 'rac out read --help' for the usage and examples\n"},
+		{"unknown session, one hint", []string{"out", "list", "--session", "nosuch"}, 1, "",
+			"rac: not found: no session \"nosuch\"\nrac: hint: run 'rac out list --all-sessions' to see every session\n"},
+		{"read in unknown session", []string{"out", "read", "--session", "nosuch", "last"}, 1, "",
+			"rac: not found: no session \"nosuch\"\nrac: hint: run 'rac out list --all-sessions' to see every session\n"},
+		{"short ref, empty current session", []string{"out", "read", "--session", "inproc", "99"}, 1, "",
+			"rac: not found: no recording \"99\" in session \"inproc\"\nrac: hint: run 'rac out list' to see the recordings of session inproc, or 'rac out list --all-sessions'\n"},
+		{"version", []string{"version"}, 0, "rac version " + version + "\n", ""},
+		{"--version", []string{"--version"}, 0, "rac version " + version + "\n", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, stdout, stderr := p.run(tc.args...)
+			assert.Equal(t, tc.code, code)
+			assert.Equal(t, tc.stdout, stdout)
+			if tc.stderr != "" || code == 0 {
+				assert.Equal(t, tc.stderr, stderr)
+			}
+		})
+	}
+}
+
+func TestInProcessExplainAndList(t *testing.T) {
+	p := newInProcess(t)
+	ref := p.record("sh", "-c", `echo building; echo 'main.go:3: undefined: x' >&2; exit 0`)
+	code, out, _ := p.run("out", "explain", ref)
+	assert.Equal(t, 0, code)
+	assert.Contains(t, out, "stderr:1: main.go:3: undefined: x")
+	code, out, _ = p.run("out", "list", "--json")
+	assert.Equal(t, 0, code)
+	assert.Contains(t, out, `"ref": "`+ref+`"`)
+}
+
+// runStatus runs rac run with real files and returns status and stderr.
+func (p *inProcess) runFiles(args ...string) (int, string) {
+	t := p.t
+	dir := t.TempDir()
+	out, err := os.Create(filepath.Join(dir, "out"))
+	require.NoError(t, err)
+	errf, err := os.Create(filepath.Join(dir, "err"))
+	require.NoError(t, err)
+	defer func() { _ = out.Close(); _ = errf.Close() }()
+	s, _, _, _ := ui.Test()
+	s.Out, s.Err, s.OutFile, s.ErrFile = out, errf, out, errf
+	code := mainEnv(args, s, p.appEnv())
+	b, err := os.ReadFile(errf.Name())
+	require.NoError(t, err)
+	return code, string(b)
+}
+
+func TestExecFormatAndNeverStarted(t *testing.T) {
+	p := newInProcess(t)
+	bin := filepath.Join(t.TempDir(), "garbage")
+	require.NoError(t, os.WriteFile(bin, []byte("\x7fnot an executable\x00\x01"), 0o755))
+	code, stderr := p.runFiles("run", "--", bin)
+	assert.Equal(t, 126, code)
+	assert.Contains(t, stderr, "garbage: exec format error")
+	assert.NotContains(t, stderr, "permission denied")
+
+	// reading it back says why there is no output
+	code, out, errOut := p.run("out", "read", "last")
+	assert.Equal(t, 0, code)
+	assert.Empty(t, out)
+	assert.Contains(t, errOut, "0001-garbage never started: ")
+	assert.Contains(t, errOut, "exec format error")
+}

@@ -1,0 +1,165 @@
+package ui
+
+import (
+	"bytes"
+	"math"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/rac-cli/rac/internal/record"
+	"github.com/rac-cli/rac/internal/termtext"
+)
+
+// trickyArgv are arguments a shell gets wrong when they are badly quoted.
+var trickyArgv = []string{
+	"plain", "", " ", "a b", "it's", "'", `"`, `\`, `a\nb`, "$HOME", "${x}", "`id`", "$(id)",
+	"*", "?", "[a]", "~", "~user", "#not-a-comment", "a;b", "a|b", "a&b", "<x>", "!", "!!",
+	"-n", "--flag=value", "%s", "%%", "héllo", "a\u00a0b", "\u202eevil",
+	"a\nb", "\n", "\t", "a\rb", "\x1b[31mred\x1b[0m", "\x01\x7f", "c1\u009b2J\u009dx", "bad\xffutf8", "\xc3",
+	"it's\nnew", "\\\n", "'\\''",
+}
+
+// TestQuoteRoundTrip: a shell given Quote(argv) gets argv back, byte for
+// byte, and the quoted line holds no raw control character.
+func TestQuoteRoundTrip(t *testing.T) {
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("no bash")
+	}
+	q := Quote(trickyArgv)
+	assert.Equal(t, termtext.Escape(q), q, "nothing left to escape: %q", q)
+	assert.NotContains(t, q, "\n")
+	got := shellArgs(t, bash, q)
+	require.Equal(t, len(trickyArgv), len(got), "%q", got)
+	for i := range trickyArgv {
+		assert.Equal(t, trickyArgv[i], got[i], "argument %d, quoted %s", i, termtext.ShellQuote(trickyArgv[i]))
+	}
+}
+
+// TestQuoteRoundTripPOSIX: the arguments that need no $'...' form read
+// back in a plain POSIX sh (dash) as well.
+func TestQuoteRoundTripPOSIX(t *testing.T) {
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh")
+	}
+	var argv []string
+	for _, a := range trickyArgv {
+		if !strings.HasPrefix(termtext.ShellQuote(a), "$'") {
+			argv = append(argv, a)
+		}
+	}
+	require.Greater(t, len(argv), 30)
+	assert.Equal(t, argv, shellArgs(t, sh, Quote(argv)))
+}
+
+// shellArgs runs printf in shell, on the quoted words, and splits what it
+// prints at NULs (argv cannot hold one).
+func shellArgs(t *testing.T, shell, quoted string) []string {
+	t.Helper()
+	out, err := exec.Command(shell, "-c", `printf '%s\0' `+quoted).Output()
+	require.NoError(t, err, quoted)
+	return strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00")
+}
+
+func TestQuote(t *testing.T) {
+	assert.Equal(t, "", Quote(nil))
+	assert.Equal(t, "git push origin main", Quote([]string{"git", "push", "origin", "main"}))
+	assert.Equal(t, `go test ./... -run 'Test Total'`, Quote([]string{"go", "test", "./...", "-run", "Test Total"}))
+	assert.Equal(t, `sh -c $'echo a\necho b' ''`, Quote([]string{"sh", "-c", "echo a\necho b", ""}))
+}
+
+func TestBytes(t *testing.T) {
+	for n, want := range map[int64]string{
+		0: "0 B", 1: "1 B", 512: "512 B", 1023: "1023 B", 1024: "1 KiB", 1536: "1.5 KiB", 3000: "2.9 KiB",
+		4096: "4 KiB", 5000: "4.9 KiB", 10 << 10: "10 KiB", 1<<20 - 1: "1024 KiB", 256 << 20: "256 MiB",
+		212*(1<<20) + 300000: "212 MiB", 2 << 30: "2 GiB", 1 << 40: "1 TiB", 3 << 50: "3 PiB",
+		-1536: "-1.5 KiB", math.MaxInt64: "8192 PiB", math.MinInt64: "-8192 PiB",
+	} {
+		assert.Equal(t, want, Bytes(n), n)
+	}
+}
+
+func TestDuration(t *testing.T) {
+	for _, tc := range []struct {
+		d    time.Duration
+		want string
+	}{
+		{0, "0ms"},
+		{400 * time.Microsecond, "0ms"},
+		{850 * time.Millisecond, "850ms"},
+		{999 * time.Millisecond, "999ms"},
+		{999700 * time.Microsecond, "1.0s"},
+		{1200 * time.Millisecond, "1.2s"},
+		{2310 * time.Millisecond, "2.3s"},
+		{12340 * time.Millisecond, "12.3s"},
+		{59960 * time.Millisecond, "1m00s"},
+		{3*time.Minute + 4*time.Second, "3m04s"},
+		{3*time.Minute + 4600*time.Millisecond, "3m05s"},
+		{59*time.Minute + 59*time.Second + 600*time.Millisecond, "1h00m"},
+		{2*time.Hour + 5*time.Minute, "2h05m"},
+		{2*time.Hour + 5*time.Minute + 31*time.Second, "2h06m"},
+		{23*time.Hour + 59*time.Minute + 40*time.Second, "1d00h"},
+		{76 * time.Hour, "3d04h"},
+		{-1500 * time.Millisecond, "-1.5s"},
+		{math.MinInt64, "-53376d00h"}, // clamped at 2^62ns: no overflow
+	} {
+		assert.Equal(t, tc.want, Duration(tc.d), "%v", tc.d)
+	}
+}
+
+func TestAgo(t *testing.T) {
+	now := time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		d    time.Duration
+		want string
+	}{
+		{0, "just now"},
+		{999 * time.Millisecond, "just now"},
+		{-500 * time.Millisecond, "just now"},
+		{-time.Hour, "in the future"},
+		{12 * time.Second, "12s ago"},
+		{59*time.Second + 999*time.Millisecond, "59s ago"},
+		{3*time.Minute + 59*time.Second, "3m ago"},
+		{2*time.Hour + 59*time.Minute, "2h ago"},
+		{23 * time.Hour, "23h ago"},
+		{24 * time.Hour, "1d ago"},
+		{5*24*time.Hour + 23*time.Hour, "5d ago"},
+		{400 * 24 * time.Hour, "400d ago"},
+	} {
+		assert.Equal(t, tc.want, Ago(now.Add(-tc.d), now), "%v", tc.d)
+	}
+}
+
+func TestOutcome(t *testing.T) {
+	code := func(n int) *int { return &n }
+	for _, tc := range []struct {
+		status      string
+		code        *int
+		signal      string
+		long, short string
+	}{
+		{record.StatusExited, code(0), "", "exited with code 0", "exit 0"},
+		{record.StatusExited, code(2), "", "exited with code 2", "exit 2"},
+		{record.StatusExited, nil, "", "exited", "exited"},
+		{record.StatusSignaled, nil, "SIGTERM", "was killed by SIGTERM", "SIGTERM"},
+		{record.StatusSignaled, nil, "", "was killed by a signal", "signaled"},
+		{record.StatusTimedOut, nil, "SIGKILL", "timed out", "timed out"},
+		{record.StatusTimedOut, nil, "", "timed out", "timed out"},
+		{record.StatusFailedToStart, code(127), "", "failed to start", "not started"},
+		{record.StatusRunning, nil, "", "is still running", "running"},
+		{record.StatusIncomplete, nil, "", "is incomplete: the recorder stopped before the command ended", "incomplete"},
+		{"", nil, "", "has no status", "unknown"},
+		{"weird\x1b[2J", nil, "", `has status weird\x1b[2J`, `weird\x1b[2J`},
+		{record.StatusSignaled, nil, "SIG\u009bTERM", `was killed by SIG\x9bTERM`, `SIG\x9bTERM`},
+	} {
+		assert.Equal(t, tc.long, Outcome(tc.status, tc.code, tc.signal), "%q %q", tc.status, tc.signal)
+		assert.Equal(t, tc.short, OutcomeShort(tc.status, tc.code, tc.signal), "%q %q", tc.status, tc.signal)
+		assert.False(t, bytes.ContainsAny([]byte(Outcome(tc.status, tc.code, tc.signal)), "\x1b\u009b"))
+	}
+}
