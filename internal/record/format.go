@@ -37,16 +37,22 @@ const (
 	linesPfx   = "lines-"
 )
 
-// Stream kinds.
+// Stream kinds. A recording holds stdout and stderr, or one combined
+// stream: what a pseudo-terminal gives (both streams are the terminal), or
+// one pipe for both when rac's stdout and stderr were one open file (2>&1,
+// one terminal), so the order of the command's writes is kept exactly.
 const (
-	Stdout = "stdout"
-	Stderr = "stderr"
-	PTY    = "pty"
+	Stdout   = "stdout"
+	Stderr   = "stderr"
+	Combined = "combined"
 )
 
-// Capture modes.
+// Capture modes, stored in meta.json's mode.
 const (
-	ModePipes = "pipes"
+	ModePipes       = "pipes"       // two pipes, one per stream
+	ModeCombined    = "combined"    // one pipe for both streams
+	ModePTY         = "pty"         // a pseudo-terminal: one combined stream
+	ModePassthrough = "passthrough" // the terminal, untouched: metadata only
 )
 
 // Statuses of a recording.
@@ -59,7 +65,7 @@ const (
 	StatusIncomplete    = "incomplete"
 )
 
-var streamIDs = map[string]byte{Stdout: 1, Stderr: 2, PTY: 3}
+var streamIDs = map[string]byte{Stdout: 1, Stderr: 2, Combined: 3}
 
 func streamName(id byte) string {
 	for n, i := range streamIDs {

@@ -73,9 +73,9 @@ func New(o Options) (*Searcher, error) {
 		return nil, fmt.Errorf("context of %d lines: it takes a number from 0", o.Context)
 	}
 	switch o.Stream {
-	case "", record.Stdout, record.Stderr, record.PTY:
+	case "", record.Stdout, record.Stderr, record.Combined:
 	default:
-		return nil, fmt.Errorf("unknown stream %q (streams are %s, %s and %s)", o.Stream, record.Stdout, record.Stderr, record.PTY)
+		return nil, fmt.Errorf("unknown stream %q (streams are %s, %s and %s)", o.Stream, record.Stdout, record.Stderr, record.Combined)
 	}
 	s := &Searcher{o: o, needle: []byte(o.Text)}
 	if o.IgnoreCase {
