@@ -56,33 +56,28 @@ func (c *cli) setup(cmd *cobra.Command) error {
 	return nil
 }
 
-// load reads the settings. For rac run a bad gc.* variable is a warning
-// and automatic gc (or the free-space guard) is off for the run: a typo in
-// a retention setting must not cost the user the command.
+// load reads the settings. For rac run a bad gc.* value is a warning and
+// automatic gc (or the free-space guard) is off for the run: a typo in a
+// retention setting must not cost the user the command.
 func (c *cli) load(cmd *cobra.Command, flags map[string]string) (*config.Settings, bool, error) {
-	masked := map[string]bool{}
-	getenv := func(k string) string {
-		if masked[k] {
-			return ""
-		}
-		return c.env.Getenv(k)
+	opts := config.Options{Getenv: c.env.Getenv, Flags: flags}
+	if cmd.Name() == "run" {
+		opts.Tolerate = func(key string) bool { return strings.HasPrefix(key, "gc.") }
+	}
+	s, err := config.Load(opts)
+	if err != nil {
+		return nil, false, err
 	}
 	gcOff := false
-	for {
-		s, err := config.Load(config.Options{Getenv: getenv, Flags: flags})
+	for _, err := range s.Tolerated {
 		var ce *config.Error
-		if err == nil || cmd.Name() != "run" || !errors.As(err, &ce) || !strings.HasPrefix(ce.Name, "RAC_GC_") || masked[ce.Name] {
-			if err == nil && masked["RAC_GC_MIN_FREE_BYTES"] {
-				s.GC.MinFreeBytes.V = 0
-			}
-			return s, gcOff, err
-		}
-		masked[ce.Name] = true
-		if ce.Name == "RAC_GC_MIN_FREE_BYTES" {
+		if errors.As(err, &ce) && strings.HasSuffix(strings.ToLower(ce.Name), "min_free_bytes") {
 			c.p.Warnf("%v; the free-space guard is off for this run", err)
-		} else {
-			c.p.Warnf("%v; automatic gc is off for this run", err)
-			gcOff = true
+			s.GC.MinFreeBytes.V = 0
+			continue
 		}
+		c.p.Warnf("%v; automatic gc is off for this run", err)
+		gcOff = true
 	}
+	return s, gcOff, nil
 }

@@ -98,6 +98,9 @@ type Settings struct {
 	FileRead bool
 	// Warnings are the keys of the file rac does not know, sorted.
 	Warnings []Warning
+	// Tolerated are the bad values Options.Tolerate let through (each
+	// setting is at its default); their Name says which.
+	Tolerated []error
 }
 
 type RunSettings struct {
@@ -147,6 +150,10 @@ type Options struct {
 	// ({"run.timeout": "5"}), as the flag parser saw them; for an Inverse
 	// flag (--no-redact) the flag's own value ("true").
 	Flags map[string]string
+	// Tolerate names the settings whose bad value is not an error: the
+	// value is kept at its default and the error is in Settings.Tolerated
+	// (rac run warns and runs the command all the same).
+	Tolerate func(key string) bool
 }
 
 // Load resolves every setting: flag, then environment, then the config
@@ -214,7 +221,13 @@ func Load(o Options) (*Settings, error) {
 			}
 		}
 		if err := d.assign(s, raw, src[i], s.File); err != nil {
-			return nil, err
+			if o.Tolerate == nil || !o.Tolerate(d.Key) {
+				return nil, err
+			}
+			s.Tolerated = append(s.Tolerated, err)
+			if err := d.assign(s, d.Default, Default, s.File); err != nil {
+				return nil, err // the table's own default: cannot happen (TestDefaults)
+			}
 		}
 	}
 	return s, nil

@@ -636,3 +636,22 @@ func TestOnlyInjectedEnv(t *testing.T) {
 	assert.Equal(t, Default, s.Run.Timeout.Source)
 	assert.Equal(t, AnnounceAuto, s.Run.Announce.V)
 }
+
+func TestTolerate(t *testing.T) {
+	e, _ := setup(t, "gc:\n  max_age: soon\n")
+	e["RAC_GC_MIN_FREE_BYTES"] = "lots"
+	_, err := load(t, e, nil)
+	require.Error(t, err)
+	s, err := Load(Options{Getenv: e.getenv, Tolerate: func(k string) bool { return strings.HasPrefix(k, "gc.") }})
+	require.NoError(t, err)
+	require.Len(t, s.Tolerated, 2)
+	var names []string
+	for _, err := range s.Tolerated {
+		var ce *Error
+		require.ErrorAs(t, err, &ce)
+		names = append(names, ce.Name)
+	}
+	assert.ElementsMatch(t, []string{"gc.max_age", "RAC_GC_MIN_FREE_BYTES"}, names)
+	assert.Equal(t, 7*24*time.Hour, s.GC.MaxAge.V)
+	assert.Equal(t, Default, s.GC.MaxAge.Source)
+}
