@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/rac-cli/rac/internal/app"
+	"github.com/rac-cli/rac/internal/config"
 	"github.com/rac-cli/rac/internal/record"
 	"github.com/rac-cli/rac/internal/resolve"
 	"github.com/rac-cli/rac/internal/session"
@@ -79,6 +80,15 @@ func exitStatus(err error, runCmd bool) int {
 // command that failed (for its --help). It is chosen by the error's type,
 // never by its text.
 func hint(err error, cmdPath string) string {
+	var ce *config.Error
+	if errors.As(err, &ce) {
+		switch {
+		case ce.Path != "":
+			return "fix " + ce.Path + " (README's Settings section lists every key)"
+		case strings.HasPrefix(ce.Name, "RAC_"):
+			return "fix or unset " + ce.Name
+		}
+	}
 	var nf *resolve.NotFoundError
 	if errors.As(err, &nf) {
 		switch nf.Reason {

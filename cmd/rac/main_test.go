@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rac-cli/rac/internal/ui"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -25,7 +26,7 @@ var update = flag.Bool("update", false, "rewrite the golden parts of testscript 
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"rac": func() { os.Exit(Main(os.Args[1:], systemStreams())) },
+		"rac": func() { os.Exit(Main(os.Args[1:], ui.System())) },
 	})
 }
 
@@ -37,6 +38,10 @@ func scriptParams(t *testing.T, dir string) testscript.Params {
 	return testscript.Params{
 		Dir:           filepath.Join("..", "..", dir),
 		UpdateScripts: *update,
+		// rac is a program on the scripts' PATH like any other: "exec rac"
+		RequireExplicitExec: true,
+		// a second file of one name in an archive would silently replace the first
+		RequireUniqueNames: true,
 		Setup: func(env *testscript.Env) error {
 			work := env.WorkDir
 			home := filepath.Join(work, "home")
@@ -65,6 +70,7 @@ func scriptParams(t *testing.T, dir string) testscript.Params {
 			}
 			env.Setenv("RAC_HOME", filepath.Join(work, "store"))
 			env.Setenv("RAC_SESSION", "test")
+			env.Setenv("GORACE", goraceNoSleep(os.Getenv("GORACE")))
 			for _, d := range []string{home, filepath.Join(work, "tmp")} {
 				if err := os.MkdirAll(d, 0o700); err != nil {
 					return err
@@ -95,6 +101,18 @@ func scriptParams(t *testing.T, dir string) testscript.Params {
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},
 	}
+}
+
+// goraceNoSleep is the GORACE for the race-built binaries a test starts
+// (rac is this test binary under -race): the caller's options, plus no
+// sleep at exit. The race runtime sleeps a second at exit by default, once
+// per rac call: most of the scripts' time under -race. A caller who chose
+// atexit_sleep_ms keeps their choice.
+func goraceNoSleep(gorace string) string {
+	if strings.Contains(gorace, "atexit_sleep_ms=") {
+		return gorace
+	}
+	return strings.TrimSpace(gorace + " atexit_sleep_ms=0")
 }
 
 // exitcode N prog args...: run prog and require status N; a signal death

@@ -44,7 +44,8 @@ func racInPTY(t *testing.T, args ...string) (*exec.Cmd, *os.File, *syncBuffer, <
 	require.NoError(t, err)
 	require.NoError(t, os.Symlink(self, filepath.Join(bin, "rac")))
 	cmd := exec.Command(filepath.Join(bin, "rac"), args...)
-	cmd.Env = append(os.Environ(), "RAC_HOME="+filepath.Join(t.TempDir(), "store"), "RAC_SESSION=pty", "HOME="+t.TempDir())
+	cmd.Env = append(os.Environ(), "RAC_HOME="+filepath.Join(t.TempDir(), "store"), "RAC_SESSION=pty", "HOME="+t.TempDir(),
+		"GORACE="+goraceNoSleep(os.Getenv("GORACE")))
 	ptmx, err := pty.Start(cmd) // a new session whose controlling terminal is the pty: rac is its foreground job
 	require.NoError(t, err)
 	out := &syncBuffer{}

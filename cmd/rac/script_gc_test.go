@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rac-cli/rac/internal/config"
 	"github.com/rac-cli/rac/internal/gc/gctest"
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -27,7 +28,7 @@ func cmdBackdate(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) < 2 {
 		ts.Fatalf("usage: backdate DUR PATH...")
 	}
-	d, err := parseAge(args[0])
+	d, err := config.ParseAge(args[0])
 	ts.Check(err)
 	t := time.Now().Add(-d)
 	for _, p := range args[1:] {
@@ -62,7 +63,7 @@ func cmdSizeAtMost(ts *testscript.TestScript, neg bool, args []string) {
 	if len(args) != 2 {
 		ts.Fatalf("usage: sizeatmost SIZE PATH")
 	}
-	limit, err := parseSize(args[0])
+	limit, err := config.ParseSize(args[0])
 	ts.Check(err)
 	n := treesize(ts, args[1])
 	ts.Logf("sizeatmost: %s holds %d bytes (limit %d)", args[1], n, limit)

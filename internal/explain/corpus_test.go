@@ -3,12 +3,16 @@ package explain
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -17,11 +21,27 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// The corpus: real runs of the tools rac wraps, made live in temporary
-// directories, each with the substring of the line that really caused its
-// failure. explain must show that line among its lines in at least 95% of
-// the runs; the score is printed beside tail -10's and a naive
-// grep -iE 'error|fail|fatal' | head -4's on the same output.
+// The corpus: real runs of the tools rac wraps, each with the substring of
+// the line that really caused its failure. explain must show that line
+// among its lines in at least 95% of the runs; the score is printed beside
+// tail -10's and a naive grep -iE 'error|fail|fatal' | head -4's on the
+// same output.
+//
+// The runs are made once, live, by make corpus (-corpus.live), which keeps
+// what each tool wrote under testdata/corpus/; every go test scores explain
+// on those files, so the score is the same on every machine and does not
+// wait for compilers. A case whose tools are not installed keeps the files
+// a machine that had them made.
+
+var corpusLive = flag.Bool("corpus.live", false,
+	"run the corpus's real tools and rewrite testdata/corpus from what they wrote")
+
+const corpusDir = "testdata/corpus"
+
+// corpusWork stands for the live run's temporary root in the kept files:
+// the same text whatever folder the run was made in, so a refresh changes
+// only what the tools changed.
+const corpusWork = "/tmp/rac-corpus"
 
 // corpusCase is one real run.
 type corpusCase struct {
@@ -40,31 +60,76 @@ type corpusResult struct {
 	explain, tail, grep bool
 }
 
+// corpusRun is what one run left, as kept under testdata/corpus/SLUG/: the
+// files stdout and stderr, and run.json for the rest.
+type corpusRun struct {
+	Argv     []string `json:"argv"`
+	Cwd      string   `json:"cwd"`
+	ExitCode int      `json:"exit_code"` // -1 for a signal death
+	Signal   string   `json:"signal,omitempty"`
+	// Order is how the writes of the two streams interleaved ("stdout N",
+	// "stderr N", runs of one stream merged), to rebuild the combined
+	// output the tail and grep baselines read, as a terminal showed it.
+	Order  []string `json:"order"`
+	stdout []byte
+	stderr []byte
+}
+
 func TestCorpus(t *testing.T) {
-	if testing.Short() {
-		t.Skip("corpus runs real tools; skipped with -short")
-	}
-	env := newCorpusEnv(t)
 	cases := corpusCases()
+	slugs := map[string]bool{}
+	for _, c := range cases {
+		s := corpusSlug(c.name)
+		require.False(t, slugs[s], "two corpus cases have the folder name %q", s)
+		slugs[s] = true
+	}
+	var env *corpusEnv
+	if *corpusLive {
+		env = newCorpusEnv(t)
+	} else {
+		// a folder no case owns is a renamed or removed case's leftover
+		entries, err := os.ReadDir(corpusDir)
+		require.NoError(t, err)
+		for _, e := range entries {
+			if e.IsDir() && !slugs[e.Name()] {
+				t.Errorf("%s/%s belongs to no corpus case: remove it, or run make corpus", corpusDir, e.Name())
+			}
+		}
+	}
 
 	var (
 		mu      sync.Mutex
 		results = map[string]corpusResult{}
 		skipped []string
+		missing = map[string]int{} // tool -> cases skipped for it
 	)
 	t.Run("case", func(t *testing.T) {
 		for _, c := range cases {
 			t.Run(c.name, func(t *testing.T) {
 				t.Parallel()
-				for _, tool := range c.tools {
-					if _, err := exec.LookPath(tool); err != nil {
+				var run *corpusRun
+				if env != nil {
+					for _, tool := range c.tools {
+						if _, err := exec.LookPath(tool); err != nil {
+							mu.Lock()
+							skipped = append(skipped, c.name+" ("+tool+" missing)")
+							missing[tool]++
+							mu.Unlock()
+							t.Skipf("%s not on PATH (its kept run stays): %v", tool, err)
+						}
+					}
+					run = liveCorpusCase(t, env, c)
+				} else {
+					var ok bool
+					run, ok = readCorpusRun(t, corpusSlug(c.name))
+					if !ok {
 						mu.Lock()
-						skipped = append(skipped, c.name+" ("+tool+" missing)")
+						skipped = append(skipped, c.name+" (no kept run: make corpus on a machine with "+strings.Join(c.tools, ", ")+")")
 						mu.Unlock()
-						t.Skipf("%s not on PATH: %v", tool, err)
+						t.Skipf("no kept run in %s/%s", corpusDir, corpusSlug(c.name))
 					}
 				}
-				r := runCorpusCase(t, env, c)
+				r := scoreCorpusCase(t, c, run)
 				mu.Lock()
 				results[c.name] = r
 				mu.Unlock()
@@ -103,18 +168,101 @@ func TestCorpus(t *testing.T) {
 	t.Log(line)
 	fmt.Println(line) // on stdout too, so make test logs carry the score
 	if len(skipped) > 0 {
+		sort.Strings(skipped)
 		t.Logf("skipped: %s", strings.Join(skipped, ", "))
+	}
+	if env != nil {
+		// on stdout: make corpus shows which tools this machine lacked
+		tools := make([]string, 0, len(missing))
+		for tool, k := range missing {
+			tools = append(tools, fmt.Sprintf("%s (%d cases)", tool, k))
+		}
+		sort.Strings(tools)
+		if len(tools) == 0 {
+			fmt.Println("explain corpus: every tool was installed; no case skipped")
+		} else {
+			fmt.Printf("explain corpus: not installed, so skipped (their kept runs stay): %s\n", strings.Join(tools, ", "))
+		}
 	}
 	if len(missed) > 0 {
 		t.Logf("explain missed: %s", strings.Join(missed, ", "))
 	}
-	require.GreaterOrEqual(t, n, 25, "at least 25 corpus cases must run on this machine")
+	require.GreaterOrEqual(t, n, 25, "at least 25 corpus cases must be scored")
 	require.GreaterOrEqual(t, ex*100, 95*n, "explain must show the causal line in at least 95%% of the corpus")
 }
 
-// runCorpusCase makes the run and scores explain, tail -10 and grep on it.
-func runCorpusCase(t *testing.T, env *corpusEnv, c corpusCase) corpusResult {
-	dir := t.TempDir()
+// corpusSlug is a case's folder under testdata/corpus.
+func corpusSlug(name string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(name) {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			b.WriteRune(r)
+			dash = false
+		} else {
+			dash = true
+		}
+	}
+	return b.String()
+}
+
+// combined rebuilds the two streams as one, in the order they were written.
+func (r *corpusRun) combined() ([]byte, error) {
+	var all bytes.Buffer
+	streams := map[string][]byte{"stdout": r.stdout, "stderr": r.stderr}
+	for _, o := range r.Order {
+		name, ns, _ := strings.Cut(o, " ")
+		n, err := strconv.Atoi(ns)
+		b, ok := streams[name]
+		if err != nil || !ok || n < 0 || n > len(b) {
+			return nil, fmt.Errorf("order %q does not fit the streams", o)
+		}
+		all.Write(b[:n])
+		streams[name] = b[n:]
+	}
+	if len(streams["stdout"])+len(streams["stderr"]) > 0 {
+		return nil, errors.New("order leaves bytes of the streams out")
+	}
+	return all.Bytes(), nil
+}
+
+// readCorpusRun reads a kept run; false when the case has none.
+func readCorpusRun(t *testing.T, slug string) (*corpusRun, bool) {
+	dir := filepath.Join(corpusDir, slug)
+	b, err := os.ReadFile(filepath.Join(dir, "run.json"))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, false
+	}
+	require.NoError(t, err)
+	r := &corpusRun{}
+	require.NoError(t, json.Unmarshal(b, r), "%s/run.json", dir)
+	r.stdout, err = os.ReadFile(filepath.Join(dir, "stdout"))
+	require.NoError(t, err)
+	r.stderr, err = os.ReadFile(filepath.Join(dir, "stderr"))
+	require.NoError(t, err)
+	return r, true
+}
+
+// writeCorpusRun replaces a case's kept run.
+func writeCorpusRun(t *testing.T, slug string, r *corpusRun) {
+	dir := filepath.Join(corpusDir, slug)
+	require.NoError(t, os.MkdirAll(dir, 0o755))
+	b, err := json.MarshalIndent(r, "", "  ")
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "run.json"), append(b, '\n'), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "stdout"), r.stdout, 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "stderr"), r.stderr, 0o644))
+}
+
+// liveCorpusCase makes the run in a fresh folder under the corpus root,
+// scores it as it came, and keeps it (with the root's path replaced by
+// corpusWork) once explain scores the kept form the same way.
+func liveCorpusCase(t *testing.T, env *corpusEnv, c corpusCase) *corpusRun {
+	slug := corpusSlug(c.name)
+	dir := filepath.Join(env.root, slug)
 	home := filepath.Join(dir, ".home")
 	require.NoError(t, os.MkdirAll(home, 0o755))
 	vars := env.vars(home)
@@ -124,38 +272,67 @@ func runCorpusCase(t *testing.T, env *corpusEnv, c corpusCase) corpusResult {
 		require.NoError(t, os.WriteFile(p, []byte(body), 0o644))
 	}
 	for _, argv := range c.setup {
-		out, _, _, err := runCorpus(dir, vars, argv)
-		require.NoError(t, err, "setup %q failed:\n%s", argv, out)
+		run, err := runCorpus(dir, vars, argv)
+		require.NoError(t, err, "setup %q failed:\n%s%s", argv, run.stdout, run.stderr)
 	}
 	runDir := filepath.Join(dir, filepath.FromSlash(c.dir))
-	start := time.Now()
-	stdout, stderr, combined, err := runCorpus(runDir, vars, c.argv)
-	end := time.Now()
-
-	meta := Meta{Ref: "corpus/" + c.name, Argv: c.argv, Cwd: runDir, StartedAt: start, EndedAt: &end}
+	raw, err := runCorpus(runDir, vars, c.argv)
 	var exitErr *exec.ExitError
 	switch {
 	case err == nil:
-		meta.Status, meta.ExitCode = StatusExited, new(int)
 	case errors.As(err, &exitErr) && exitErr.ExitCode() >= 0:
-		code := exitErr.ExitCode()
-		meta.Status, meta.ExitCode = StatusExited, &code
+		raw.ExitCode = exitErr.ExitCode()
 	case errors.As(err, &exitErr):
-		meta.Status, meta.Signal = StatusSignaled, exitErr.String()
+		raw.ExitCode, raw.Signal = -1, exitErr.String()
 	default:
 		t.Fatalf("%q did not run: %v", c.argv, err)
 	}
-	if c.pass {
-		require.NoError(t, err, "a passing case failed:\n%s", combined)
+	rawScore := scoreCorpusCase(t, c, raw)
+
+	// the same run as kept: the writes again, each with the root replaced
+	kept := &corpusRun{Argv: c.argv, ExitCode: raw.ExitCode, Signal: raw.Signal,
+		Cwd: strings.Replace(runDir, env.root, corpusWork, 1)}
+	var w corpusWriter
+	rest := map[string][]byte{"stdout": raw.stdout, "stderr": raw.stderr}
+	for _, o := range raw.Order {
+		name, ns, _ := strings.Cut(o, " ")
+		n, err := strconv.Atoi(ns)
+		require.NoError(t, err)
+		_, _ = w.stream(name).Write(bytes.ReplaceAll(rest[name][:n], []byte(env.root), []byte(corpusWork)))
+		rest[name] = rest[name][n:]
+	}
+	w.finish(kept)
+	require.Equal(t, rawScore, scoreCorpusCase(t, c, kept),
+		"writing %s in place of the temporary folder changed the score", corpusWork)
+	writeCorpusRun(t, slug, kept)
+	return kept
+}
+
+// scoreCorpusCase checks the run is the case it claims to be and scores
+// explain, tail -10 and grep on it.
+func scoreCorpusCase(t *testing.T, c corpusCase, run *corpusRun) corpusResult {
+	combined, err := run.combined()
+	require.NoError(t, err)
+	start := time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)
+	end := start.Add(time.Second)
+	meta := Meta{Ref: "corpus/" + c.name, Argv: run.Argv, Cwd: run.Cwd, StartedAt: start, EndedAt: &end}
+	if run.Signal != "" {
+		meta.Status, meta.Signal = StatusSignaled, run.Signal
 	} else {
-		require.Error(t, err, "a failing case passed:\n%s", combined)
+		code := run.ExitCode
+		meta.Status, meta.ExitCode = StatusExited, &code
+	}
+	if c.pass {
+		require.True(t, run.ExitCode == 0 && run.Signal == "", "a passing case failed:\n%s", combined)
+	} else {
+		require.False(t, run.ExitCode == 0 && run.Signal == "", "a failing case passed:\n%s", combined)
 	}
 	require.Contains(t, string(combined), c.want,
 		"the causal line is not in the output: the case is wrong for this tool version")
 
-	rep, xerr := Explain(Input{Meta: meta, Streams: []Stream{
-		{Name: "stdout", R: bytes.NewReader(stdout)},
-		{Name: "stderr", R: bytes.NewReader(stderr)},
+	rep, xerr := Explain(Input{Meta: meta, Now: func() time.Time { return end }, Streams: []Stream{
+		{Name: "stdout", R: bytes.NewReader(run.stdout)},
+		{Name: "stderr", R: bytes.NewReader(run.stderr)},
 	}})
 	require.NoError(t, xerr)
 	var shown []string
@@ -168,7 +345,7 @@ func runCorpusCase(t *testing.T, env *corpusEnv, c corpusCase) corpusResult {
 		grep:    containsAny(grepHead(combined, 4), c.want),
 	}
 	if !r.explain {
-		t.Errorf("explain did not show %q:\n%s--- stdout:\n%s--- stderr:\n%s", c.want, rep, stdout, stderr)
+		t.Errorf("explain did not show %q:\n%s--- stdout:\n%s--- stderr:\n%s", c.want, rep, run.stdout, run.stderr)
 	} else {
 		t.Logf("\n%s", rep)
 	}
@@ -201,45 +378,91 @@ func grepHead(b []byte, n int) []string {
 	return out
 }
 
-// lockedWriter interleaves the two streams roughly as a terminal would
-// show them, for the tail and grep baselines (a pipe 2>&1 would).
-type lockedWriter struct {
-	mu  *sync.Mutex
-	all *bytes.Buffer
-	own *bytes.Buffer
+// corpusWriter keeps the two streams of a run and the order of their
+// writes (a terminal, or a pipe 2>&1, would show them so).
+type corpusWriter struct {
+	mu    sync.Mutex
+	out   bytes.Buffer
+	err   bytes.Buffer
+	order []string
+	last  string
+	lastN int
 }
 
-func (w lockedWriter) Write(p []byte) (int, error) {
+type corpusStream struct {
+	w    *corpusWriter
+	name string
+}
+
+func (w *corpusWriter) stream(name string) corpusStream { return corpusStream{w, name} }
+
+func (s corpusStream) Write(p []byte) (int, error) {
+	w := s.w
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	w.own.Write(p)
-	return w.all.Write(p)
+	if len(p) == 0 {
+		return 0, nil
+	}
+	if s.name != w.last {
+		w.flush()
+		w.last = s.name
+	}
+	w.lastN += len(p)
+	if s.name == "stdout" {
+		return w.out.Write(p)
+	}
+	return w.err.Write(p)
 }
 
-func runCorpus(dir string, env []string, argv []string) (stdout, stderr, combined []byte, err error) {
+func (w *corpusWriter) flush() {
+	if w.lastN > 0 {
+		w.order = append(w.order, fmt.Sprintf("%s %d", w.last, w.lastN))
+	}
+	w.lastN = 0
+}
+
+// finish hands the streams and their order to r.
+func (w *corpusWriter) finish(r *corpusRun) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.flush()
+	r.Order = append(make([]string, 0, len(w.order)), w.order...)
+	r.stdout = bytes.Clone(w.out.Bytes())
+	r.stderr = bytes.Clone(w.err.Bytes())
+}
+
+// runCorpus runs argv in dir with exactly env.
+func runCorpus(dir string, env []string, argv []string) (*corpusRun, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Dir = dir
 	cmd.Env = env
-	var mu sync.Mutex
-	var all, out, errb bytes.Buffer
-	cmd.Stdout = lockedWriter{&mu, &all, &out}
-	cmd.Stderr = lockedWriter{&mu, &all, &errb}
-	err = cmd.Run()
-	return out.Bytes(), errb.Bytes(), all.Bytes(), err
+	var w corpusWriter
+	cmd.Stdout = w.stream("stdout")
+	cmd.Stderr = w.stream("stderr")
+	err := cmd.Run()
+	run := &corpusRun{Argv: argv, Cwd: dir}
+	w.finish(run)
+	return run, err
 }
 
-// corpusEnv is the environment of every run: a temporary HOME and git
-// config, the C locale, no colour, no network for go, cargo and npm, and
-// the toolchains' caches and homes carried over from the real home so
-// nothing is fetched or rebuilt from scratch.
+// corpusEnv is the environment of every live run: a temporary root that
+// holds each case's folder and HOME, git kept from looking above it and
+// from any configuration but its own, go's flags its own (not the
+// caller's GOFLAGS, nor a go.work or VCS stamping that a folder above
+// could disturb), the C locale, no colour, no network for go, cargo and
+// npm, and the toolchains' caches and homes carried over from the real
+// home so nothing is fetched or rebuilt from scratch.
 type corpusEnv struct {
+	root string
 	keep []string
 }
 
 func newCorpusEnv(t *testing.T) *corpusEnv {
-	e := &corpusEnv{keep: []string{"PATH=" + os.Getenv("PATH")}}
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	e := &corpusEnv{root: root, keep: []string{"PATH=" + os.Getenv("PATH")}}
 	realHome, _ := os.UserHomeDir()
 	if _, err := exec.LookPath("go"); err == nil {
 		out, err := exec.Command("go", "env", "GOCACHE", "GOMODCACHE", "GOPATH", "GOROOT").Output()
@@ -273,15 +496,19 @@ func (e *corpusEnv) vars(home string) []string {
 	return append(append([]string{}, e.keep...),
 		"HOME="+home,
 		"TMPDIR="+home,
+		"XDG_CONFIG_HOME="+filepath.Join(home, ".config"),
+		"XDG_CACHE_HOME="+filepath.Join(home, ".cache"),
 		"LC_ALL=C", "LANG=C", "TERM=dumb", "NO_COLOR=1",
 		"USER=rac", "LOGNAME=rac",
+		"GIT_CEILING_DIRECTORIES="+e.root,
 		"GIT_CONFIG_NOSYSTEM=1",
 		"GIT_CONFIG_GLOBAL="+filepath.Join(home, ".gitconfig"),
 		"GIT_AUTHOR_NAME=rac test", "GIT_AUTHOR_EMAIL=rac@example.com",
 		"GIT_COMMITTER_NAME=rac test", "GIT_COMMITTER_EMAIL=rac@example.com",
 		"GIT_AUTHOR_DATE=2025-01-02T03:04:05Z", "GIT_COMMITTER_DATE=2025-01-02T03:04:05Z",
 		"GIT_TERMINAL_PROMPT=0",
-		"GOFLAGS=-mod=mod", "GOPROXY=off", "GOSUMDB=off", "GOTOOLCHAIN=local", "GOWORK=off", "GOTELEMETRY=off",
+		"GOFLAGS=-buildvcs=false -mod=mod", "GOENV=off",
+		"GOPROXY=off", "GOSUMDB=off", "GOTOOLCHAIN=local", "GOWORK=off", "GOTELEMETRY=off",
 		"CGO_ENABLED=0",
 		"CARGO_NET_OFFLINE=true", "CARGO_TERM_COLOR=never", "RUSTUP_AUTO_INSTALL=0",
 		"npm_config_cache="+filepath.Join(home, ".npm"), "npm_config_offline=true",
