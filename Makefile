@@ -31,6 +31,7 @@ lint: vet $(GOLANGCI)
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	  if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GOLANGCI) run ./...
+	@./scripts/check-layers.sh
 
 $(GOLANGCI):
 	@mkdir -p $(dir $(GOLANGCI))

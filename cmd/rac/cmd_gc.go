@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/rac-cli/rac/internal/app"
+	"github.com/rac-cli/rac/internal/ui"
 )
 
 func newGCCmd(c *cli) *cobra.Command {
@@ -40,9 +41,9 @@ what would go and why, and changes nothing.`,
 				fmt.Fprintf(c.streams.Out, "%s\n", b)
 			} else {
 				if dryRun {
-					printPlan(c.streams.Out, res)
+					ui.GCPlan(c.streams.Out, res)
 				}
-				printGCSummary(c.p, res)
+				ui.GCSummary(c.p, res)
 			}
 			if errors.Is(err, app.ErrReported) {
 				return exitCodeError{code: exitNotFound1} // said above, or in the JSON

@@ -39,8 +39,8 @@ stdin is not a terminal it refuses and asks for --yes.`,
 			for _, r := range res.Results {
 				total.Merge(r)
 			}
-			c.p.Infof("purge removed %s, %s, %s", plural(total.RemovedSessions, "session"),
-				plural(total.RemovedRecordings, "recording"), ui.Bytes(max(total.FreedBytes, 0)))
+			c.p.Infof("purge removed %s, %s, %s", ui.Plural(total.RemovedSessions, "session"),
+				ui.Plural(total.RemovedRecordings, "recording"), ui.Bytes(max(total.FreedBytes, 0)))
 			if status != exitOK {
 				return exitCodeError{code: status}
 			}

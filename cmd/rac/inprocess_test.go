@@ -164,3 +164,25 @@ func TestExecFormatAndNeverStarted(t *testing.T) {
 	assert.Contains(t, errOut, "0001-garbage never started: ")
 	assert.Contains(t, errOut, "exec format error")
 }
+
+// One invalid name, one message, wherever it is given.
+func TestInvalidSessionNameOneMessage(t *testing.T) {
+	p := newInProcess(t)
+	var msgs []string
+	for _, args := range [][]string{
+		{"out", "list", "--session", "Bad Name"},
+		{"out", "grep", "--session", "Bad Name", "x"},
+		{"out", "read", "--session", "Bad Name", "last"},
+		{"out", "purge", "--session", "Bad Name", "--yes"},
+		{"session", "--session", "Bad Name"},
+	} {
+		code, _, stderr := p.run(args...)
+		assert.Equal(t, 2, code, args)
+		first, _, _ := strings.Cut(stderr, "\n")
+		msgs = append(msgs, first)
+	}
+	for _, m := range msgs {
+		assert.Equal(t, msgs[0], m)
+	}
+	assert.Contains(t, msgs[0], `invalid session name "Bad Name" from --session`)
+}

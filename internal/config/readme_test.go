@@ -14,8 +14,7 @@ import (
 // table here that the README change wiring this package in will close:
 // the keys new in it and the new default of run.drain_timeout. The test
 // fails when one is closed, so that the entry is removed here.
-var readmeGaps = map[string]string{
-}
+var readmeGaps = map[string]string{}
 
 var firstCode = regexp.MustCompile("`([^`]*)`")
 

@@ -251,6 +251,11 @@ func (r *Recording) Pieces(stream string) (pieces []Piece, closeFn func(), err e
 // Dir is the recording's folder path, for tools that open files themselves.
 func (r *Recording) Dir() string { return r.dir.Name() }
 
+// DirStat describes the folder the recording's handle holds open: what was
+// really opened, whatever its name says (tests check a resolved reference
+// by the device and inode of this folder).
+func (r *Recording) DirStat() (fs.FileInfo, error) { return r.dir.Stat(".") }
+
 // firstLineEnd is the offset after the first newline of f (within 1 MiB),
 // or 0 when there is none.
 func firstLineEnd(f *os.File, size int64) int64 {

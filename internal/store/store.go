@@ -211,8 +211,8 @@ type Info struct {
 }
 
 const (
-	InfoFile = "session.json"
-	SeqFile  = "seq"
+	InfoFile        = "session.json"
+	SeqFile         = "seq"
 	SessionLockFile = "lock"
 )
 

@@ -75,8 +75,8 @@ func benchSession(base string, i, n int, out []byte, now time.Time, write func(s
 		return err
 	}
 	for f, b := range map[string][]byte{
-		store.SeqFile:  []byte(strconv.Itoa(n) + "\n"),
-		store.InfoFile: []byte(`{"rule":"flag","source":"--session"}` + "\n"),
+		store.SeqFile:         []byte(strconv.Itoa(n) + "\n"),
+		store.InfoFile:        []byte(`{"rule":"flag","source":"--session"}` + "\n"),
 		store.SessionLockFile: nil,
 	} {
 		if err := write(filepath.Join(sdir, f), b); err != nil {
