@@ -90,7 +90,8 @@ func Parse(s string) (Ref, error) {
 	return r, nil
 }
 
-// quoteSafe keeps an error message free of terminal control sequences.
+// quoteSafe bounds a reference quoted in an error and keeps it valid
+// UTF-8; control characters are escaped where the message is printed.
 func quoteSafe(s string) string {
 	if len(s) > MaxLen {
 		s = s[:MaxLen] + "..."

@@ -3,10 +3,9 @@ package session
 import (
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
-	"unicode"
-	"unicode/utf8"
+
+	"github.com/rac-cli/rac/internal/termtext"
 )
 
 // WriteExplain writes the report as plain text, every rule in precedence
@@ -53,26 +52,20 @@ func shortID(s string) string { return quoteShort(s, 8) }
 // quoteShort is s cut to n characters (with "…" when cut) and escaped, so
 // an untrusted value never writes a terminal control sequence.
 func quoteShort(s string, n int) string {
-	var b strings.Builder
-	for count := 0; len(s) > 0; count++ {
-		if count == n {
-			b.WriteString("…")
+	cut := false
+	for i := range s { // rune starts; an invalid byte counts as one
+		if n == 0 {
+			s, cut = s[:i], true
 			break
 		}
-		r, size := utf8.DecodeRuneInString(s)
-		switch {
-		case r == utf8.RuneError && size == 1:
-			fmt.Fprintf(&b, `\x%02x`, s[0])
-		case r == '\\' || r == '"':
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		case unicode.IsPrint(r):
-			b.WriteRune(r)
-		default:
-			q := strconv.QuoteRune(r)
-			b.WriteString(q[1 : len(q)-1])
-		}
-		s = s[size:]
+		n--
 	}
-	return b.String()
+	// the one escaper (control, C1 and invalid bytes as \xNN), then the
+	// two characters that would end or break the "..." it is shown in
+	q := strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s)
+	q = termtext.Escape(q)
+	if cut {
+		q += "…"
+	}
+	return q
 }

@@ -2,6 +2,7 @@ package termtext
 
 import (
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -17,7 +18,11 @@ const hexDigits = "0123456789abcdef"
 // Escape makes s safe and visible on one line: a newline becomes `\n`, a
 // tab `\t`, every other C0 control and DEL `\xNN`, a C1 control
 // (U+0080-U+009F, which holds the 8-bit CSI U+009B and OSC U+009D) `\xNN`
-// of its code point, and a byte that is not UTF-8 `\xNN` of the byte.
+// of its code point, a byte that is not UTF-8 `\xNN` of the byte, and a
+// character that prints nothing or reorders what follows it (the bidi
+// overrides U+202A-U+202E and U+2066-U+2069, zero-width and other format
+// characters, line and paragraph separators) `\uNNNN`, so a name cannot
+// display as another.
 // Everything else, backslashes included, is kept: the result is for
 // reading, not for reading back (ShellQuote is). A string with nothing to
 // escape is returned as is, without allocating.
@@ -49,6 +54,8 @@ func escape(s string, keepTab bool) string {
 			b.WriteByte('\t')
 		case isControl(r):
 			writeHex(&b, byte(r))
+		case isInvisible(r):
+			writeU(&b, r)
 		default:
 			b.WriteString(s[i : i+n])
 		}
@@ -69,7 +76,7 @@ func firstUnsafe(s string, keepTab bool) int {
 			continue
 		}
 		r, n := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && n == 1 || isC1(r) {
+		if r == utf8.RuneError && n == 1 || isC1(r) || isInvisible(r) {
 			return i
 		}
 		i += n
@@ -81,6 +88,28 @@ func firstUnsafe(s string, keepTab bool) int {
 func isControl(r rune) bool { return r < 0x20 || r == 0x7f || isC1(r) }
 
 func isC1(r rune) bool { return r >= 0x80 && r < 0xa0 }
+
+// isInvisible is a character beyond C1 that a terminal shows as nothing
+// or that changes how the text around it is shown: format characters
+// (Cf: bidi controls, zero-width joiners, the BOM), line and paragraph
+// separators, and unassigned or private code points.
+func isInvisible(r rune) bool {
+	return r >= 0xa0 && !unicode.IsPrint(r) && r != 0xa0 && !unicode.Is(unicode.Zs, r)
+}
+
+func writeU(b *strings.Builder, r rune) {
+	if r > 0xffff {
+		b.WriteString(`\U`)
+		for sh := 28; sh >= 0; sh -= 4 {
+			b.WriteByte(hexDigits[(r>>sh)&0xf])
+		}
+		return
+	}
+	b.WriteString(`\u`)
+	for sh := 12; sh >= 0; sh -= 4 {
+		b.WriteByte(hexDigits[(r>>sh)&0xf])
+	}
+}
 
 func writeHex(b *strings.Builder, c byte) {
 	b.WriteString(`\x`)
@@ -104,6 +133,7 @@ func writeHex(b *strings.Builder, c byte) {
 //	a<LF>b      $'a\nb'
 //	<ESC>[1m    $'\e[1m'
 //	<U+009B>    $'\xc2\x9b'
+//	<U+202E>    $'\xe2\x80\xae'
 func ShellQuote(s string) string {
 	if s == "" {
 		return "''"
@@ -146,7 +176,7 @@ func ShellQuote(s string) string {
 			b.WriteString(`\e`)
 		case c < 0x20 || c == 0x7f:
 			writeHex(&b, c)
-		case isC1(r):
+		case isC1(r) || isInvisible(r):
 			for j := range n {
 				writeHex(&b, s[i+j])
 			}

@@ -105,3 +105,17 @@ func TestShellQuoteNoAllocWhenBare(t *testing.T) {
 	assert.Zero(t, testing.AllocsPerRun(100, func() { _ = ShellQuote("--flag=value") }))
 	assert.Equal(t, strings.Repeat("a", 10), ShellQuote(strings.Repeat("a", 10)))
 }
+
+func TestEscapeInvisible(t *testing.T) {
+	for in, want := range map[string]string{
+		"\u202egnp.exe":   `\u202egnp.exe`,
+		"a\u200bb":        `a\u200bb`,
+		"x\u2066y\u2069": `x\u2066y\u2069`,
+		"\ufeffbom":       `\ufeffbom`,
+		"a\u00a0b":        "a\u00a0b", // a no-break space prints
+		"日本語 ✓":           "日本語 ✓",
+	} {
+		assert.Equal(t, want, Escape(in), "%q", in)
+	}
+	assert.Equal(t, `$'\xe2\x80\xaeevil'`, ShellQuote("\u202eevil"))
+}
