@@ -14,9 +14,10 @@
 //
 // The rule table is data in rules.go. Every rule has literal prefixes; one
 // Aho-Corasick automaton over ASCII-case-folded bytes finds all of them in a
-// single pass, and each hit is verified by a small byte-loop matcher on the
-// line that holds it; the matchers that translate a regular expression are
-// fuzzed against it (matchdiff_test.go). A hit that can never verify, the
+// single pass (behind a vector prefilter on the first four bytes of every
+// literal where the CPU has AVX2), and each hit is verified by a small
+// byte-loop matcher on the line that holds it; the matchers that translate a
+// regular expression are fuzzed against it (matchdiff_test.go). A hit that can never verify, the
 // auth of a git Author: line, is dropped before its line is looked at.
 //
 // No rule matches across a newline, so complete lines are final: the Writer

@@ -1,0 +1,151 @@
+package redact
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/rac-cli/rac/internal/redact/redacttest"
+	"github.com/stretchr/testify/require"
+)
+
+// builtinLiterals returns the literals of the built-in rules.
+func builtinLiterals(t *testing.T) []string {
+	t.Helper()
+	r, err := New(Config{})
+	require.NoError(t, err)
+	return r.pats
+}
+
+// The prefilter may let through positions that start no literal, never the
+// other way round: a position where a literal starts, in any case spelling,
+// passes its bucket, short literals included.
+func TestTeddyPassesEveryLiteralStart(t *testing.T) {
+	pats := builtinLiterals(t)
+	td := newTeddy(pats)
+	require.NotNil(t, td, "the built-in literals must be selective enough for the prefilter")
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, p := range pats {
+		for range 8 {
+			b := []byte(p + "\x00\x00\x00")
+			for i := range len(p) {
+				if rng.IntN(2) == 0 {
+					b[i] = caseSpellings(foldByte(b[i]))[rng.IntN(len(caseSpellings(foldByte(b[i]))))]
+				}
+			}
+			for k := len(p); k < len(b); k++ {
+				b[k] = byte(rng.IntN(256))
+			}
+			require.True(t, td.at(b, 0), "literal %q spelt %q", p, b[:len(p)])
+		}
+	}
+}
+
+// newAutomaton keeps the prefilter for the built-in rules with a few
+// environment secrets, and drops it for many, where it would not pay.
+func TestTeddyOnlyWhereItPays(t *testing.T) {
+	env := func(n int) []string {
+		var e []string
+		for i := range n {
+			e = append(e, "SECRET_"+string(rune('A'+i))+"_TOKEN="+string(redacttest.MixedCorpus(4096, int64(i))[100+i*7:140+i*7]))
+		}
+		return e
+	}
+	for _, tc := range []struct {
+		vars int
+		want bool
+	}{{0, true}, {2, true}, {40, false}} {
+		r, err := New(Config{Environ: env(tc.vars)})
+		require.NoError(t, err)
+		require.Equal(t, tc.want, newTeddy(r.pats) != nil, "%d secret variables", tc.vars)
+		require.Equal(t, tc.want && haveTeddy, r.auto().teddy != nil, "%d secret variables", tc.vars)
+	}
+}
+
+// teddyFind (in assembly where the CPU has it) must return exactly what
+// teddyFindGo does, from every start, on text that passes often and rarely.
+func TestTeddyFindMatchesReference(t *testing.T) {
+	td := newTeddy(builtinLiterals(t))
+	require.NotNil(t, td)
+	rng := rand.New(rand.NewPCG(7, 8))
+	inputs := [][]byte{
+		redacttest.MixedCorpus(64<<10, 3),
+		redacttest.GitLogCorpus(64<<10, 3),
+		make([]byte, 300), // zero bytes: nothing passes
+	}
+	noise := make([]byte, 4096)
+	for i := range noise {
+		noise[i] = byte(rng.IntN(256))
+	}
+	inputs = append(inputs, noise)
+	for _, src := range inputs {
+		for n := 0; n < 80; n++ { // short inputs, around the 35-byte block
+			for i := 0; i <= n && n <= len(src); i++ {
+				checkTeddyFind(t, td, src[:n], i)
+			}
+		}
+		for range 2000 {
+			checkTeddyFind(t, td, src, rng.IntN(len(src)+1))
+		}
+		for i := 0; i < len(src); { // a whole scan, block after block
+			at, mask := checkTeddyFind(t, td, src, i)
+			if mask == 0 {
+				break
+			}
+			i = at + 32
+		}
+	}
+}
+
+func checkTeddyFind(t *testing.T, td *teddy, src []byte, i int) (int, uint32) {
+	t.Helper()
+	at, mask := teddyFind(td, src, i)
+	wantAt, wantMask := teddyFindGo(td, src, i)
+	require.Equal(t, wantAt, at, "at, from %d of %d bytes", i, len(src))
+	require.Equal(t, wantMask, mask, "mask, from %d of %d bytes", i, len(src))
+	return at, mask
+}
+
+// The whole scan, prefilter included, reports exactly the hits of the
+// automaton stepped on every byte, on long inputs sprinkled with literals
+// in every case spelling, at every alignment to the 32-byte blocks.
+func TestAutomatonWithTeddyMatchesPlainScan(t *testing.T) {
+	pats := builtinLiterals(t)
+	full := newAutomaton(pats, true)
+	plain := newAutomaton(pats, false)
+	rng := rand.New(rand.NewPCG(9, 10))
+	base := redacttest.GitLogCorpus(16<<10, 4)
+	for round := range 300 {
+		src := append([]byte(nil), base[rng.IntN(len(base)/2):]...)
+		src = src[:rng.IntN(len(src))]
+		for range rng.IntN(20) {
+			if len(src) == 0 {
+				break
+			}
+			p := []byte(pats[rng.IntN(len(pats))])
+			for i := range p {
+				if rng.IntN(2) == 0 {
+					p[i] = caseSpellings(foldByte(p[i]))[rng.IntN(len(caseSpellings(foldByte(p[i]))))]
+				}
+			}
+			at := rng.IntN(len(src))
+			src = append(src[:at], append(p, src[at:]...)...)
+		}
+		require.Equal(t, plain.scan(src, nil), full.scan(src, nil), "round %d", round)
+	}
+}
+
+// FuzzTeddyScan: on any input, the scan with the prefilter and the start
+// filter reports exactly the hits of the automaton stepped on every byte.
+func FuzzTeddyScan(f *testing.F) {
+	f.Add([]byte("commit 0123abc\nAuthor: A <a@b>\nexport GH_TOKEN=ghp_0123456789abcdefghijklmnopqrstuvwxyz q~ sg. ://"))
+	f.Add(redacttest.GitLogCorpus(2048, 5))
+	r, err := New(Config{})
+	if err != nil {
+		f.Fatal(err)
+	}
+	full := newAutomaton(r.pats, true)
+	plain := newAutomaton(r.pats, false)
+	f.Fuzz(func(t *testing.T, src []byte) {
+		require.Equal(t, plain.scan(src, nil), full.scan(src, nil))
+	})
+}
