@@ -45,6 +45,18 @@ type RunOptions struct {
 	// NoForward keeps the child's output off rac's own stdout and stderr
 	// (the summary replaces it).
 	NoForward bool
+	// Combined gives the command one pipe for both fd 1 and fd 2, forwarded
+	// to Stdout and stored as the one stream record.Combined: the order of
+	// its writes across the two is kept exactly (see SameDescription).
+	Combined bool
+	// SignalSettle is how long a signal that reached rac's pid may take to
+	// show that it also reached rac's process group (and so the command,
+	// from the kernel) before rac passes it on itself; 0: 20ms.
+	SignalSettle time.Duration
+	// OnStopping, when set, is called once, as soon as the first SIGTERM,
+	// SIGHUP or SIGINT reaches rac (before it is passed on), in a goroutine
+	// of its own; Run returns only after it has returned.
+	OnStopping func(sig syscall.Signal)
 	// signals, set by tests only, are already caught (see catchSignals)
 	// and may hold signals for Run to take as sent before the child
 	// existed; the test stops them.
@@ -52,7 +64,12 @@ type RunOptions struct {
 	// Warn prints one line for the user (rac's own stderr).
 	Warn func(msg string)
 	Now  func() time.Time
+	Mode Mode // how the command is connected (see mode.go); "": ModePipe
 }
+
+// defaultSignalSettle is RunOptions.SignalSettle's default: a sender that
+// kills a process tree pid by pid reaches them all within microseconds.
+const defaultSignalSettle = 20 * time.Millisecond
 
 // Outcome is how the child ended and what rac saw of it.
 type Outcome struct {
@@ -62,6 +79,11 @@ type Outcome struct {
 	StartErr error
 	Received map[string]record.Counts
 	Notes    []string
+	// ForwardErr holds, per stream, the error that made a write to rac's
+	// own stdout or stderr fail (not a closed reader: EPIPE is the
+	// reader's choice, as without rac). rac then closed that stream's
+	// pipe, so the command's next write to it failed with EPIPE.
+	ForwardErr map[string]error
 
 	// what was forwarded last: whether it ended a line, per stream and
 	// over both (by the order of the forwarding writes)
@@ -73,7 +95,7 @@ type Outcome struct {
 // stderr, or on either stream when both go to one place: rac then starts
 // its own lines on a new line.
 func (o Outcome) OpenLine(shared bool) bool {
-	if shared {
+	if shared || o.lastWrote == record.Combined {
 		return o.lastWrote != "" && o.lastOpen[o.lastWrote]
 	}
 	return o.lastOpen[record.Stderr]
@@ -90,27 +112,6 @@ var (
 	ErrExecFormat = errors.New("exec format error")
 )
 
-// Forwarded signals: sent to the child's process group when rac is not the
-// terminal's foreground job; SIGINT and SIGQUIT from a terminal already
-// reach the child, so rac swallows its own copy instead of sending a second.
-var forwarded = []os.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT}
-
-// catchSignals starts catching the signals Run forwards, and SIGPIPE. A
-// signal that was ignored when rac started (SIGHUP under nohup, SIGINT
-// and SIGQUIT for a background job of a script) stays ignored, so the
-// child inherits that as it would without rac. signal.Stop ends it.
-func catchSignals() chan os.Signal {
-	c := make(chan os.Signal, 16)
-	var sigs []os.Signal
-	for _, sig := range append(forwarded, syscall.SIGPIPE) {
-		if !signal.Ignored(sig) {
-			sigs = append(sigs, sig)
-		}
-	}
-	signal.Notify(c, sigs...)
-	return c
-}
-
 const (
 	bufSize  = 1 << 20  // the largest read: the pipe holds 1 MiB on Linux
 	bufStart = 32 << 10 // the first buffers: most commands print little
@@ -121,6 +122,12 @@ const (
 // o.Rec and returns how the child ended. It never fails because of the
 // store: recording is best effort, forwarding is not.
 func Run(o RunOptions) Outcome {
+	if o.Mode == ModePTY {
+		return runPTY(o)
+	}
+	if o.Mode == ModePassthrough {
+		return runPassthrough(o)
+	}
 	now := o.Now
 	if now == nil {
 		now = monotonicClock()
@@ -128,6 +135,10 @@ func Run(o RunOptions) Outcome {
 	warn := o.Warn
 	if warn == nil {
 		warn = func(string) {}
+	}
+	settle := o.SignalSettle
+	if settle <= 0 {
+		settle = defaultSignalSettle
 	}
 	out := Outcome{Received: map[string]record.Counts{}, lastOpen: map[string]bool{}}
 
@@ -155,12 +166,17 @@ func Run(o RunOptions) Outcome {
 		stdin = devNull
 	}
 
-	fg := isForeground(o.Stdin, o.Stdout, o.Stderr)
-	streams := []struct {
+	type stream struct {
 		name string
 		fwd  *os.File
-	}{{record.Stdout, o.Stdout}, {record.Stderr, o.Stderr}}
-	var readEnds, writeEnds [2]*os.File
+	}
+	streams := []stream{{record.Stdout, o.Stdout}, {record.Stderr, o.Stderr}}
+	if o.Combined {
+		// one pipe on both fds: the kernel keeps the order of the writes
+		streams = []stream{{record.Combined, o.Stdout}}
+	}
+	readEnds := make([]*os.File, len(streams))
+	writeEnds := make([]*os.File, len(streams))
 	for i := range streams {
 		if readEnds[i], writeEnds[i], err = os.Pipe(); err != nil {
 			for _, f := range append(readEnds[:i], writeEnds[:i]...) {
@@ -170,6 +186,10 @@ func Run(o RunOptions) Outcome {
 		}
 		growPipe(readEnds[i])
 	}
+	// the witness exists before the child, so a signal to the group that
+	// reaches the child is never taken for one to rac's pid alone
+	w := startWitness()
+	defer w.close()
 	var early []syscall.Signal // caught before the child existed
 drain:
 	for {
@@ -182,9 +202,10 @@ drain:
 			break drain
 		}
 	}
-	child, err := startChild(path, o.Argv, o.Dir, o.Env, stdin, writeEnds, !fg)
-	for _, w := range writeEnds {
-		w.Close()
+	files := []uintptr{stdin.Fd(), writeEnds[0].Fd(), writeEnds[len(writeEnds)-1].Fd()}
+	child, err := startChild(path, o.Argv, o.Dir, o.Env, files)
+	for _, f := range writeEnds {
+		f.Close()
 	}
 	if err != nil {
 		for _, r := range readEnds {
@@ -193,17 +214,12 @@ drain:
 		err = fmt.Errorf("%s: %w", o.Argv[0], classifyStartErr(err))
 		return failedToStart(out, err, startErrCode(err))
 	}
-	// kill signals the child: its whole group when it has one of its own.
-	kill := func(sig syscall.Signal) {
-		if fg {
-			child.signal(sig)
-		} else {
-			_ = unix.Kill(-child.pid, sig)
-		}
-	}
+	rel := &relay{w: w, settle: settle, child: child, onStopping: o.OnStopping}
+	defer rel.wait()
 	// a signal that came before the child existed reached no one else
 	for _, sig := range early {
-		kill(sig)
+		rel.noteStopping(sig)
+		child.signal(sig)
 	}
 
 	var wg sync.WaitGroup
@@ -257,29 +273,19 @@ drain:
 			tmu.Lock()
 			defer tmu.Unlock()
 			timedOut = true
-			kill(syscall.SIGTERM)
+			child.signalTree(syscall.SIGTERM)
 			if o.KillAfter > 0 {
-				killTimer = time.AfterFunc(o.KillAfter, func() { kill(syscall.SIGKILL) })
+				killTimer = time.AfterFunc(o.KillAfter, func() { child.signalTree(syscall.SIGKILL) })
 			}
 		})
 	}
 
-	done := make(chan struct{})
-	go func() { child.wait(); close(done) }()
 wait:
 	for {
 		select {
 		case s := <-sigs:
-			sig := s.(syscall.Signal)
-			switch {
-			case sig == syscall.SIGPIPE:
-				// a write to a closed stdout: the pump sees EPIPE and handles it
-			case fg && (sig == syscall.SIGINT || sig == syscall.SIGQUIT):
-				// the terminal sent it to the child too
-			default:
-				kill(sig)
-			}
-		case <-done:
+			rel.handle(s.(syscall.Signal))
+		case <-child.done:
 			break wait
 		}
 	}
@@ -301,11 +307,7 @@ wait:
 	select {
 	case <-drained:
 	case <-time.After(o.DrainTimeout):
-		for _, r := range readEnds {
-			r.Close()
-		}
-		<-drained
-		out.Notes = append(out.Notes, fmt.Sprintf("drain timed out after %s: a process the command left running still held its output; later output may be missing", o.DrainTimeout))
+		out.Notes = append(out.Notes, handOver(pumps, drained, o.DrainTimeout, o.NoForward)...)
 	}
 	for _, r := range readEnds {
 		r.Close()
@@ -314,6 +316,12 @@ wait:
 		p.finish()
 		out.Received[p.name] = p.counts()
 		out.Notes = append(out.Notes, p.notes...)
+		if p.fwdErr != nil {
+			if out.ForwardErr == nil {
+				out.ForwardErr = map[string]error{}
+			}
+			out.ForwardErr[p.name] = p.fwdErr
+		}
 	}
 	tmu.Lock()
 	to := timedOut
@@ -344,64 +352,20 @@ wait:
 	return out
 }
 
+// errCause is the system's error under a write's *fs.PathError (its path
+// is rac's /dev/stdout, which says nothing).
+func errCause(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
 // failedToStart is out for a command that could not be started.
 func failedToStart(out Outcome, err error, code int) Outcome {
 	out.Status, out.StartErr, out.ExitCode = record.StatusFailedToStart, err, code
 	return out
-}
-
-// child is the started command. It is started with fork and exec
-// directly: os/exec would add, on every start, a probe of the kernel's
-// pidfd support that forks a process of its own, a fifth of a wrapper's
-// whole start-up on the machines rac is measured on.
-type child struct {
-	pid     int
-	mu      sync.Mutex
-	reaped  bool // the child is no longer signalled: its pid is being freed
-	status  syscall.WaitStatus
-	waitErr error // its status could not be read (SIGCHLD ignored: reaped by the kernel)
-}
-
-func startChild(path string, argv []string, dir string, env []string, stdin *os.File, outs [2]*os.File, ownGroup bool) (*child, error) {
-	if env == nil {
-		env = os.Environ()
-	}
-	pid, err := syscall.ForkExec(path, argv, &syscall.ProcAttr{
-		Dir: dir, Env: env,
-		Files: []uintptr{stdin.Fd(), outs[0].Fd(), outs[1].Fd()},
-		Sys:   &syscall.SysProcAttr{Setpgid: ownGroup},
-	})
-	if err != nil {
-		return nil, &fs.PathError{Op: "exec", Path: path, Err: err}
-	}
-	return &child{pid: pid}, nil
-}
-
-// reap waits for the child with wait4 and keeps how it ended.
-func (c *child) reap() {
-	var ws syscall.WaitStatus
-	var err error
-	for {
-		if _, err = syscall.Wait4(c.pid, &ws, 0, nil); err != syscall.EINTR {
-			break
-		}
-	}
-	c.status, c.waitErr = ws, err
-}
-
-func (c *child) markReaped() {
-	c.mu.Lock()
-	c.reaped = true
-	c.mu.Unlock()
-}
-
-// signal sends sig to the child itself while it has not been reaped.
-func (c *child) signal(sig syscall.Signal) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if !c.reaped {
-		_ = unix.Kill(c.pid, sig)
-	}
 }
 
 // pump moves one stream from the child's pipe to rac's own stream and, in
@@ -423,6 +387,7 @@ type pump struct {
 	notes  []string
 	noFwd  bool
 	closed bool
+	fwdErr error // forwarding failed other than by a closed reader
 
 	// What the child left in the pipe when it ended: mu makes a read and
 	// its count one step, so markChildGone sees the pipe's content and the
@@ -433,6 +398,8 @@ type pump struct {
 	target    int64 // -1 until the child is gone
 	childRead chan struct{}
 	readOnce  sync.Once
+	detached  bool // the pipe was handed over (see handOver): read no more
+	eof       bool // the pipe's end was read: every writer is gone
 }
 
 // read reads from the pipe into buf, counting what it takes under mu.
@@ -446,9 +413,15 @@ func (p *pump) read(buf []byte) (int, error) {
 	err = rc.Read(func(fd uintptr) bool {
 		p.mu.Lock()
 		defer p.mu.Unlock()
+		if p.detached {
+			return true // n == 0: the end of this pump's stream
+		}
 		n, rerr = unix.Read(int(fd), buf)
 		if rerr == unix.EAGAIN {
 			return false // wait until the pipe is readable
+		}
+		if n == 0 && rerr == nil {
+			p.eof = true
 		}
 		if n > 0 {
 			p.taken += int64(n)
@@ -518,15 +491,17 @@ func (p *pump) run() {
 					p.forwarded(b[len(b)-1])
 				}
 				if werr != nil {
-					p.noFwd = true
+					// As without rac, the child's next write gets EPIPE (or
+					// SIGPIPE): rac closes its pipe, the only failure rac
+					// can hand on.
+					p.noFwd, p.closed = true, true
 					if errors.Is(werr, syscall.EPIPE) {
-						// As without rac: the child's next write gets
-						// EPIPE/SIGPIPE, because its reader is gone.
+						// the reader's choice (| head): nothing to warn about
 						p.notes = append(p.notes, p.name+" closed by the reader (broken pipe); the command's later output was not read")
-						p.closed = true
 					} else {
-						p.notes = append(p.notes, fmt.Sprintf("forwarding %s failed: %v", p.name, werr))
-						p.closed = true
+						p.fwdErr = errCause(werr)
+						p.warn(fmt.Sprintf("%s: %v", p.name, p.fwdErr))
+						p.notes = append(p.notes, fmt.Sprintf("writing %s failed: %v; the command's later output was not read", p.name, p.fwdErr))
 					}
 				}
 			}
@@ -674,26 +649,6 @@ func startErrCode(err error) int {
 		return 127
 	}
 	return 126
-}
-
-// isForeground reports whether rac belongs to the foreground process group
-// of the terminal on one of its standard streams.
-func isForeground(files ...*os.File) bool {
-	for _, f := range files {
-		if f == nil {
-			continue
-		}
-		rc, err := f.SyscallConn()
-		if err != nil {
-			continue
-		}
-		pgrp, ierr := -1, error(nil)
-		_ = rc.Control(func(fd uintptr) { pgrp, ierr = unix.IoctlGetInt(int(fd), unix.TIOCGPGRP) })
-		if ierr == nil {
-			return pgrp == unix.Getpgrp()
-		}
-	}
-	return false
 }
 
 // monotonicClock never goes backwards: arrival times order chunks.

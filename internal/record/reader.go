@@ -146,6 +146,11 @@ func (r *Recording) Refresh() error {
 	return nil
 }
 
+// MetadataOnly reports whether the recording holds no output, by design:
+// the command ran on the terminal itself (passthrough mode), so reading it
+// back prints nothing, and a reader says why.
+func (r *Recording) MetadataOnly() bool { return len(r.Meta.Streams) == 0 }
+
 // Streams are the streams this recording has, in metadata order.
 func (r *Recording) Streams() []string { return r.Meta.Streams }
 

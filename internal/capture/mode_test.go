@@ -1,0 +1,206 @@
+package capture
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/creack/pty"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestChoose(t *testing.T) {
+	person := Terminal{StdinTerminal: true, StdoutTerminal: true, Foreground: true}
+	interactive := person
+	interactive.Interactive = true
+	for _, tc := range []struct {
+		name      string
+		requested Mode
+		in        Terminal
+		want      Mode
+	}{
+		{"a person at a terminal", ModeAuto, person, ModePTY},
+		{"empty is auto", "", person, ModePTY},
+		{"an editor", ModeAuto, interactive, ModePassthrough},
+		{"an editor in the background still owns the terminal", ModeAuto, Terminal{StdinTerminal: true, StdoutTerminal: true, Interactive: true}, ModePassthrough},
+		{"an agent, even with a terminal", ModeAuto, Terminal{StdinTerminal: true, StdoutTerminal: true, Foreground: true, Interactive: true, Agent: true}, ModePipe},
+		{"stdout redirected", ModeAuto, Terminal{StdinTerminal: true, Foreground: true}, ModePipe},
+		{"stdout redirected, an editor", ModeAuto, Terminal{StdinTerminal: true, Foreground: true, Interactive: true}, ModePipe},
+		{"stdin redirected, an editor", ModeAuto, Terminal{StdoutTerminal: true, Foreground: true, Interactive: true}, ModePTY},
+		{"a background job", ModeAuto, Terminal{StdinTerminal: true, StdoutTerminal: true}, ModePipe},
+		{"nothing is a terminal", ModeAuto, Terminal{}, ModePipe},
+		{"requested pipe", ModePipe, interactive, ModePipe},
+		{"requested pty", ModePTY, Terminal{}, ModePTY},
+		{"requested passthrough", ModePassthrough, Terminal{}, ModePassthrough},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			assert.Equal(t, tc.want, Choose(tc.requested, tc.in))
+		})
+	}
+}
+
+func TestIsInteractive(t *testing.T) {
+	env := map[string]string{"EDITOR": "/opt/bin/myed --wait", "VISUAL": "code"}
+	getenv := func(k string) string { return env[k] }
+	for _, tc := range []struct {
+		argv string
+		want bool
+	}{
+		// editors, pagers, full-screen tools
+		{"vim notes.txt", true},
+		{"/usr/bin/nvim", true},
+		{"nano -w f", true},
+		{"emacs f", true},
+		{"emacs --batch -l x.el", false},
+		{"myed file", true}, // $EDITOR
+		{"code .", true},    // $VISUAL
+		{"less README", true},
+		{"more f", true},
+		{"man ls", true},
+		{"top", true},
+		{"top -b -n 1", false},
+		{"top -bn1", false},
+		{"htop", true},
+		{"watch -n 1 date", true},
+		{"tmux", true},
+		{"tmux new -s work", true},
+		{"tmux -L sock attach", true},
+		{"tmux ls", false},
+		{"screen -r", true},
+		{"screen -ls", false},
+		// ssh
+		{"ssh host", true},
+		{"ssh -p 2222 -i key user@host", true},
+		{"ssh host uptime", false},
+		{"ssh -t host top", true},
+		{"ssh -N -L 8080:localhost:80 host", false},
+		// REPLs and shells
+		{"python3", true},
+		{"python3.12 -q", true},
+		{"python script.py", false},
+		{"python3 -c print(1)", false},
+		{"python3 -m http.server", false},
+		{"python3 -i script.py", true},
+		{"node", true},
+		{"node app.js", false},
+		{"node -e 1", false},
+		{"irb", true},
+		{"psql -h db -U me app", true},
+		{"psql -c select", false},
+		{"psql -tAc select", false},
+		{"mysql -u root", true},
+		{"mysql -e select", false},
+		{"sqlite3 app.db", true},
+		{"sqlite3 app.db select", false},
+		{"bash", true},
+		{"bash --norc", true},
+		{"bash -lc ls", false},
+		{"bash script.sh", false},
+		{"bash -i script.sh", true},
+		{"zsh", true},
+		{"fish -c ls", false},
+		{"sh -e", true},
+		{"sh -o vi", true},
+		// git
+		{"git commit", true},
+		{"git commit --amend", true},
+		{"git commit -m msg", false},
+		{"git commit -am msg", false},
+		{"git commit --message=msg", false},
+		{"git commit -F msgfile", false},
+		{"git commit -C HEAD", false},
+		{"git commit --amend --no-edit", false},
+		{"git commit -S -m msg", false},
+		{"git commit -m msg -e", true},
+		{"git -C dir -c user.name=x commit", true},
+		{"git -C dir -c user.name=x commit -m msg", false},
+		{"git --no-pager --git-dir=.git commit", true},
+		{"git rebase -i HEAD~3", true},
+		{"git rebase --interactive main", true},
+		{"git rebase main", false},
+		{"git add -p", true},
+		{"git add --patch f", true},
+		{"git add -i", true},
+		{"git add --interactive", true},
+		{"git add .", false},
+		{"git checkout -p f", true},
+		{"git mergetool", true},
+		{"git tag -a v1", true},
+		{"git tag -a v1 -m msg", false},
+		{"git status", false},
+		{"git log", false},
+		{"git", false},
+		// kubectl, docker
+		{"kubectl exec -it pod -- sh", true},
+		{"kubectl exec -ti pod -- sh", true},
+		{"kubectl exec -i -t pod -- sh", true},
+		{"kubectl exec --stdin --tty pod -- sh", true},
+		{"kubectl -n prod exec -it pod -- sh", true},
+		{"kubectl exec pod -- ls -it", false},
+		{"kubectl exec -i pod -- cat", false},
+		{"kubectl edit deploy/x", true},
+		{"kubectl attach -it pod", true},
+		{"kubectl debug -it node/x --image=busybox", true},
+		{"kubectl get pods", false},
+		{"docker run -it ubuntu bash", true},
+		{"docker run --rm -it ubuntu bash", true},
+		{"docker run --name x -it ubuntu", true},
+		{"docker run ubuntu ls -it", false},
+		{"docker run -d nginx", false},
+		{"docker exec -it c sh", true},
+		{"docker container exec -it c sh", true},
+		{"docker -H tcp://h exec -it c sh", true},
+		{"docker exec c ls", false},
+		{"docker compose exec web sh", true},
+		{"docker compose exec -T web sh", false},
+		{"docker ps", false},
+		// wrappers
+		{"sudo vim /etc/hosts", true},
+		{"sudo -u root vim f", true},
+		{"sudo -i", true},
+		{"sudo ls -s", false},
+		{"env TERM=xterm LANG=C vim f", true},
+		{"nice -n 10 top", true},
+		{"time make", false},
+		// everything else
+		{"make", false},
+		{"ls -la", false},
+		{"cargo build", false},
+	} {
+		t.Run(tc.argv, func(t *testing.T) {
+			assert.Equal(t, tc.want, IsInteractive(strings.Fields(tc.argv), getenv, nil))
+		})
+	}
+}
+
+func TestIsInteractiveExtra(t *testing.T) {
+	assert.False(t, IsInteractive([]string{"mytui"}, nil, nil))
+	assert.True(t, IsInteractive([]string{"/usr/local/bin/mytui", "-x"}, nil, []string{"mytui"}))
+	assert.True(t, IsInteractive([]string{"sudo", "mytui"}, nil, []string{"mytui"}))
+	assert.False(t, IsInteractive(nil, nil, nil))
+	assert.True(t, IsInteractive([]string{"git", "commit"}, nil, nil))
+	// agents set GIT_EDITOR=true: git opens no editor
+	assert.False(t, IsInteractive([]string{"git", "commit"}, func(k string) string {
+		if k == "GIT_EDITOR" {
+			return "true"
+		}
+		return ""
+	}, nil))
+}
+
+func TestTerminalFacts(t *testing.T) {
+	ptmx, tty, err := pty.Open()
+	require.NoError(t, err)
+	defer ptmx.Close()
+	defer tty.Close()
+	assert.True(t, IsTerminal(tty))
+	assert.False(t, IsTerminal(nil))
+	f, err := os.CreateTemp(t.TempDir(), "x")
+	require.NoError(t, err)
+	defer f.Close()
+	assert.False(t, IsTerminal(f))
+	// the test is no job of that terminal (it has no foreground group)
+	assert.False(t, InForeground(tty))
+	assert.False(t, InForeground(f))
+}

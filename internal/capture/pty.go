@@ -1,0 +1,525 @@
+package capture
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/creack/pty"
+	"github.com/rac-cli/rac/internal/record"
+	"golang.org/x/sys/unix"
+)
+
+// Pty mode runs the command on a pseudo-terminal of the size of rac's
+// terminal, in place of each of its standard streams that is rac's
+// terminal (a redirected one is passed on as it is). The command leads a
+// session of its own with the pty as its controlling terminal, so /dev/tty
+// prompts work and keystrokes always reach it. rac's terminal is raw
+// meanwhile: rac copies keystrokes in and output out (to the terminal, and
+// through the bounded stage to the recording: one combined stream, with
+// full-screen spans left out), passes on size changes and the signals
+// sent to rac, and follows the command's stops (Ctrl-Z) with its own.
+//
+// The terminal is restored on every way out rac can catch: the command's
+// end, a signal, a panic of Run. A rac killed by SIGKILL leaves it raw
+// (`stty sane` or `reset` mends it); its command gets SIGKILL (Linux's
+// parent-death signal) and the rest of its session SIGHUP from the pty's
+// hangup.
+
+// ptyRelayed are the catchable signals passed on to the command's process
+// group: it leads a session of its own, so nothing sent to rac's process
+// group reaches it, and keys on rac's raw terminal send no signals (the
+// pty's own line discipline turns them into signals for the command).
+var ptyRelayed = []os.Signal{syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT, syscall.SIGQUIT, syscall.SIGUSR1, syscall.SIGUSR2}
+
+// minDrain is the least time rac waits for the pty's last bytes after the
+// command ended: the kernel may still be moving them to the master side.
+const minDrain = 50 * time.Millisecond
+
+// ptyRun is one command running in pty mode.
+type ptyRun struct {
+	o    RunOptions
+	proc *proc
+
+	term   int           // rac's terminal (modes, size), -1: none
+	orig   *unix.Termios // its modes before rac changed them
+	rawMu  sync.Mutex
+	raw    bool // rac's terminal is raw now
+	master *os.File
+	mfd    int       // master's descriptor, valid while master is open
+	wake   *wakePipe // ends the output copier
+
+	stopping stopNotice
+
+	resumed chan struct{} // rac is back in the foreground (for the input copier)
+
+	// output counts, written by the output copier
+	bytes, nl int64
+	last      byte
+	fwdLast   byte // last byte forwarded
+	fwded     bool
+	notes     []string
+}
+
+func runPTY(o RunOptions) Outcome {
+	if o.Now == nil {
+		o.Now = monotonicClock()
+	}
+	if o.Warn == nil {
+		o.Warn = func(string) {}
+	}
+	out := Outcome{Received: map[string]record.Counts{}, lastOpen: map[string]bool{}}
+	path, err := lookPath(o.Argv[0])
+	if err != nil {
+		return failedToStart(out, err, startErrCode(err))
+	}
+	r := &ptyRun{o: o, term: -1, resumed: make(chan struct{}, 1), stopping: stopNotice{fn: o.OnStopping}}
+
+	std := [3]*os.File{o.Stdin, o.Stdout, o.Stderr}
+	fds := [3]int{-1, -1, -1}
+	for i, f := range std {
+		withFd(f, func(fd int) { fds[i] = fd })
+	}
+	for _, i := range []int{1, 2, 0} {
+		if IsTerminal(std[i]) {
+			r.term = fds[i]
+			break
+		}
+	}
+	var onPTY [3]bool // which of the command's fds 0-2 get the pty
+	for i, f := range std {
+		onPTY[i] = r.term >= 0 && IsTerminal(f) && sameTerminal(fds[i], r.term)
+	}
+	if r.term < 0 {
+		// forced without a terminal: the output goes through the pty
+		onPTY[1], onPTY[2] = true, true
+	}
+	fwd := o.Stdout
+	if !onPTY[1] && onPTY[2] {
+		fwd = o.Stderr
+	}
+	if o.NoForward {
+		fwd = nil
+	}
+
+	sigs := make(chan os.Signal, 32)
+	var caught []os.Signal
+	for _, s := range append(ptyRelayed, syscall.SIGPIPE) {
+		if !signal.Ignored(s) {
+			caught = append(caught, s)
+		}
+	}
+	signal.Notify(sigs, append(caught, syscall.SIGWINCH, syscall.SIGCONT)...)
+	defer signal.Stop(sigs)
+
+	devNull, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
+	if err != nil {
+		return failedToStart(out, err, 126)
+	}
+	defer devNull.Close()
+	tty, err := r.openPTY()
+	if err != nil {
+		return failedToStart(out, fmt.Errorf("open a pseudo-terminal: %w", err), 126)
+	}
+	defer r.master.Close()
+	defer r.wake.close()
+
+	var files [3]uintptr
+	ctty := -1
+	for i, f := range std {
+		switch {
+		case onPTY[i]:
+			files[i] = tty.Fd()
+			if ctty < 0 {
+				ctty = i
+			}
+		case f == nil:
+			files[i] = devNull.Fd()
+		default:
+			files[i] = f.Fd()
+		}
+	}
+	// Raw before the command starts: what it prints first is drawn raw,
+	// and no keystroke is turned into a signal for rac's own group.
+	r.makeRaw()
+	defer r.restore()
+	r.proc, err = startProc(path, o.Argv, &syscall.ProcAttr{
+		Dir: o.Dir, Env: envOrOwn(o.Env), Files: files[:],
+		Sys: &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: ctty},
+	}, true)
+	tty.Close() // the command holds it now: its last close ends the output
+	if err != nil {
+		r.restore()
+		err = fmt.Errorf("%s: %w", o.Argv[0], classifyStartErr(&os.PathError{Op: "exec", Path: path, Err: err}))
+		return failedToStart(out, err, startErrCode(err))
+	}
+
+	filter, st := r.storeChain()
+	outDone := make(chan struct{})
+	go func() {
+		defer r.restoreOnPanic()
+		defer close(outDone)
+		r.copyOut(st, fwd)
+	}()
+	quit, inDone := r.startInput(std[0], onPTY[0])
+
+	timedOut := r.supervise(sigs)
+
+	r.drain(outDone)
+	close(quit)
+	<-inDone
+	if st != nil {
+		if err := st.close(); err != nil {
+			r.notes = append(r.notes, fmt.Sprintf("storing the output failed: %v", err))
+		}
+		if n := filter.note(); n != "" {
+			r.notes = append(r.notes, n)
+		}
+	}
+	r.restore()
+	r.stopping.wait()
+
+	c := record.Counts{Bytes: r.bytes, Lines: r.nl}
+	if r.bytes > 0 && r.last != '\n' {
+		c.Lines++
+	}
+	out.Received[record.Combined] = c
+	out.Notes = append(out.Notes, r.notes...)
+	if r.fwded {
+		open := r.fwdLast != '\n'
+		out.lastOpen[record.Combined], out.lastWrote = open, record.Combined
+		if onPTY[2] {
+			out.lastOpen[record.Stderr] = open // rac's stderr is that terminal
+		}
+	}
+	ws, werr := r.proc.result()
+	outcomeOf(&out, ws, werr, timedOut)
+	return out
+}
+
+func envOrOwn(env []string) []string {
+	if env == nil {
+		return os.Environ()
+	}
+	return env
+}
+
+// openPTY opens the pseudo-terminal with the modes and size of rac's
+// terminal (the command sees the same erase key, the same size), and
+// makes its master side non-blocking: copyOut polls it with a wake pipe,
+// which a drain timeout needs to end a read.
+func (r *ptyRun) openPTY() (*os.File, error) {
+	master, tty, err := pty.Open()
+	if err != nil {
+		return nil, err
+	}
+	fd, err := unix.FcntlInt(master.Fd(), unix.F_DUPFD_CLOEXEC, 0)
+	master.Close()
+	if err == nil {
+		err = unix.SetNonblock(fd, true)
+	}
+	if err != nil {
+		tty.Close()
+		return nil, err
+	}
+	r.master, r.mfd = os.NewFile(uintptr(fd), "/dev/ptmx"), fd
+	if r.wake, err = newWakePipe(); err != nil {
+		r.master.Close()
+		tty.Close()
+		return nil, err
+	}
+	ws := &unix.Winsize{Row: 24, Col: 80}
+	if r.term >= 0 {
+		if t, err := getTermios(r.term); err == nil {
+			r.orig = t
+			_ = setTermios(int(tty.Fd()), t)
+		}
+		if w, err := getWinsize(r.term); err == nil && w.Row > 0 && w.Col > 0 {
+			ws = w
+		}
+	}
+	_ = setWinsize(int(tty.Fd()), ws)
+	return tty, nil
+}
+
+// storeChain is where the output goes to be stored: the bounded stage,
+// then the full-screen filter, the caller's filter (the redactor), and the
+// recording and the tee. nil, nil when nothing stores it.
+func (r *ptyRun) storeChain() (*screenFilter, *stage) {
+	var store io.Writer
+	mark := func(time.Time) {}
+	if r.o.Rec != nil {
+		if sink := r.o.Rec.Sink(record.Combined); sink != nil {
+			store, mark = sink, sink.Arrived
+		}
+	}
+	if r.o.Tee != nil {
+		if tee := r.o.Tee(record.Combined); tee != nil {
+			if store == nil {
+				store = tee
+			} else {
+				store = io.MultiWriter(store, tee)
+			}
+		}
+	}
+	if store == nil {
+		return nil, nil
+	}
+	var closer io.Closer
+	if r.o.Filter != nil {
+		fw := r.o.Filter(record.Combined, store)
+		store, closer = fw, fw
+	}
+	f := newScreenFilter(store, closer)
+	return f, newStage(f, f, mark)
+}
+
+// copyOut copies the pty's output to rac's terminal and the stage until
+// every holder of the pty has closed it (EIO) or rac closes the master.
+// The kernel hands out a pty's output 4 KiB at a time: each piece is
+// forwarded at once (larger writes to the terminal measured slower: the
+// terminal's reader then waits on rac), but pieces that are there
+// together are stored together, so a fast command costs the store few
+// writes.
+func (r *ptyRun) copyOut(st *stage, fwd *os.File) {
+	var own []byte
+	size := bufStart
+	noFwd := fwd == nil
+	forward := func(b []byte) {
+		if noFwd {
+			return
+		}
+		if _, werr := fwd.Write(b); werr != nil {
+			noFwd = true
+			r.notes = append(r.notes, fmt.Sprintf("forwarding the output failed: %v; the rest was recorded only", werr))
+			return
+		}
+		r.fwdLast, r.fwded = b[len(b)-1], true
+	}
+	for {
+		var buf []byte
+		if st != nil {
+			buf = st.get(size)
+		} else {
+			if len(own) < size {
+				own = make([]byte, size)
+			}
+			buf = own
+		}
+		n, rerr := r.fill(buf, forward)
+		if n == len(buf) && size < bufSize {
+			size *= 2 // a full buffer: the command writes fast, take more at once
+		}
+		if n > 0 {
+			b := buf[:n]
+			r.bytes += int64(n)
+			r.nl += int64(bytes.Count(b, []byte{'\n'}))
+			r.last = b[n-1]
+			if st != nil {
+				st.put(b, r.o.Now())
+			}
+		} else if st != nil {
+			st.recycle(buf)
+		}
+		if rerr != nil {
+			return
+		}
+	}
+}
+
+// fill reads what the pty has into buf, waiting only while it has
+// nothing, and forwards each piece as it comes. It polls by itself, as
+// script(1) does: a wait through the runtime's poller measured slower
+// when the command writes fast. The wake pipe ends it (drain timeout).
+func (r *ptyRun) fill(buf []byte, forward func([]byte)) (int, error) {
+	n := 0
+	fds := []unix.PollFd{{Fd: int32(r.mfd), Events: unix.POLLIN}, {Fd: int32(r.wake.rfd), Events: unix.POLLIN}}
+	for n < len(buf) {
+		m, err := unix.Read(r.mfd, buf[n:])
+		switch {
+		case err == unix.EINTR:
+			continue
+		case err == unix.EAGAIN:
+			if n > 0 {
+				return n, nil
+			}
+			fds[0].Revents, fds[1].Revents = 0, 0
+			if _, perr := unix.Poll(fds, -1); perr != nil && perr != unix.EINTR {
+				return n, perr
+			}
+			if fds[1].Revents != 0 {
+				return n, io.EOF // cut off
+			}
+			continue
+		case err != nil:
+			return n, err // EIO: the last holder of the pty closed it
+		case m == 0:
+			return n, io.EOF
+		}
+		forward(buf[n : n+m])
+		n += m
+	}
+	return n, nil
+}
+
+// supervise passes signals on and follows the command's stops until it
+// ends; it reports whether the timeout ended it.
+func (r *ptyRun) supervise(sigs chan os.Signal) bool {
+	var timeout, killAfter <-chan time.Time
+	if r.o.Timeout > 0 {
+		t := time.NewTimer(r.o.Timeout)
+		defer t.Stop()
+		timeout = t.C
+	}
+	timedOut := false
+	for {
+		select {
+		case s := <-sigs:
+			switch sig := s.(syscall.Signal); sig {
+			case syscall.SIGWINCH:
+				r.resize()
+			case syscall.SIGCONT:
+				r.resume()
+			case syscall.SIGPIPE:
+				// a write to a closed stdout: copyOut sees EPIPE
+			default:
+				r.stopping.saw(sig)
+				r.proc.signalGroup(sig)
+			}
+		case ev, ok := <-r.proc.events:
+			if !ok {
+				return timedOut
+			}
+			if ev == procStopped {
+				r.suspend()
+			}
+		case <-timeout:
+			timedOut = true
+			r.proc.signalGroup(syscall.SIGTERM)
+			if r.o.KillAfter > 0 {
+				t := time.NewTimer(r.o.KillAfter)
+				defer t.Stop()
+				killAfter = t.C
+			}
+		case <-killAfter:
+			r.proc.signalGroup(syscall.SIGKILL)
+		}
+	}
+}
+
+// drain waits for the output's end once the command ended: a process it
+// left behind may keep the pty open, and is cut off after the drain
+// timeout, though never while output is waiting to be read.
+func (r *ptyRun) drain(outDone chan struct{}) {
+	t := time.NewTimer(max(r.o.DrainTimeout, minDrain))
+	defer t.Stop()
+	for {
+		select {
+		case <-outDone:
+			return
+		case <-t.C:
+			if n, err := unix.IoctlGetInt(r.mfd, fionread); err == nil && n > 0 {
+				t.Reset(minDrain)
+				continue
+			}
+			r.wake.wake()
+			<-outDone
+			r.notes = append(r.notes, fmt.Sprintf("drain timed out after %s: a process the command left running still held its terminal; later output may be missing", r.o.DrainTimeout))
+			return
+		}
+	}
+}
+
+// makeRaw puts rac's terminal in raw mode, when rac may: it is in the
+// terminal's foreground (a background job changing modes would be stopped
+// by SIGTTOU).
+func (r *ptyRun) makeRaw() {
+	r.rawMu.Lock()
+	defer r.rawMu.Unlock()
+	if r.orig == nil || r.raw || !fdInForeground(r.term) {
+		return
+	}
+	if setTermios(r.term, rawMode(*r.orig)) == nil {
+		r.raw = true
+	}
+}
+
+// restore gives rac's terminal its modes back; rac's own lines come after.
+func (r *ptyRun) restore() {
+	r.rawMu.Lock()
+	defer r.rawMu.Unlock()
+	if r.raw {
+		_ = setTermios(r.term, r.orig)
+		r.raw = false
+	}
+}
+
+// restoreOnPanic restores the terminal before a panic of a copier ends
+// the process (Run's own deferred restore runs on its own goroutine only).
+func (r *ptyRun) restoreOnPanic() {
+	if p := recover(); p != nil {
+		r.restore()
+		panic(p)
+	}
+}
+
+func (r *ptyRun) resize() {
+	if r.term < 0 {
+		return
+	}
+	if ws, err := getWinsize(r.term); err == nil && ws.Row > 0 && ws.Col > 0 {
+		_ = setWinsize(r.mfd, ws)
+	}
+}
+
+// suspend follows the command's stop: rac gives the terminal back and
+// stops itself, so the shell sees a stopped job. When rac cannot stop (its
+// group is orphaned, or SIGTSTP is ignored: no job control) it carries on,
+// as the kernel would have discarded a Ctrl-Z there.
+func (r *ptyRun) suspend() {
+	if !canStop() {
+		return
+	}
+	r.restore()
+	_ = unix.Kill(0, syscall.SIGTSTP)
+	// rac stops here, before the next instruction of any thread; the
+	// SIGCONT that continues it arrives on sigs
+}
+
+// resume follows rac's continue (fg or bg): in the foreground it takes the
+// terminal again, at its size now; the command continues either way.
+func (r *ptyRun) resume() {
+	if r.term >= 0 && fdInForeground(r.term) {
+		r.makeRaw()
+		r.resize()
+		select {
+		case r.resumed <- struct{}{}:
+		default:
+		}
+	}
+	r.proc.signalGroup(syscall.SIGCONT)
+}
+
+// canStop reports whether a SIGTSTP would stop rac: it is not ignored and
+// rac's process group is not orphaned (its parent, the shell, is in rac's
+// session but another group).
+func canStop() bool {
+	if signal.Ignored(syscall.SIGTSTP) {
+		return false
+	}
+	ppid := unix.Getppid()
+	psid, err1 := unix.Getsid(ppid)
+	sid, err2 := unix.Getsid(0)
+	ppgrp, err3 := unix.Getpgid(ppid)
+	return err1 == nil && err2 == nil && err3 == nil && psid == sid && ppgrp != unix.Getpgrp()
+}
+
+func fdInForeground(fd int) bool {
+	pgrp, err := unix.IoctlGetInt(fd, unix.TIOCGPGRP)
+	return err == nil && pgrp == unix.Getpgrp()
+}

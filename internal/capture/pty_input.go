@@ -1,0 +1,140 @@
+package capture
+
+import (
+	"bytes"
+	"os"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// startInput starts copying keystrokes from rac's terminal to the pty:
+// from stdin when it is that terminal, else from /dev/tty when that is
+// the same terminal (a prompt opening /dev/tty works with `cmd < file`).
+// Closing quit stops it; done is closed when it has.
+func (r *ptyRun) startInput(stdin *os.File, stdinIsTerm bool) (quit chan struct{}, done chan struct{}) {
+	quit, done = make(chan struct{}), make(chan struct{})
+	in := -1
+	var opened *os.File
+	if r.term >= 0 {
+		if stdinIsTerm {
+			withFd(stdin, func(fd int) { in = fd })
+		} else if f, err := os.OpenFile("/dev/tty", os.O_RDWR|syscall.O_NOCTTY, 0); err == nil {
+			withFd(f, func(fd int) {
+				if sameTerminal(fd, r.term) {
+					in, opened = fd, f
+				}
+			})
+			if opened == nil {
+				f.Close()
+			}
+		}
+	}
+	if in < 0 {
+		close(done)
+		return quit, done
+	}
+	// poll wakes on the keys or on this pipe: a blocked read would take
+	// the first key typed after the command ended away from the shell
+	wake, err := newWakePipe()
+	if err != nil {
+		if opened != nil {
+			opened.Close()
+		}
+		close(done)
+		return quit, done
+	}
+	woken := make(chan struct{})
+	go func() {
+		<-quit
+		wake.wake()
+		close(woken)
+	}()
+	go func() {
+		defer r.restoreOnPanic()
+		defer close(done)
+		defer func() { <-woken; wake.close() }() // no write to a closed pipe
+		if opened != nil {
+			defer opened.Close()
+		}
+		r.copyIn(in, wake.rfd, quit)
+	}()
+	return quit, done
+}
+
+func (r *ptyRun) copyIn(in, wake int, quit chan struct{}) {
+	buf := make([]byte, 4096)
+	fds := []unix.PollFd{{Fd: int32(in), Events: unix.POLLIN}, {Fd: int32(wake), Events: unix.POLLIN}}
+	for {
+		fds[0].Revents, fds[1].Revents = 0, 0
+		if _, err := unix.Poll(fds, -1); err != nil {
+			if err == unix.EINTR {
+				continue
+			}
+			return
+		}
+		if fds[1].Revents != 0 || fds[0].Revents&unix.POLLNVAL != 0 {
+			return
+		}
+		if fds[0].Revents == 0 {
+			continue
+		}
+		// A background rac that read the terminal would be stopped
+		// (SIGTTIN) while its command runs on after bg: the keys are the
+		// shell's until rac is in the foreground again.
+		if !fdInForeground(in) {
+			select {
+			case <-r.resumed:
+				continue
+			case <-quit:
+				return
+			}
+		}
+		n, err := unix.Read(in, buf)
+		if err == unix.EINTR || err == unix.EAGAIN {
+			continue
+		}
+		if err != nil || n <= 0 {
+			return // the terminal hung up
+		}
+		if !r.writeKeys(buf[:n]) {
+			return
+		}
+	}
+}
+
+// writeKeys writes keystrokes to the pty. The pty's line discipline turns
+// its suspend key (Ctrl-Z) into SIGTSTP for the command's group, which the
+// kernel discards when that group is orphaned, as the group of a session
+// leader whose parent (rac) is outside its session always is: so rac
+// stops that group itself, when it is the pty's foreground, takes SIGTSTP
+// as the default stop and rac can stop in turn (see suspend).
+func (r *ptyRun) writeKeys(b []byte) bool {
+	for len(b) > 0 {
+		k := len(b)
+		stop := false
+		if t, err := getTermios(r.mfd); err == nil && t.Lflag&unix.ISIG != 0 {
+			if c := t.Cc[unix.VSUSP]; c != vdisable {
+				if i := bytes.IndexByte(b, c); i >= 0 {
+					k, stop = i+1, true
+				}
+			}
+		}
+		if _, err := r.master.Write(b[:k]); err != nil {
+			return false
+		}
+		if stop {
+			r.stopCommand()
+		}
+		b = b[k:]
+	}
+	return true
+}
+
+func (r *ptyRun) stopCommand() {
+	fg, err := unix.IoctlGetInt(r.mfd, unix.TIOCGPGRP)
+	if err != nil || fg != r.proc.pid || handlesStop(r.proc.pid) || !canStop() {
+		return
+	}
+	r.proc.signalGroup(syscall.SIGSTOP)
+}

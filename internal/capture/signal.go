@@ -1,0 +1,125 @@
+package capture
+
+import (
+	"os"
+	"os/signal"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// relayed are the signals rac passes on to the command when they reached
+// rac's pid alone. Sent to the process group (by a terminal, a shell's
+// kill -- -PGID, timeout(1), a harness's tree kill) they already reached the
+// command from the kernel, which stays in rac's group: rac then sends
+// nothing, so the command gets each signal exactly once.
+//
+// SIGTSTP is not among them: it keeps its default action in rac, so the
+// terminal's Ctrl-Z stops rac with the command as it stops a shell's job.
+var relayed = []os.Signal{
+	syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT, syscall.SIGQUIT,
+	syscall.SIGCONT, syscall.SIGWINCH, syscall.SIGUSR1, syscall.SIGUSR2,
+}
+
+// catchSignals starts catching the signals Run relays, and SIGPIPE. A
+// signal that was ignored when rac started (SIGHUP under nohup, SIGINT
+// and SIGQUIT for a background job of a script) stays ignored, so the
+// child inherits that as it would without rac. signal.Stop ends it.
+func catchSignals() chan os.Signal {
+	c := make(chan os.Signal, 16)
+	var sigs []os.Signal
+	for _, sig := range append(relayed, syscall.SIGPIPE) {
+		if !signal.Ignored(sig) {
+			sigs = append(sigs, sig)
+		}
+	}
+	signal.Notify(c, sigs...)
+	return c
+}
+
+// stopping reports whether sig asks rac to end: the recording says so at
+// once, before a harness's SIGKILL can follow.
+func stopping(sig syscall.Signal) bool {
+	return sig == syscall.SIGTERM || sig == syscall.SIGHUP || sig == syscall.SIGINT
+}
+
+// relay decides, signal by signal and in the order they reached rac,
+// whether rac passes one on. It runs in one goroutine: a signal is
+// decided before the next is looked at.
+//
+// Limits: a signal to rac's pid alone reaches the command SignalSettle
+// late; a sender that pauses longer than SignalSettle between its kill of
+// the group and its kill of rac's pid delivers two, and two kills of
+// rac's pid alone within it deliver one (as a pending signal would).
+// SIGTSTP and SIGSTOP to rac's pid alone stop rac, not the command (which
+// runs on until its pipe is full); SIGKILL to rac alone kills the command
+// on Linux (Pdeathsig), not its own children.
+type relay struct {
+	w          *witness // nil: no way to tell, every signal is passed on
+	settle     time.Duration
+	child      *child
+	onStopping func(syscall.Signal)
+	stopOnce   sync.Once
+	callbacks  sync.WaitGroup
+	groupAt    map[syscall.Signal]time.Time // when a signal last showed it reached the group
+}
+
+func (r *relay) handle(sig syscall.Signal) {
+	if sig == syscall.SIGPIPE {
+		return // a write to a closed stdout: the pump sees EPIPE and handles it
+	}
+	r.noteStopping(sig)
+	if r.w == nil {
+		r.child.signal(sig)
+		return
+	}
+	// A sender that signals both the group and a pid (timeout(1) signals
+	// its child, then its group; a harness its group, then every pid)
+	// reaches rac twice and the witness once: a second copy within the
+	// settle time of a group signal is part of it.
+	if t, ok := r.groupAt[sig]; ok && time.Since(t) < r.settle {
+		if r.w.reachedGroup(sig, 0) {
+			r.groupAt[sig] = time.Now()
+		}
+		return
+	}
+	if r.w.reachedGroup(sig, r.settle) {
+		if r.groupAt == nil {
+			r.groupAt = map[syscall.Signal]time.Time{}
+		}
+		r.groupAt[sig] = time.Now()
+		return
+	}
+	r.child.signal(sig)
+}
+
+// noteStopping calls OnStopping for the first signal that asks rac to end.
+func (r *relay) noteStopping(sig syscall.Signal) {
+	if r.onStopping != nil && stopping(sig) {
+		r.stopOnce.Do(func() {
+			r.callbacks.Add(1)
+			go func() { defer r.callbacks.Done(); r.onStopping(sig) }()
+		})
+	}
+}
+
+// wait returns once the OnStopping callback, if called, has returned.
+func (r *relay) wait() { r.callbacks.Wait() }
+
+// stopSelf stops rac because the command stopped, with the same signal,
+// so the shell that started rac sees its job stopped (and the words
+// "Stopped (tty input)" and the like match): rac leaves SIGTSTP, SIGTTIN
+// and SIGTTOU at their default action. A stop signal rac ignores (a shell
+// without job control) would do nothing: SIGSTOP then.
+func stopSelf(sig syscall.Signal) {
+	switch sig {
+	case syscall.SIGTSTP, syscall.SIGTTIN, syscall.SIGTTOU:
+		if !signal.Ignored(sig) {
+			break
+		}
+		fallthrough
+	default:
+		sig = syscall.SIGSTOP
+	}
+	_ = syscall.Kill(os.Getpid(), sig)
+}
