@@ -8,10 +8,11 @@
 //
 // It must never remove a running recording, never follow a symlink (the
 // store is reached through os.Root and descriptors opened O_NOFOLLOW),
-// never delete what it does not recognise (it reports it), and never touch
-// a recording being created (its temporary name) unless it is clearly
-// stale. Callers hold the store's GC lock (Lock) around Run, Remove and
-// Purge, so two passes never interleave.
+// never remove across a mount point (a folder holding one is kept and
+// reported: see walker), never delete what it does not recognise (it
+// reports it), and never touch a recording being created (its temporary
+// name) unless it is clearly stale. Callers hold the store's GC lock
+// (Lock) around Run, Remove and Purge, so two passes never interleave.
 package gc
 
 import (
@@ -159,6 +160,7 @@ type plan struct {
 	tombs     []tomb.Entry // the file's entries, when loaded
 	tombRead  bool         // tombs holds them (or there is no file)
 	tombDirty bool         // entries were pruned, or the file is unreadable
+	tombSize  int64        // projected size of the tombstone file, in projected
 	projected int64
 }
 
@@ -185,6 +187,8 @@ type pass struct {
 	useCache      bool  // a full pass (rm and purge leave CacheFile to it)
 
 	summaryHits atomic.Int64 // recordings measured from their footer's summary
+
+	rootFS fsID // the store root's mount: removals never leave it
 }
 
 func newPass(st *store.Store, o Options) *pass {
@@ -296,7 +300,7 @@ func (p *pass) saveCache() {
 
 // planTombs reads a session's tombstones and drops those past their time.
 func (p *pass) planTombs(s *sessInfo) {
-	pl := &plan{projected: s.bytes, tombRead: !s.hasTomb}
+	pl := &plan{projected: s.bytes, tombRead: !s.hasTomb, tombSize: s.tombLen}
 	p.plans[s] = pl
 	for _, t := range s.temps {
 		pl.projected -= t.bytes
@@ -321,6 +325,7 @@ func (p *pass) planTombs(s *sessInfo) {
 		// since removing must not wait on a nicer message
 		p.errorf("%s/%s/%s: %v (it will be replaced)", sessionsDir, s.name, tomb.File, err)
 		pl.tombDirty = true
+		pl.tombSize = 0
 		pl.projected -= s.tombLen
 		p.total -= s.tombLen
 		return
@@ -333,6 +338,7 @@ func (p *pass) planTombs(s *sessInfo) {
 		for _, e := range kept {
 			n += int64(len(tomb.Line(e)))
 		}
+		pl.tombSize = n
 		pl.projected += n - s.tombLen
 		p.total += n - s.tombLen
 	}
@@ -399,6 +405,7 @@ func (p *pass) addVictim(s *sessInfo, r *recInfo, by, reason string, argv []stri
 	line := int64(len(tomb.Line(e)))
 	pl.victims = append(pl.victims, &victim{rec: r, entry: e})
 	r.victim = true
+	pl.tombSize += line
 	pl.projected += line - r.bytes
 	p.total += line - r.bytes
 	if r.cacheable && p.useCache {
@@ -444,6 +451,7 @@ func (p *pass) removeAll(s *sessInfo, sd *store.Session, by, reason string) {
 	e := tomb.Entry{Kind: tomb.KindSession, Seq: seq, RemovedAt: p.stamp(), By: by, Reason: reason, Bytes: bytes, Recordings: n}
 	pl.sessEntry = &e
 	line := int64(len(tomb.Line(e)))
+	pl.tombSize += line
 	pl.projected += line
 	p.total += line
 }
@@ -561,12 +569,29 @@ func (p *pass) planStore() {
 	}
 }
 
-// apply carries the plans out, session by session: tombstones first (so a
-// removal is never silent), then each recording is renamed out of sight
-// and removed, then stale temporaries go.
+// apply carries the plans out, session by session: the recordings that
+// hold a mount point are kept (also in a dry run, which says so), then
+// tombstones are written (so a removal is never silent), then each
+// recording is renamed out of sight and removed, then stale temporaries go.
 func (p *pass) apply() error {
-	if p.o.DryRun {
+	var err error
+	if p.rootFS, err = rootFS(p.st); err != nil {
+		// without the store's mount nothing can be checked: nothing goes
 		for _, pl := range p.plans {
+			p.unplan(pl)
+		}
+		return fmt.Errorf("stat the store root: %w", err)
+	}
+	if p.o.DryRun {
+		for _, s := range p.sessions {
+			pl := p.plans[s]
+			if pl == nil || len(pl.victims) == 0 && len(s.temps) == 0 {
+				continue
+			}
+			if sd, err := p.st.Session(s.name, false); err == nil {
+				p.screen(s, pl, sd)
+				sd.Close()
+			}
 			for _, v := range pl.victims {
 				v.done = true
 			}
@@ -601,30 +626,35 @@ func (p *pass) applySession(s *sessInfo, pl *plan) {
 		return
 	}
 	defer sd.Close()
-	if !pl.tombRead && (len(pl.victims) > 0 || pl.sessEntry != nil) {
-		old, err := tomb.Load(sd.Root())
-		if err != nil {
-			p.errorf("%s/%s/%s: %v (it is replaced)", sessionsDir, s.name, tomb.File, err)
-		}
-		pl.tombs = old
+	dir, err := sd.Root().Open(".")
+	if err != nil {
+		p.errorf("%s/%s: %v", sessionsDir, s.name, err)
+		p.unplan(pl)
+		return
 	}
-	entries := append([]tomb.Entry(nil), pl.tombs...)
-	for _, v := range pl.victims {
-		entries = append(entries, v.entry)
-	}
-	if pl.sessEntry != nil {
-		entries = append(entries, *pl.sessEntry)
-	}
+	defer dir.Close()
+	w := p.walker(s)
+	p.screenWith(s, pl, int(dir.Fd()), w)
+	entries := p.tombsAfter(s, pl, sd)
 	werr := error(nil)
 	switch {
 	case s.tombOther:
 		p.errorf("%s/%s/%s is not a regular file: left alone, so no tombstones were written (references to what was removed will say not found)", sessionsDir, s.name, tomb.File)
+		p.settleTombs(pl, 0)
 	case len(pl.victims) > 0 || pl.sessEntry != nil || pl.tombDirty:
-		werr = tomb.Write(sd.Root(), entries)
+		if werr = tomb.Write(sd.Root(), entries); werr == nil {
+			p.settleTombs(pl, tombBytes(entries))
+		}
 	}
 	for _, v := range pl.victims {
-		if err := removeRecording(sd, v.rec.name); err != nil {
-			if !errors.Is(err, fs.ErrNotExist) {
+		if err := removeRecording(sd, int(dir.Fd()), w, v.rec.name); err != nil {
+			var me *MountError
+			switch {
+			case errors.As(err, &me):
+				// mounted since screen looked: its tombstone is written
+				// already, and the recording still answers first
+				p.keep(s.name+"/"+v.rec.name, keepWhy(me, w.rel+v.rec.name))
+			case !errors.Is(err, fs.ErrNotExist):
 				p.errorf("remove %s/%s: %v", s.name, v.rec.name, err)
 			}
 			pl.projected += v.rec.bytes
@@ -642,16 +672,157 @@ func (p *pass) applySession(s *sessInfo, pl *plan) {
 		// anyway, and their space may now hold the tombstones
 		if err := tomb.Write(sd.Root(), entries); err != nil {
 			p.errorf("%s/%s/%s: %v (references to what was removed will say not found)", sessionsDir, s.name, tomb.File, errors.Join(werr, err))
+			p.settleTombs(pl, s.tombLen) // the old file, as it was
+		} else {
+			p.settleTombs(pl, tombBytes(entries))
 		}
 	}
 	for _, t := range s.temps {
-		if err := sd.Root().RemoveAll(t.name); err != nil {
-			p.errorf("remove %s/%s/%s: %v", sessionsDir, s.name, t.name, err)
+		err := w.check(int(dir.Fd()), t.name)
+		if err == nil {
+			err = w.remove(int(dir.Fd()), t.name)
+		}
+		if err != nil {
+			if me := (*MountError)(nil); errors.As(err, &me) {
+				p.keep(s.name+"/"+t.name, keepWhy(me, w.rel+t.name))
+			} else {
+				p.errorf("remove %s/%s/%s: %v", sessionsDir, s.name, t.name, err)
+			}
 			pl.projected += t.bytes
 			p.total += t.bytes
 			continue
 		}
 		p.res.Temporaries = append(p.res.Temporaries, sessionsDir+"/"+s.name+"/"+t.name)
+	}
+}
+
+// tombsAfter is the session's tombstone file as the pass writes it: what
+// it holds (loaded now when the plan did not need to), the planned
+// entries, one entry per recording (tomb.Dedupe: a killed pass may have
+// written some of them already).
+func (p *pass) tombsAfter(s *sessInfo, pl *plan, sd *store.Session) []tomb.Entry {
+	if !pl.tombRead && (len(pl.victims) > 0 || pl.sessEntry != nil) {
+		old, err := tomb.Load(sd.Root())
+		if err != nil {
+			p.errorf("%s/%s/%s: %v (it is replaced)", sessionsDir, s.name, tomb.File, err)
+		}
+		pl.tombs, pl.tombRead = old, true
+	}
+	entries := append([]tomb.Entry(nil), pl.tombs...)
+	for _, v := range pl.victims {
+		entries = append(entries, v.entry)
+	}
+	if pl.sessEntry != nil {
+		entries = append(entries, *pl.sessEntry)
+	}
+	return tomb.Dedupe(entries)
+}
+
+// settleTombs corrects the projected sizes for the tombstone file's real
+// size (duplicates dropped, lines not understood left out).
+func (p *pass) settleTombs(pl *plan, size int64) {
+	d := size - pl.tombSize
+	pl.tombSize = size
+	pl.projected += d
+	p.total += d
+}
+
+func tombBytes(entries []tomb.Entry) int64 {
+	var n int64
+	for _, e := range entries {
+		n += int64(len(tomb.Line(e)))
+	}
+	return n
+}
+
+// walker is the remover of one session's folder.
+func (p *pass) walker(s *sessInfo) walker {
+	return walker{root: p.rootFS, rel: sessionsDir + "/" + s.name + "/"}
+}
+
+// screen is screenWith for a dry run, which also says which temporaries
+// the pass would keep (a pass checks each as it removes it) and projects
+// the tombstone file as the pass would write it.
+func (p *pass) screen(s *sessInfo, pl *plan, sd *store.Session) {
+	dir, err := sd.Root().Open(".")
+	if err != nil {
+		p.errorf("%s/%s: %v", sessionsDir, s.name, err)
+		return
+	}
+	defer dir.Close()
+	w := p.walker(s)
+	p.screenWith(s, pl, int(dir.Fd()), w)
+	if len(pl.victims) > 0 || pl.sessEntry != nil {
+		size := tombBytes(p.tombsAfter(s, pl, sd))
+		if s.tombOther {
+			size = 0
+		}
+		p.settleTombs(pl, size)
+	}
+	temps := s.temps[:0]
+	for _, t := range s.temps {
+		if me := (*MountError)(nil); errors.As(w.check(int(dir.Fd()), t.name), &me) {
+			p.keep(s.name+"/"+t.name, keepWhy(me, w.rel+t.name))
+			continue
+		}
+		temps = append(temps, t)
+	}
+	s.temps = temps
+}
+
+// screenWith keeps, before anything of a session is removed or a
+// tombstone written, the planned recordings that hold a mount point.
+func (p *pass) screenWith(s *sessInfo, pl *plan, dirfd int, w walker) {
+	kept := 0
+	for i, v := range pl.victims {
+		err := w.check(dirfd, v.rec.name)
+		var me *MountError
+		if !errors.As(err, &me) {
+			// anything else is for the removal to report
+			pl.victims[i-kept] = v
+			continue
+		}
+		p.keep(s.name+"/"+v.rec.name, keepWhy(me, w.rel+v.rec.name))
+		kept++
+		p.unvictim(s, pl, v)
+	}
+	if kept == 0 {
+		return
+	}
+	pl.victims = pl.victims[:len(pl.victims)-kept]
+	if e := pl.sessEntry; e != nil {
+		// it says what was removed: recount without what is kept
+		old := int64(len(tomb.Line(*e)))
+		e.Recordings, e.Bytes, e.Seq = 0, 0, 0
+		for _, v := range pl.victims {
+			e.Recordings++
+			e.Bytes += v.rec.bytes
+			e.Seq = max(e.Seq, v.rec.seq)
+		}
+		var n int64
+		if e.Recordings == 0 {
+			pl.sessEntry = nil
+		} else {
+			n = int64(len(tomb.Line(*e)))
+		}
+		pl.tombSize += n - old
+		pl.projected += n - old
+		p.total += n - old
+	}
+}
+
+// unvictim takes a planned removal back (the reverse of addVictim).
+func (p *pass) unvictim(s *sessInfo, pl *plan, v *victim) {
+	r := v.rec
+	r.victim = false
+	line := int64(len(tomb.Line(v.entry)))
+	pl.tombSize -= line
+	pl.projected += r.bytes - line
+	p.total += r.bytes - line
+	if r.cacheable && p.useCache && p.cacheWrite {
+		n := cacheLineLen(s.name, r) // it stays, and so does its line
+		p.cacheBytes += n
+		p.total += n
 	}
 }
 
@@ -665,8 +836,10 @@ func (p *pass) unplan(pl *plan) {
 
 // removeRecording renames a recording to a temporary name first, so that
 // no reader ever sees a half-removed recording, then removes it. A crash
-// in between leaves a .gc- folder the next pass removes.
-func removeRecording(sd *store.Session, name string) error {
+// in between leaves a .gc- folder the next pass removes. screenWith has
+// kept the recordings that hold a mount point; the removal still checks
+// every entry and stops at one mounted since (a *MountError).
+func removeRecording(sd *store.Session, dirfd int, w walker, name string) error {
 	if _, ok := record.ParseName(name); !ok {
 		return fmt.Errorf("%w: %q is not a recording name", store.ErrUnsafeFile, name)
 	}
@@ -683,7 +856,7 @@ func removeRecording(sd *store.Session, name string) error {
 	if err := sd.Root().Rename(name, tmp); err != nil {
 		return err
 	}
-	return sd.Root().RemoveAll(tmp)
+	return w.remove(dirfd, tmp)
 }
 
 // finish fills the result from the plans.

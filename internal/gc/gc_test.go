@@ -663,3 +663,41 @@ func TestTombstoneFileThatIsNotAFileIsLeftAlone(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "keep", string(b))
 }
+
+// TestKilledPassLeavesNoDuplicateTombstones: a pass killed after it wrote
+// the tombstones and before it removed the recordings (simulated: the
+// folders are put back) is run again; the file keeps one entry each.
+func TestKilledPassLeavesNoDuplicateTombstones(t *testing.T) {
+	f := newFixture(t)
+	recs := []string{f.record("s", "a\n", "make"), f.record("s", "b\n", "make", "test")}
+	backup := filepath.Join(f.dir, "backup")
+	for _, r := range recs {
+		require.NoError(t, os.CopyFS(filepath.Join(backup, r), os.DirFS(f.path("s", r))))
+	}
+	f.backdate(30*24*time.Hour, "s")
+	o := Options{MaxAge: 7 * 24 * time.Hour}
+	res := f.run(o)
+	require.Equal(t, 2, res.RemovedRecordings)
+	for _, r := range recs {
+		require.NoError(t, os.CopyFS(f.path("s", r), os.DirFS(filepath.Join(backup, r))))
+	}
+	f.backdate(30*24*time.Hour, "s")
+	require.Equal(t, recs, names(t, f, "s"), "as a kill before the removal left it")
+
+	dry := o
+	dry.DryRun = true
+	plan := f.run(dry)
+	res = f.run(o)
+	assert.Equal(t, res.Stores[0].BytesAfter, plan.Stores[0].BytesAfter, "the dry run projects the tombstones the pass writes")
+	require.Equal(t, 2, res.RemovedRecordings)
+	assert.Empty(t, names(t, f, "s"))
+	b, err := os.ReadFile(f.path("s", tomb.File))
+	require.NoError(t, err)
+	assert.Equal(t, 3, strings.Count(string(b), "\n"), "two recordings and the session, once each:\n%s", b)
+	sd := f.session("s")
+	defer sd.Close()
+	entries, err := tomb.Load(sd.Root())
+	require.NoError(t, err)
+	require.Len(t, entries, 3)
+	assert.Equal(t, res.Stores[0].BytesAfter, apparent(t, f.root), "the projected size is the real one")
+}

@@ -28,7 +28,15 @@ var (
 	ErrNoSession    = errors.New("no such session")
 	ErrUnsafeFile   = errors.New("unsafe file in store")
 	ErrStoreMissing = errors.New("store does not exist")
+	ErrSeqExhausted = errors.New("sequence numbers used up")
 )
+
+// MaxSeq is the highest sequence number a session gives out: the largest
+// number of 18 digits, the most record.ParseName reads back from a
+// recording's name (record.Name writes the number in full). The counter
+// file could hold more, but a reference printed for a larger number could
+// never be resolved.
+const MaxSeq int64 = 999_999_999_999_999_999
 
 // SessionsDir is the folder of the store root that holds one folder per session.
 const SessionsDir = "sessions"
@@ -43,6 +51,7 @@ type Location struct {
 
 // Locate finds the store root: $RAC_HOME; else $XDG_STATE_HOME/rac; else
 // ~/.local/state/rac. The fallback is $TMPDIR/rac-UID (TMPDIR or /tmp).
+// Every path it returns is cleaned (filepath.Clean).
 func Locate(getenv func(string) string) Location {
 	tmp := getenv("TMPDIR")
 	if tmp == "" {
@@ -54,7 +63,9 @@ func Locate(getenv func(string) string) Location {
 			// a relative store would move with the current directory
 			return Location{Path: h, Explicit: true, Fallback: fb, Err: fmt.Errorf("RAC_HOME must be an absolute path, not %q", h)}
 		}
-		return Location{Path: h, Explicit: true, Fallback: fb}
+		// cleaned, so the path checked, printed and opened is one
+		// spelling: "l/" or "l/." would make a check of l follow it
+		return Location{Path: filepath.Clean(h), Explicit: true, Fallback: fb}
 	}
 	if x := getenv("XDG_STATE_HOME"); x != "" && filepath.IsAbs(x) {
 		return Location{Path: filepath.Join(x, "rac"), Fallback: fb}
@@ -92,8 +103,20 @@ func CheckOwnedPrivate(path string, fi fs.FileInfo, what string) error {
 	return nil
 }
 
-// OpenStore opens an existing store root after checking it.
+// OpenStore opens an existing store root after checking it. The path is
+// cleaned first (a trailing "/", "/." or "//" would make the check of its
+// last component follow a symlink there). The root itself must not be a
+// symlink; a symlink in a parent component is followed when it is the
+// user's own or root's (/home -> /data/home, macOS's /tmp -> private/tmp)
+// and refused when another user owns it, the rule the kernel's
+// protected_symlinks applies in sticky directories. The folder opened is
+// checked to be the one examined, so a symlink swapped in between is
+// caught too.
 func OpenStore(path string) (*Store, error) {
+	path = filepath.Clean(path)
+	if err := checkParents(path); err != nil {
+		return nil, err
+	}
 	fi, err := os.Lstat(path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
@@ -111,11 +134,38 @@ func OpenStore(path string) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
+	if opened, err := r.Stat("."); err != nil || !os.SameFile(fi, opened) {
+		r.Close()
+		if err != nil {
+			return nil, err
+		}
+		return nil, fmt.Errorf("%w: store root %s changed while it was opened (a symlink swapped in?)", ErrUnsafeStore, path)
+	}
 	return &Store{Path: path, root: r}, nil
 }
 
-// CreateStore opens the store root, creating it (0700) when missing.
+// checkParents refuses a symlink above the store root that belongs to
+// neither the user nor root: whoever owns it decides where the store is.
+// Components that do not exist yet end the walk (CreateStore makes them,
+// then OpenStore checks again).
+func checkParents(path string) error {
+	for p := filepath.Dir(path); ; p = filepath.Dir(p) {
+		fi, err := os.Lstat(p)
+		if err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+			if st, ok := fi.Sys().(*syscall.Stat_t); ok && st.Uid != 0 && int(st.Uid) != os.Geteuid() {
+				return fmt.Errorf("%w: %s, above the store root %s, is a symlink owned by uid %d, neither you (uid %d) nor root; point the store at a real directory", ErrUnsafeStore, p, path, st.Uid, os.Geteuid())
+			}
+		}
+		if parent := filepath.Dir(p); parent == p {
+			return nil
+		}
+	}
+}
+
+// CreateStore opens the store root, creating it (0700) when missing. The
+// path is cleaned and checked as by OpenStore.
 func CreateStore(path string) (*Store, error) {
+	path = filepath.Clean(path)
 	s, err := OpenStore(path)
 	if err == nil || !errors.Is(err, ErrStoreMissing) {
 		return s, err
@@ -123,10 +173,16 @@ func CreateStore(path string) (*Store, error) {
 	if err := os.MkdirAll(path, 0o700); err != nil {
 		return nil, err
 	}
-	if err := os.Chmod(path, 0o700); err != nil {
+	if s, err = OpenStore(path); err != nil {
 		return nil, err
 	}
-	return OpenStore(path)
+	// through the handle just checked, never by path: a chmod by path
+	// follows a symlink
+	if err := s.root.Chmod(".", 0o700); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
 }
 
 // IsUnwritable reports whether err means the location cannot be written
@@ -231,7 +287,8 @@ func (d *Session) WriteInfo(id session.Identity) error {
 
 // NextSeq allocates the next sequence number under the session lock. The
 // counter only grows, so numbers are never reused in a session, also after
-// its recordings are removed.
+// its recordings are removed. It stops at MaxSeq (ErrSeqExhausted): it
+// never gives out a number a recording name cannot carry.
 func (d *Session) NextSeq() (int64, error) {
 	l, err := LockFile(d.root, SessionLockFile, true)
 	if err != nil {
@@ -280,6 +337,11 @@ func (d *Session) bumpSeq(f *os.File, fresh bool) (int64, error) {
 		if n, err = parseSeq(buf[:k], d.Name); err != nil {
 			return 0, err
 		}
+	}
+	if n >= MaxSeq {
+		// refused before anything is written: one more would be a number
+		// no reference can name (or, at the int64 maximum, negative)
+		return 0, fmt.Errorf("%w: session %s has given out every recording number up to %d; start another session (--session NAME or RAC_SESSION)", ErrSeqExhausted, d.Name, MaxSeq)
 	}
 	n++
 	b := fmt.Appendf(nil, "%020d\n", n)

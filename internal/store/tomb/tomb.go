@@ -20,6 +20,7 @@ import (
 	"io/fs"
 	"os"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -88,7 +89,8 @@ func Line(e Entry) []byte {
 
 // Load reads the tombstones of a session folder (none when it has no
 // file). Lines it does not understand are skipped: a newer rac may add
-// kinds.
+// kinds. Duplicates (a file written by an older rac after a killed pass)
+// are dropped as Dedupe does.
 func Load(r *os.Root) ([]Entry, error) {
 	b, err := store.ReadSmallFile(r, File, MaxFile)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -97,7 +99,7 @@ func Load(r *os.Root) ([]Entry, error) {
 	if err != nil {
 		return nil, err
 	}
-	return parse(b), nil
+	return Dedupe(parse(b)), nil
 }
 
 func parse(b []byte) []Entry {
@@ -141,8 +143,11 @@ func Oldest(r *os.Root) (time.Time, error) {
 }
 
 // Write replaces a session's tombstones atomically (readers see the old
-// or the new file, never a part); no entries removes the file.
+// or the new file, never a part); no entries removes the file. Entries are
+// de-duplicated first (Dedupe), so writing again what a killed pass
+// already wrote changes nothing.
 func Write(r *os.Root, entries []Entry) error {
+	entries = Dedupe(entries)
 	if len(entries) == 0 {
 		err := r.Remove(File)
 		if errors.Is(err, fs.ErrNotExist) {
@@ -156,6 +161,42 @@ func Write(r *os.Root, entries []Entry) error {
 		buf.Write(Line(e))
 	}
 	return store.WriteFileAtomic(r, File, buf.Bytes())
+}
+
+// Dedupe keeps one entry per recording (by its name's hash: an entry of
+// gc keeps the name, one of the user only the hash) and one session entry
+// per number, in the order given. A pass killed after it wrote the
+// tombstones and before the recordings went writes them again; the first
+// entry stays, since the recording was removed once. One exception: an
+// entry by the user replaces one by gc, as the user's removal keeps no
+// name or command and the name may be the secret removed. The result is
+// a new slice; entries is left alone.
+func Dedupe(entries []Entry) []Entry {
+	out := make([]Entry, 0, len(entries))
+	seen := make(map[string]int, len(entries))
+	for _, e := range entries {
+		var key string
+		switch {
+		case e.Kind == KindSession:
+			key = "session " + strconv.FormatInt(e.Seq, 10)
+		case e.Name != "":
+			key = "recording " + NameHash(e.Name)
+		case e.NameSHA256 != "":
+			key = "recording " + e.NameSHA256
+		default:
+			out = append(out, e) // nothing names it: nothing to match
+			continue
+		}
+		i, dup := seen[key]
+		switch {
+		case !dup:
+			seen[key] = len(out)
+			out = append(out, e)
+		case e.By == ByUser && out[i].By != ByUser:
+			out[i] = e
+		}
+	}
+	return out
 }
 
 // Prune drops the entries removed more than ttl before now.
