@@ -40,7 +40,7 @@ Notes (running, incomplete, cut) go to stderr.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&c.session, "session", "", "resolve short references in session `S`")
-	f.StringVar(&o.req.Stream, "stream", "", "only this stream: stdout or stderr")
+	f.StringVar(&o.req.Stream, "stream", "", "only this stream: stdout, stderr (or combined, the one stream of a pty or 2>&1 recording)")
 	f.Int64Var(&o.req.Head, "head", 0, "only the first `N` lines")
 	f.Int64Var(&o.req.Tail, "tail", 0, "only the last `N` lines (reads from the end)")
 	f.StringVar(&o.req.Lines, "lines", "", "only lines `A:B` of one stream (A:, :B and A also work)")

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -39,7 +40,7 @@ executed, 127 when it is not found. The last line rac writes to stderr is
 	f := cmd.Flags()
 	f.SetInterspersed(false) // everything from CMD on belongs to CMD
 	f.StringVar(&c.session, "session", "", "record into session `NAME` ("+session.NameForm+")")
-	bindSettings(f, "run.timeout", "run.kill_after", "run.drain_timeout", "run.announce")
+	bindSettings(f, "run.mode", "run.timeout", "run.kill_after", "run.drain_timeout", "run.announce")
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "print no rac: lines (same as --announce none)")
 	bindSettings(f, "run.summary", "run.summary_head", "run.summary_tail", "run.json", "redact.enabled")
 	return cmd
@@ -52,6 +53,7 @@ func (o *runOptions) run(args []string) error {
 	req := app.RunRequest{
 		Argv: args, Stdin: c.streams.InFile, Stdout: c.streams.OutFile, Stderr: c.streams.ErrFile,
 		Timeout: r.Timeout.V, KillAfter: r.KillAfter.V, DrainTimeout: r.DrainTimeout.V,
+		Mode: string(r.Mode.V), Interactive: r.Interactive.V, SignalSettle: r.SignalSettle.V,
 		Announce: string(r.Announce.V), Summary: r.Summary.V, SummaryHead: r.SummaryHead.V, SummaryTail: r.SummaryTail.V,
 	}
 	req.OnStart = func(ref string) { c.p.Infof("recording %s", ref) }
@@ -74,15 +76,22 @@ func (o *runOptions) run(args []string) error {
 		b, _ := json.Marshal(res.View())
 		fmt.Fprintf(errw, "%s\n", b)
 	}
-	if res.Ref != "" && !req.Summary && (res.Announce == app.AnnounceEnd || res.Announce == app.AnnounceBoth) {
+	if res.Ref != "" && !req.Summary && res.EndLine() {
 		c.p.Infof("ref %s", res.Ref)
 	}
 	c.app.AutoGC()
 	return runStatus(res.Outcome)
 }
 
-// runStatus is rac run's exit status: the command's own.
+// runStatus is rac run's exit status: the command's own, except that a
+// failed write to rac's own stdout or stderr (disk full, EIO) is 1 when
+// the command then died of the SIGPIPE rac gave it, or still exited 0
+// (its output did not all arrive).
 func runStatus(out capture.Outcome) error {
+	if len(out.ForwardErr) > 0 && (out.Status == record.StatusExited && out.ExitCode == 0 ||
+		out.Status == record.StatusSignaled && out.Signal == syscall.SIGPIPE) {
+		return exitCodeError{code: 1}
+	}
 	switch out.Status {
 	case record.StatusFailedToStart:
 		return exitCodeError{code: out.ExitCode}

@@ -220,3 +220,28 @@ func validUTF8s(ss []string) []string {
 	}
 	return out
 }
+
+// idVars and markerVars are the harness tables with the settings'
+// additions (nil: the defaults). A bad entry is Identify's error to
+// report; here it falls back to the defaults.
+func (a *App) idVars() []session.IDVar {
+	if a.set.IDVars == nil {
+		return nil
+	}
+	v, err := session.ParseIDVars(a.set.IDVars)
+	if err != nil {
+		return nil
+	}
+	return v
+}
+
+func (a *App) markerVars() []session.MarkerVar {
+	if a.set.MarkerVars == nil {
+		return nil
+	}
+	v, err := session.ParseMarkerVars(a.set.MarkerVars)
+	if err != nil {
+		return nil
+	}
+	return v
+}

@@ -49,6 +49,12 @@ func explainMeta(rec *record.Recording) explain.Meta {
 			}
 		}
 	}
+	if rec.Stopping != "" {
+		notes = append(notes, "rac was killed while stopping the command after "+rec.Stopping)
+	}
+	if rec.MetadataOnly() {
+		notes = append(notes, "metadata only: the command ran on the terminal (passthrough mode)")
+	}
 	if f := rec.Footer; f != nil {
 		m.ExitCode = f.ExitCode
 		m.Signal = f.Signal
@@ -83,8 +89,8 @@ func (a *App) Path(ref, stream string) (string, error) {
 }
 
 func checkStream(s string) error {
-	if s != "" && s != record.Stdout && s != record.Stderr {
-		return Usagef("invalid --stream %q: use stdout or stderr", s)
+	if s != "" && s != record.Stdout && s != record.Stderr && s != record.Combined {
+		return Usagef("invalid --stream %q: use stdout, stderr or combined", s)
 	}
 	return nil
 }

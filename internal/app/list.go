@@ -8,26 +8,29 @@ import (
 
 // ListEntry is the stable JSON shape of one recording (rac out list --json).
 type ListEntry struct {
-	Ref         string         `json:"ref"`
-	Session     string         `json:"session"`
-	Name        string         `json:"name"`
-	Seq         int64          `json:"seq"`
-	Argv        []string       `json:"argv"`
-	Cwd         string         `json:"cwd"`
-	Status      string         `json:"status"`
-	ExitCode    *int           `json:"exit_code"`
-	Signal      *string        `json:"signal"`
-	StartedAt   time.Time      `json:"started_at"`
-	EndedAt     *time.Time     `json:"ended_at"`
-	StdoutBytes int64          `json:"stdout_bytes"`
-	StderrBytes int64          `json:"stderr_bytes"`
-	Mode        string         `json:"mode"`
-	Notes       []string       `json:"notes"`
-	Truncated   bool           `json:"truncated"`
-	KeptBytes   int64          `json:"kept_bytes"`
-	Redacted    bool           `json:"redacted"`
-	Redactions  int            `json:"redactions"`
-	ByRule      map[string]int `json:"redactions_by_rule"`
+	Ref         string     `json:"ref"`
+	Session     string     `json:"session"`
+	Name        string     `json:"name"`
+	Seq         int64      `json:"seq"`
+	Argv        []string   `json:"argv"`
+	Cwd         string     `json:"cwd"`
+	Status      string     `json:"status"`
+	ExitCode    *int       `json:"exit_code"`
+	Signal      *string    `json:"signal"`
+	StartedAt   time.Time  `json:"started_at"`
+	EndedAt     *time.Time `json:"ended_at"`
+	StdoutBytes int64      `json:"stdout_bytes"`
+	StderrBytes int64      `json:"stderr_bytes"`
+	// CombinedBytes counts the one combined stream of a pty or combined
+	// recording (stdout and stderr are then 0).
+	CombinedBytes int64          `json:"combined_bytes"`
+	Mode          string         `json:"mode"`
+	Notes         []string       `json:"notes"`
+	Truncated     bool           `json:"truncated"`
+	KeptBytes     int64          `json:"kept_bytes"`
+	Redacted      bool           `json:"redacted"`
+	Redactions    int            `json:"redactions"`
+	ByRule        map[string]int `json:"redactions_by_rule"`
 }
 
 // ListResult is what List found: the entries, and the sessions it looked
@@ -83,6 +86,7 @@ func entryOf(r *record.Recording, red func(string) string) ListEntry {
 		e.EndedAt = &t
 		e.StdoutBytes = f.Received[record.Stdout].Bytes
 		e.StderrBytes = f.Received[record.Stderr].Bytes
+		e.CombinedBytes = f.Received[record.Combined].Bytes
 		for _, n := range f.Notes {
 			e.Notes = append(e.Notes, ValidUTF8(red(n)))
 		}
@@ -94,6 +98,10 @@ func entryOf(r *record.Recording, red func(string) string) ListEntry {
 		// still running or cut off: what has been stored so far
 		e.StdoutBytes = r.StreamSize(record.Stdout)
 		e.StderrBytes = r.StreamSize(record.Stderr)
+		e.CombinedBytes = r.StreamSize(record.Combined)
+	}
+	if r.Stopping != "" {
+		e.Notes = append(e.Notes, "rac was killed while stopping the command after "+r.Stopping)
 	}
 	e.KeptBytes = r.KeptBytes()
 	if cuts, err := r.Cuts(); err == nil && len(cuts) > 0 {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -73,6 +74,12 @@ func (a *App) read(req ReadRequest, w io.Writer, ended **Ended) error {
 	defer rec.Close()
 	if (req.HeadSet && req.Head == 0) || (req.TailSet && req.Tail == 0) {
 		return nil // as head -n 0: nothing, but the reference was checked
+	}
+	if req.Stream != "" && !slices.Contains(rec.Streams(), req.Stream) {
+		if slices.Contains(rec.Streams(), record.Combined) {
+			return Usagef("%s holds one combined stream (stdout and stderr as they reached the terminal or one file): read it without --stream", rec.Ref())
+		}
+		return Usagef("%s has no %s stream", rec.Ref(), req.Stream)
 	}
 	if req.Lines != "" && lo.Stream == "" {
 		if lo.Stream, err = onlyStream(rec); err != nil {
@@ -196,10 +203,16 @@ func (a *App) noteStatus(rec *record.Recording) {
 	case record.StatusRunning:
 		a.Note(rec.Ref() + " is still running; this is its output so far (add --follow to wait for the rest)")
 	case record.StatusIncomplete:
+		if rec.Stopping != "" {
+			a.Note(rec.Ref() + " is incomplete: rac was killed while stopping the command after " + rec.Stopping + "; this is the output it kept")
+			break
+		}
 		a.Note(rec.Ref() + " is incomplete: the recorder stopped before the command ended; this is the output it kept")
 	default:
 		f := rec.Footer
 		switch {
+		case rec.MetadataOnly():
+			a.Note(rec.Ref() + " is metadata only: the command ran on the terminal itself (passthrough mode), so rac kept no output")
 		case f == nil:
 		case f.BrokenOff:
 			a.Note(rec.Ref() + " was broken off (the store failed while recording); this is the output it kept")

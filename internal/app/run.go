@@ -28,6 +28,10 @@ const (
 	AnnounceEnd   = "end"
 	AnnounceBoth  = "both"
 	AnnounceNone  = "none"
+	// AnnounceFailed prints the reference only when the command failed
+	// (or its recording was cut): a successful command prints exactly
+	// what it prints without rac.
+	AnnounceFailed = "failed"
 )
 
 // RunRequest is one rac run.
@@ -36,8 +40,13 @@ type RunRequest struct {
 	Stdin, Stdout, Stderr            *os.File
 	Timeout, KillAfter, DrainTimeout time.Duration
 	Announce                         string
-	Summary                          bool
-	SummaryHead, SummaryTail         int
+	// Mode is run.mode: auto, pipe, pty or passthrough.
+	Mode string
+	// Interactive names more programs passthrough takes (run.interactive).
+	Interactive              []string
+	SignalSettle             time.Duration
+	Summary                  bool
+	SummaryHead, SummaryTail int
 	// OnStart is called with the reference before the command starts,
 	// when the start line is to be printed.
 	OnStart func(ref string)
@@ -53,27 +62,54 @@ type RunResult struct {
 	Ref, Session, Name string
 	// Announce is the request's Announce with auto resolved.
 	Announce string
+	// Mode is how the command was connected: pipes, combined, pty or
+	// passthrough (meta.json's mode).
+	Mode string
 	// Summary holds the compact summary's lines (with --summary).
 	Summary  []string
 	Duration time.Duration
 	// Notes are the outcome's notes, redacted.
 	Notes []string
+	// Cut: the command printed more than the recording keeps
+	// (record.max_bytes), so its middle was dropped.
+	Cut bool
 }
 
 // RunView is the stable shape of rac run --json.
 type RunView struct {
-	Ref         *string  `json:"ref"`
-	Session     *string  `json:"session"`
-	Name        *string  `json:"name"`
-	Status      string   `json:"status"`
-	ExitCode    *int     `json:"exit_code"`
-	Signal      *string  `json:"signal"`
-	DurationMS  int64    `json:"duration_ms"`
-	StdoutBytes int64    `json:"stdout_bytes"`
-	StderrBytes int64    `json:"stderr_bytes"`
-	StdoutLines int64    `json:"stdout_lines"`
-	StderrLines int64    `json:"stderr_lines"`
-	Notes       []string `json:"notes"`
+	Ref         *string `json:"ref"`
+	Session     *string `json:"session"`
+	Name        *string `json:"name"`
+	Status      string  `json:"status"`
+	ExitCode    *int    `json:"exit_code"`
+	Signal      *string `json:"signal"`
+	DurationMS  int64   `json:"duration_ms"`
+	StdoutBytes int64   `json:"stdout_bytes"`
+	StderrBytes int64   `json:"stderr_bytes"`
+	StdoutLines int64   `json:"stdout_lines"`
+	StderrLines int64   `json:"stderr_lines"`
+	// Mode is pipes (two pipes), combined (one pipe for both streams:
+	// stdout and stderr were one file), pty (one combined stream from a
+	// pseudo-terminal) or passthrough (metadata only). With one combined
+	// stream its counts are combined_bytes and combined_lines, and the
+	// stdout and stderr counts are 0.
+	Mode          string   `json:"mode"`
+	CombinedBytes int64    `json:"combined_bytes"`
+	CombinedLines int64    `json:"combined_lines"`
+	Notes         []string `json:"notes"`
+}
+
+// EndLine reports whether rac run prints its closing "rac: ref" line:
+// with end or both always, with failed when the command did not exit 0 or
+// printed more than a recording keeps.
+func (r RunResult) EndLine() bool {
+	switch r.Announce {
+	case AnnounceEnd, AnnounceBoth:
+		return true
+	case AnnounceFailed:
+		return r.Outcome.Status != record.StatusExited || r.Outcome.ExitCode != 0 || r.Cut
+	}
+	return false
 }
 
 // View is the result as rac run --json prints it.
@@ -83,7 +119,8 @@ func (r RunResult) View() RunView {
 		Status: out.Status, DurationMS: r.Duration.Milliseconds(),
 		StdoutBytes: out.Received[record.Stdout].Bytes, StderrBytes: out.Received[record.Stderr].Bytes,
 		StdoutLines: out.Received[record.Stdout].Lines, StderrLines: out.Received[record.Stderr].Lines,
-		Notes: validUTF8s(r.Notes),
+		CombinedBytes: out.Received[record.Combined].Bytes, CombinedLines: out.Received[record.Combined].Lines,
+		Mode: r.Mode, Notes: validUTF8s(r.Notes),
 	}
 	if r.Ref != "" {
 		ref, sess, name := r.Ref, r.Session, r.Name
@@ -107,9 +144,9 @@ func CheckRun(req RunRequest) error {
 		return Usagef("missing command: rac run [flags] [--] CMD [ARGS...]")
 	}
 	switch req.Announce {
-	case AnnounceAuto, AnnounceStart, AnnounceEnd, AnnounceBoth, AnnounceNone:
+	case AnnounceAuto, AnnounceStart, AnnounceEnd, AnnounceBoth, AnnounceNone, AnnounceFailed:
 	default:
-		return Usagef("invalid --announce %q: use start, end, both, none or auto", req.Announce)
+		return Usagef("invalid --announce %q: use start, end, both, failed, none or auto", req.Announce)
 	}
 	if req.Timeout < 0 || req.KillAfter < 0 || req.DrainTimeout < 0 {
 		return Usagef("durations must not be negative")
@@ -144,13 +181,15 @@ func (a *App) Run(req RunRequest) (RunResult, error) {
 			res.Announce = AnnounceBoth
 		}
 	}
+	lay := a.layout(req)
+	res.Mode = lay.recMode
 	var rec *record.Writer
 	switch {
 	case idErr != nil:
 		// a bad RAC_SESSION must not cost the user the command itself
 		a.warnf("not recording this command: %v", idErr)
 	case a.recordingAllowed():
-		rec = a.startRecording(id, req.Argv)
+		rec = a.startRecording(id, req.Argv, lay)
 	}
 	reds := &streamRedactors{red: red}
 	var filter func(string, io.Writer) io.WriteCloser
@@ -167,10 +206,15 @@ func (a *App) Run(req RunRequest) (RunResult, error) {
 	var tee func(string) io.Writer
 	if req.Summary {
 		collectors = map[string]*Collector{}
-		for _, s := range []string{record.Stdout, record.Stderr} {
+		for _, s := range lay.streams {
 			collectors[s] = NewCollector(req.SummaryHead + req.SummaryTail)
 		}
-		tee = func(s string) io.Writer { return collectors[s] }
+		tee = func(s string) io.Writer {
+			if c, ok := collectors[s]; ok {
+				return c
+			}
+			return nil
+		}
 	}
 	started := a.env.Now()
 	out := capture.Run(capture.RunOptions{
@@ -179,6 +223,12 @@ func (a *App) Run(req RunRequest) (RunResult, error) {
 		Timeout: req.Timeout, KillAfter: req.KillAfter, DrainTimeout: req.DrainTimeout,
 		Rec: rec, Warn: func(m string) { a.Warn(red.String(m)) }, Now: a.env.Now,
 		Tee: tee, NoForward: req.Summary, Filter: filter,
+		Mode: lay.mode, Combined: lay.combined, SignalSettle: req.SignalSettle,
+		OnStopping: func(sig syscall.Signal) {
+			if rec != nil {
+				_ = rec.MarkStopping(unix.SignalName(sig)) // best effort, like all recording
+			}
+		},
 	})
 	for _, c := range collectors {
 		_ = c.Close() // ends a last line; it cannot fail
@@ -194,6 +244,11 @@ func (a *App) Run(req RunRequest) (RunResult, error) {
 	}
 	res.Outcome = out
 	res.Duration = a.env.Now().Sub(started)
+	var total int64
+	for _, c := range out.Received {
+		total += c.Bytes
+	}
+	res.Cut = a.set.MaxBytes > 0 && total > a.set.MaxBytes
 	for _, n := range out.Notes {
 		res.Notes = append(res.Notes, red.String(n))
 	}
@@ -202,7 +257,7 @@ func (a *App) Run(req RunRequest) (RunResult, error) {
 		if rec != nil {
 			refLine = "rac: ref " + rec.Ref()
 		}
-		res.Summary = a.summary(req, out, collectors, refLine)
+		res.Summary = a.summary(req, lay, out, collectors, refLine)
 	}
 	return res, nil
 }
@@ -233,7 +288,7 @@ func (a *App) finish(rec *record.Writer, out capture.Outcome, redactions map[str
 	}
 }
 
-func (a *App) summary(req RunRequest, out capture.Outcome, cs map[string]*Collector, refLine string) []string {
+func (a *App) summary(req RunRequest, lay layout, out capture.Outcome, cs map[string]*Collector, refLine string) []string {
 	sig := ""
 	if out.Signal != 0 {
 		sig = unix.SignalName(out.Signal)
@@ -243,7 +298,7 @@ func (a *App) summary(req RunRequest, out capture.Outcome, cs map[string]*Collec
 		argv[i] = a.redactString(s)
 	}
 	var streams []SummaryStream
-	for _, s := range []string{record.Stdout, record.Stderr} {
+	for _, s := range lay.streams {
 		rc := out.Received[s]
 		streams = append(streams, SummaryStream{Name: s, Lines: rc.Lines, Bytes: rc.Bytes, Output: cs[s]})
 	}
@@ -253,7 +308,7 @@ func (a *App) summary(req RunRequest, out capture.Outcome, cs map[string]*Collec
 // startRecording opens the store and creates the recording, with argv and
 // cwd redacted when redaction is on (curl -H, git clone
 // https://user:TOKEN@...). Any failure is one warning and no recording.
-func (a *App) startRecording(id session.Identity, argv []string) *record.Writer {
+func (a *App) startRecording(id session.Identity, argv []string, lay layout) *record.Writer {
 	cwd, _ := os.Getwd()
 	if a.set.RedactEnabled {
 		stored := make([]string, len(argv))
@@ -273,8 +328,8 @@ func (a *App) startRecording(id session.Identity, argv []string) *record.Writer 
 		defer sd.Close()
 		defer sd.Store.Close()
 		rec, err = record.Create(record.CreateOptions{
-			Session: sd, Argv: argv, Cwd: cwd, Mode: record.ModePipes, Redact: a.set.RedactEnabled,
-			Streams: []string{record.Stdout, record.Stderr}, RacVersion: a.env.Version, Now: a.env.Now,
+			Session: sd, Argv: argv, Cwd: cwd, Mode: lay.recMode, Redact: a.set.RedactEnabled,
+			Streams: lay.streams, RacVersion: a.env.Version, Now: a.env.Now,
 			MaxBytes: a.set.MaxBytes, HeadBytes: a.set.HeadBytes,
 		})
 	})
@@ -381,4 +436,41 @@ func (s *streamRedactors) counts() map[string]int {
 		}
 	}
 	return out
+}
+
+// layout is how one run connects the command and what its recording holds.
+type layout struct {
+	mode     capture.Mode
+	combined bool     // pipe mode with one pipe for both streams
+	recMode  string   // meta.json's mode
+	streams  []string // the recording's streams
+}
+
+// layout chooses the capture mode: the requested one, or with auto pipe
+// for agents and whenever stdout is not this terminal's foreground job,
+// passthrough for an interactive command on a terminal, else pty. The
+// summary replaces the output, so it always captures through pipes.
+func (a *App) layout(req RunRequest) layout {
+	agent, _ := session.AgentPresent(a.env.Getenv, a.idVars(), a.markerVars())
+	mode := capture.Mode(req.Mode)
+	if req.Summary {
+		mode = capture.ModePipe
+	}
+	mode = capture.Choose(mode, capture.Terminal{
+		StdinTerminal:  capture.IsTerminal(req.Stdin),
+		StdoutTerminal: capture.IsTerminal(req.Stdout),
+		Foreground:     capture.InForeground(req.Stdout),
+		Agent:          agent,
+		Interactive:    capture.IsInteractive(req.Argv, a.env.Getenv, req.Interactive),
+	})
+	switch mode {
+	case capture.ModePTY:
+		return layout{mode: mode, recMode: record.ModePTY, streams: []string{record.Combined}}
+	case capture.ModePassthrough:
+		return layout{mode: mode, recMode: record.ModePassthrough, streams: []string{}}
+	}
+	if req.Stdout != nil && req.Stderr != nil && capture.SameDescription(req.Stdout, req.Stderr) {
+		return layout{mode: capture.ModePipe, combined: true, recMode: record.ModeCombined, streams: []string{record.Combined}}
+	}
+	return layout{mode: capture.ModePipe, recMode: record.ModePipes, streams: []string{record.Stdout, record.Stderr}}
 }

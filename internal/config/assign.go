@@ -62,6 +62,8 @@ func (d *Def) assign(s *Settings, raw any, src Source, path string) error {
 		p.V, p.Source, p.From = scalarText(raw), src, from
 	case *Value[Announce]:
 		return setEnum(p, d, raw, src, from, bad)
+	case *Value[Mode]:
+		return setEnum(p, d, raw, src, from, bad)
 	case *Value[Color]:
 		return setEnum(p, d, raw, src, from, bad)
 	case *Value[[]string]:
@@ -168,6 +170,8 @@ func (s *Settings) All() []Effective {
 		case *Value[string]:
 			e.Value, e.Source, e.From = p.V, p.Source, p.From
 		case *Value[Announce]:
+			e.Value, e.Source, e.From = string(p.V), p.Source, p.From
+		case *Value[Mode]:
 			e.Value, e.Source, e.From = string(p.V), p.Source, p.From
 		case *Value[Color]:
 			e.Value, e.Source, e.From = string(p.V), p.Source, p.From

@@ -65,6 +65,16 @@ const (
 	AnnounceAuto   Announce = "auto" // both for agents, else end
 )
 
+// Mode is run.mode: how rac run connects the command.
+type Mode string
+
+const (
+	ModeAuto        Mode = "auto"
+	ModePipe        Mode = "pipe"
+	ModePTY         Mode = "pty"
+	ModePassthrough Mode = "passthrough"
+)
+
 // Color is color: whether rac's own output is coloured.
 type Color string
 
@@ -107,6 +117,9 @@ type RunSettings struct {
 	DrainTimeout Value[time.Duration]
 	Timeout      Value[time.Duration]
 	KillAfter    Value[time.Duration]
+	SignalSettle Value[time.Duration]
+	Mode         Value[Mode]
+	Interactive  Value[[]string]
 	Announce     Value[Announce]
 	Summary      Value[bool]
 	SummaryHead  Value[int]

@@ -63,10 +63,13 @@ func TestDefaults(t *testing.T) {
 	assert.Equal(t, path, s.File)
 	assert.False(t, s.FileRead)
 	assert.Empty(t, s.Warnings)
-	assert.Equal(t, Value[time.Duration]{V: 2 * time.Second, Source: Default, From: "default"}, s.Run.DrainTimeout)
+	assert.Equal(t, Value[time.Duration]{V: 100 * time.Millisecond, Source: Default, From: "default"}, s.Run.DrainTimeout)
 	assert.Equal(t, time.Duration(0), s.Run.Timeout.V)
 	assert.Equal(t, 5*time.Second, s.Run.KillAfter.V)
 	assert.Equal(t, AnnounceAuto, s.Run.Announce.V)
+	assert.Equal(t, ModeAuto, s.Run.Mode.V)
+	assert.Equal(t, 20*time.Millisecond, s.Run.SignalSettle.V)
+	assert.Empty(t, s.Run.Interactive.V)
 	assert.Equal(t, 10, s.Run.SummaryHead.V)
 	assert.Equal(t, ColorAuto, s.Color.V)
 	assert.True(t, s.Redact.Enabled.V)
@@ -82,7 +85,7 @@ func TestNoHome(t *testing.T) {
 	s, err := Load(Options{})
 	require.NoError(t, err)
 	assert.Equal(t, "", s.File)
-	assert.Equal(t, 2*time.Second, s.Run.DrainTimeout.V)
+	assert.Equal(t, 100*time.Millisecond, s.Run.DrainTimeout.V)
 }
 
 // TestPrecedence: flag > env > file > default, for each source, and the
@@ -259,6 +262,7 @@ func TestLists(t *testing.T) {
 		{"marker vars from env", "", env{"RAC_SESSION_MARKER_VARS": "ACME_AGENT=acme,-AGENT"}, func(s *Settings) Value[[]string] { return s.Session.MarkerVars }, []string{"ACME_AGENT=acme", "-AGENT"}, Env},
 		{"list from file", "redact:\n  env_names: [ACME_PW, ACME_PIN]\n", nil, func(s *Settings) Value[[]string] { return s.Redact.EnvNames }, []string{"ACME_PW", "ACME_PIN"}, File},
 		{"list default", "", nil, func(s *Settings) Value[[]string] { return s.Redact.Allow }, nil, Default},
+		{"interactive from file", "run:\n  interactive: [tig, lazygit]\n", nil, func(s *Settings) Value[[]string] { return s.Run.Interactive }, []string{"tig", "lazygit"}, File},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -535,6 +539,9 @@ func TestDefsRoundTrip(t *testing.T) {
 	for _, c := range []Announce{AnnounceStart, AnnounceEnd, AnnounceBoth, AnnounceFailed, AnnounceNone, AnnounceAuto} {
 		assert.Contains(t, table[lookup("run.announce")].Choices, string(c))
 	}
+	for _, c := range []Mode{ModeAuto, ModePipe, ModePTY, ModePassthrough} {
+		assert.Contains(t, table[lookup("run.mode")].Choices, string(c))
+	}
 	for _, c := range []Color{ColorAuto, ColorAlways, ColorNever} {
 		assert.Contains(t, table[lookup("color")].Choices, string(c))
 	}
@@ -560,7 +567,7 @@ func TestAll(t *testing.T) {
 		{"gc.max_age", "36h", File, "gc.max_age in " + path},
 		{"gc.interval", "1h", Default, "default"},
 		{"gc.max_store_bytes", "2GiB", Default, "default"},
-		{"run.drain_timeout", "2s", Default, "default"},
+		{"run.drain_timeout", "100ms", Default, "default"},
 		{"run.timeout", "0", Default, "default"},
 		{"redact.rules", `{name: "x", prefix: "X-", pattern: "X-[0-9]+"}`, File, "redact.rules in " + path},
 	}
@@ -635,6 +642,9 @@ func TestOnlyInjectedEnv(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, Default, s.Run.Timeout.Source)
 	assert.Equal(t, AnnounceAuto, s.Run.Announce.V)
+	assert.Equal(t, ModeAuto, s.Run.Mode.V)
+	assert.Equal(t, 20*time.Millisecond, s.Run.SignalSettle.V)
+	assert.Empty(t, s.Run.Interactive.V)
 }
 
 func TestTolerate(t *testing.T) {

@@ -58,7 +58,7 @@ func (d Def) FlagName() string {
 // them). rac's own variable names never contain KEY, TOKEN, SECRET, AUTH or
 // PASSWORD: agent harnesses filter such variables out of the environment.
 var table = []Def{
-	{Key: "run.drain_timeout", Env: "RAC_RUN_DRAIN_TIMEOUT", Flag: "drain-timeout", Default: "2s", Kind: Duration,
+	{Key: "run.drain_timeout", Env: "RAC_RUN_DRAIN_TIMEOUT", Flag: "drain-timeout", Default: "100ms", Kind: Duration,
 		Help:  "after the command exits, how long to wait for processes it left holding its output",
 		field: func(s *Settings) any { return &s.Run.DrainTimeout }},
 	{Key: "run.timeout", Env: "RAC_RUN_TIMEOUT", Flag: "timeout", Default: "0", Kind: Duration,
@@ -71,6 +71,16 @@ var table = []Def{
 		Choices: []string{"start", "end", "both", "failed", "none", "auto"},
 		Help:    "which rac: lines to print: start, end, both, failed (the end line only when the command fails), none, or auto (both for agents, else end)",
 		field:   func(s *Settings) any { return &s.Run.Announce }},
+	{Key: "run.mode", Env: "RAC_RUN_MODE", Flag: "mode", Default: "auto", Kind: Enum,
+		Choices: []string{"auto", "pipe", "pty", "passthrough"},
+		Help:    "how the command is connected: pipe, pty (a pseudo-terminal, for a person at a terminal), passthrough (the terminal itself, metadata only), or auto (rac chooses)",
+		field:   func(s *Settings) any { return &s.Run.Mode }},
+	{Key: "run.interactive", Env: "RAC_RUN_INTERACTIVE", Default: "", Kind: List,
+		Help:  "more programs that auto runs in passthrough mode (on a terminal, metadata only), beside the built-in editors, pagers, REPLs and shells",
+		field: func(s *Settings) any { return &s.Run.Interactive }},
+	{Key: "run.signal_settle", Env: "RAC_RUN_SIGNAL_SETTLE", Default: "20ms", Kind: Duration,
+		Help:  "how long a signal sent to rac alone may take to show it also reached rac's process group before rac passes it on to the command",
+		field: func(s *Settings) any { return &s.Run.SignalSettle }},
 	{Key: "run.summary", Env: "RAC_RUN_SUMMARY", Flag: "summary", Default: "false", Kind: Bool,
 		Help:  "print a compact summary (counts, head and tail, ref) on stdout instead of the command's output",
 		field: func(s *Settings) any { return &s.Run.Summary }},

@@ -34,7 +34,10 @@ const (
 	FooterFile = "footer.json"
 	ChunksFile = "chunks"
 	LockFile   = "lock"
-	linesPfx   = "lines-"
+	// StoppingFile holds the signal that told the recorder to stop the
+	// command, written at once (a harness may SIGKILL rac moments later).
+	StoppingFile = "stopping"
+	linesPfx     = "lines-"
 )
 
 // Stream kinds. A recording holds stdout and stderr, or one combined

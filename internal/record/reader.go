@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"sort"
+	"strings"
 
 	"github.com/rac-cli/rac/internal/store"
 )
@@ -24,6 +25,10 @@ type Recording struct {
 	Meta    Meta
 	Footer  *Footer // nil while running or when the recorder died
 	Status  string
+	// Stopping is the signal (SIGTERM, ...) that reached the recorder
+	// while the command ran, when it wrote it down before ending: an
+	// incomplete recording with it was killed while stopping the command.
+	Stopping string
 
 	dir *os.Root
 }
@@ -143,6 +148,9 @@ func (r *Recording) Refresh() error {
 		}
 	}
 	r.Status = StatusIncomplete
+	if b, err := store.ReadSmallFile(r.dir, StoppingFile, 256); err == nil {
+		r.Stopping = strings.TrimSpace(string(b))
+	}
 	return nil
 }
 

@@ -132,6 +132,13 @@ func writeNew(r *os.Root, name string, data []byte) error {
 // Ref is the qualified reference SESSION/NAME.
 func (w *Writer) Ref() string { return w.Session + "/" + w.Name }
 
+// MarkStopping writes down, at once, that sig reached the recorder while
+// the command ran: if the recorder is killed before its footer, the
+// recording reads "incomplete" with the signal that was stopping it.
+func (w *Writer) MarkStopping(sig string) error {
+	return store.WriteFileAtomic(w.dir, StoppingFile, []byte(sig+"\n"))
+}
+
 // Sink returns the store side of one stream.
 func (w *Writer) Sink(stream string) *StreamSink { return w.streams[stream] }
 
