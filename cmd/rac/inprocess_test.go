@@ -186,3 +186,34 @@ func TestInvalidSessionNameOneMessage(t *testing.T) {
 	}
 	assert.Contains(t, msgs[0], `invalid session name "Bad Name" from --session`)
 }
+
+// A raw C1 byte (an 8-bit terminal's CSI or OSC) never reaches the
+// terminal from read or grep.
+func TestReadAndGrepDefuseC1(t *testing.T) {
+	p := newInProcess(t)
+	ref := p.record("printf", `c1 \233 2J here \235 0;t\a\n`)
+	for _, args := range [][]string{{"out", "read", ref}, {"out", "grep", "here"}} {
+		code, out, _ := p.run(args...)
+		assert.Equal(t, 0, code, args)
+		assert.NotContains(t, out, "\x9b", args)
+		assert.NotContains(t, out, "\x9d", args)
+		assert.Contains(t, out, "c1 \uFFFD 2J here", args)
+	}
+}
+
+// More than 1 MiB of argv still gives a recording that can be listed and
+// read (meta.json keeps a bounded argv).
+func TestHugeArgvStaysReadable(t *testing.T) {
+	p := newInProcess(t)
+	args := []string{"true"}
+	for i := 0; len(strings.Join(args, " ")) < 1200<<10; i++ {
+		args = append(args, strings.Repeat("a", 1000))
+	}
+	ref := p.record(args...)
+	code, out, stderr := p.run("out", "list", "--json")
+	assert.Equal(t, 0, code, stderr)
+	assert.Contains(t, out, ref)
+	assert.Contains(t, out, "more bytes of arguments not stored")
+	code, _, stderr = p.run("out", "read", ref)
+	assert.Equal(t, 0, code, stderr)
+}

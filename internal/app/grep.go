@@ -11,6 +11,7 @@ import (
 	"github.com/rac-cli/rac/internal/resolve"
 	"github.com/rac-cli/rac/internal/search"
 	"github.com/rac-cli/rac/internal/store"
+	"github.com/rac-cli/rac/internal/termtext"
 )
 
 // GrepRequest is one rac out grep.
@@ -149,10 +150,10 @@ func writeHit(w io.Writer, ref string, h search.Hit, sep bool) {
 		}
 	}
 	for _, l := range h.Before {
-		line(l.N, l.Text, "-")
+		line(l.N, termtext.Defuse(l.Text), "-")
 	}
-	line(h.N, h.Text, ":")
+	line(h.N, termtext.Defuse(h.Text), ":")
 	for _, l := range h.After {
-		line(l.N, l.Text, "-")
+		line(l.N, termtext.Defuse(l.Text), "-")
 	}
 }

@@ -123,7 +123,9 @@ func linePrinter(req ReadRequest, w *bufio.Writer) func(record.Line) error {
 	return func(l record.Line) error {
 		text := l.Text
 		if !l.Marker && !req.Raw {
-			text = termtext.CleanLine(text)
+			// as a terminal shows it, and never a raw C1 byte (an 8-bit
+			// terminal's CSI)
+			text = termtext.Defuse(termtext.CleanLine(text))
 		}
 		if req.JSON {
 			return enc.Encode(ReadLine{Stream: l.Stream, Line: l.N, Text: ValidUTF8(string(text)), Marker: l.Marker})

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"syscall"
 	"time"
+	"unicode/utf8"
 
 	"golang.org/x/sys/unix"
 
@@ -317,6 +318,7 @@ func (a *App) startRecording(id session.Identity, argv []string, lay layout) *re
 		}
 		argv, cwd = stored, a.redactString(cwd)
 	}
+	argv = boundArgv(argv, maxStoredArgv)
 	var rec *record.Writer
 	var err error
 	withPrivateUmask(func() {
@@ -473,4 +475,40 @@ func (a *App) layout(req RunRequest) layout {
 		return layout{mode: capture.ModePipe, combined: true, recMode: record.ModeCombined, streams: []string{record.Combined}}
 	}
 	return layout{mode: capture.ModePipe, recMode: record.ModePipes, streams: []string{record.Stdout, record.Stderr}}
+}
+
+// maxStoredArgv bounds the argv a recording keeps, far inside the 1 MiB
+// a reader accepts for meta.json (with cwd and escaping): a command given
+// megabytes of arguments is still recorded, and readable.
+const maxStoredArgv = 256 << 10
+
+// boundArgv keeps argv whole when it fits in limit bytes; otherwise the
+// arguments up to the limit, the one that crosses it cut, and a last
+// element that says what was left out.
+func boundArgv(argv []string, limit int) []string {
+	total := 0
+	for _, a := range argv {
+		total += len(a)
+	}
+	if total <= limit {
+		return argv
+	}
+	var out []string
+	used := 0
+	for _, a := range argv {
+		if used+len(a) > limit {
+			keep := max(limit-used, 0)
+			for keep > 0 && !utf8.RuneStart(a[keep]) {
+				keep--
+			}
+			if keep > 0 {
+				out = append(out, a[:keep])
+			}
+			out = append(out, fmt.Sprintf("[rac: %d more bytes of arguments not stored, %d arguments in all]", total-used-keep, len(argv)))
+			return out
+		}
+		out = append(out, a)
+		used += len(a)
+	}
+	return out
 }
