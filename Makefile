@@ -9,7 +9,7 @@ GOLANGCI      := $(shell $(GO) env GOPATH)/bin/golangci-lint-$(GOLANGCI_VER)
 FUZZTIME      ?= 10s
 export GOFLAGS := -buildvcs=false
 
-.PHONY: all build demo test lint vet unit corpus fuzz fuzz-long bench clean
+.PHONY: all build demo test lint vet unit corpus fuzz fuzz-long bench terminal signals clean
 
 all: build
 
@@ -68,6 +68,16 @@ bench: build
 	$(GO) run ./bench -rac $(RAC)
 	$(GO) test -run '^$$' -bench 'BenchmarkExplain64MiB' -benchtime 5x ./internal/explain/
 	$(GO) test -run '^$$' -bench 'BenchmarkWriter' -benchtime 3x ./internal/redact/
+
+# signals: the signal cases of cmd/rac/signals_test.go, 20 runs each
+# (make test runs each 3 times)
+signals:
+	RAC_SIGNAL_RUNS=20 $(GO) test -count=1 -timeout 20m -run '^TestSignals$$' -v ./cmd/rac/
+
+# terminal: the real-terminal suite, rac run in tmux panes compared with
+# the same commands without rac (needs tmux, less, python3, git)
+terminal:
+	RAC_TMUX=1 $(GO) test -count=1 -run 'TestTmux' -v ./cmd/rac/
 
 clean:
 	rm -rf $(BIN)
