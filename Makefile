@@ -72,7 +72,7 @@ bench: build
 # signals: the signal cases of cmd/rac/signals_test.go, 20 runs each
 # (make test runs each 3 times)
 signals:
-	RAC_SIGNAL_RUNS=20 $(GO) test -count=1 -timeout 20m -run '^TestSignals$$' -v ./cmd/rac/
+	RAC_SIGNAL_RUNS=20 $(GO) test -count=1 -timeout 20m -run '^TestSignals' -v ./cmd/rac/
 
 # terminal: the real-terminal suite, rac run in tmux panes compared with
 # the same commands without rac (needs tmux, less, python3, git)

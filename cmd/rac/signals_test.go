@@ -64,24 +64,7 @@ var signalBins struct {
 // TestSignals holds every case, so the binaries are built once, into its
 // temporary folder.
 func TestSignals(t *testing.T) {
-	signalBins.once.Do(func() {
-		signalBins.dir = t.TempDir()
-		signalBins.rac = filepath.Join(signalBins.dir, "rac")
-		signalBins.sigcount = filepath.Join(signalBins.dir, "sigcount")
-		src := filepath.Join(signalBins.dir, "sigcount.go")
-		if signalBins.err = os.WriteFile(src, []byte(sigcountSrc), 0o600); signalBins.err != nil {
-			return
-		}
-		for _, args := range [][]string{{"-o", signalBins.rac, "."}, {"-o", signalBins.sigcount, src}} {
-			cmd := exec.Command("go", append([]string{"build"}, args...)...)
-			cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-			if out, err := cmd.CombinedOutput(); err != nil {
-				signalBins.err = errors.New(string(out))
-				return
-			}
-		}
-	})
-	require.NoError(t, signalBins.err)
+	ensureSignalBins(t)
 	runs := 3
 	if n, err := strconv.Atoi(os.Getenv("RAC_SIGNAL_RUNS")); err == nil && n > 0 {
 		runs = n
@@ -502,4 +485,28 @@ func awaitExit(t *testing.T, fd, pid int) {
 		require.Equal(t, 1, n, "pid %d still runs", pid)
 		return
 	}
+}
+
+// ensureSignalBins builds rac and sigcount once, into the first caller's
+// temporary folder.
+func ensureSignalBins(t *testing.T) {
+	t.Helper()
+	signalBins.once.Do(func() {
+		signalBins.dir = t.TempDir()
+		signalBins.rac = filepath.Join(signalBins.dir, "rac")
+		signalBins.sigcount = filepath.Join(signalBins.dir, "sigcount")
+		src := filepath.Join(signalBins.dir, "sigcount.go")
+		if signalBins.err = os.WriteFile(src, []byte(sigcountSrc), 0o600); signalBins.err != nil {
+			return
+		}
+		for _, args := range [][]string{{"-o", signalBins.rac, "."}, {"-o", signalBins.sigcount, src}} {
+			cmd := exec.Command("go", append([]string{"build"}, args...)...)
+			cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+			if out, err := cmd.CombinedOutput(); err != nil {
+				signalBins.err = errors.New(string(out))
+				return
+			}
+		}
+	})
+	require.NoError(t, signalBins.err)
 }
