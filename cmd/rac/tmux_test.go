@@ -7,8 +7,8 @@ package main
 // own tmux server (its own socket) running a clean bash; the test types
 // with send-keys and reads the screen with capture-pane, polling for a
 // marker with a deadline, never sleeping for a state. It runs only with
-// RAC_TMUX=1 (make terminal), because it needs tmux, less, python3 and git
-// and takes a while.
+// RAC_TMUX=1 (make terminal): it needs tmux, less, python3 and git, and
+// starts a few dozen terminals.
 
 import (
 	"bytes"
@@ -19,6 +19,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -70,7 +71,7 @@ func TestTmux(t *testing.T) {
 		}
 	}
 	s := &tmuxSuite{bin: t.TempDir()}
-	build := exec.Command("go", "build", "-o", filepath.Join(s.bin, "rac"), ".")
+	build := exec.Command("go", "build", "-buildvcs=false", "-o", filepath.Join(s.bin, "rac"), ".")
 	build.Env = append(os.Environ(), "CGO_ENABLED=0")
 	out, err := build.CombinedOutput()
 	require.NoError(t, err, "go build rac: %s", out)
@@ -89,6 +90,7 @@ func TestTmux(t *testing.T) {
 		{"GitCommitEditor", tmuxGitCommit},
 		{"StdoutStderrOrder", tmuxOrder},
 		{"AgentGetsPipes", tmuxAgent},
+		{"TypeAhead", tmuxTypeAhead},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -173,10 +175,15 @@ func tmuxEnv(s *tmuxSuite, home string) []string {
 func (s *tmuxSuite) pane(t *testing.T, dir string) *tmuxPane {
 	t.Helper()
 	home := t.TempDir()
+	// tmux leaves its socket behind when the server is killed: in a folder
+	// of the test's, short enough for a socket's path
+	sockets, err := os.MkdirTemp("", "rac-tmux-")
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = os.RemoveAll(sockets) })
 	p := &tmuxPane{
 		t:      t,
 		socket: fmt.Sprintf("rac-test-%d-%d", os.Getpid(), tmuxServers.Add(1)),
-		env:    tmuxEnv(s, home),
+		env:    append(tmuxEnv(s, home), "TMUX_TMPDIR="+sockets),
 		files:  t.TempDir(),
 	}
 	// history-limit applies to panes made after it is set: before the
@@ -185,12 +192,14 @@ func (s *tmuxSuite) pane(t *testing.T, dir string) *tmuxPane {
 		"set-option", "-g", "status", "off", ";",
 		"new-session", "-d", "-s", "rac", "-x", strconv.Itoa(tmuxWidth), "-y", strconv.Itoa(tmuxHeight),
 		"-c", dir, "--", "bash", "--norc", "--noprofile")
-	p.waitScreen("the shell's first prompt", func(l []string) bool { return bottomLine(l) == tmuxBarePrompt })
 	t.Cleanup(func() {
 		// only this server, by its socket; then wait for the shell and
 		// what it started to be gone before the temporary folders they
 		// write into are removed
-		left := append(p.descendants(), tmuxProc{pid: p.shell})
+		var left []tmuxProc
+		if p.shell > 0 {
+			left = append(p.descendants(), tmuxProc{pid: p.shell})
+		}
 		_ = p.command("kill-server").Run()
 		deadline := time.Now().Add(tmuxWait)
 		for len(alive(t, left)) > 0 && time.Now().Before(deadline) {
@@ -203,6 +212,7 @@ func (s *tmuxSuite) pane(t *testing.T, dir string) *tmuxPane {
 	shell, err := strconv.Atoi(p.display("#{pane_pid}"))
 	require.NoError(t, err)
 	p.shell = shell
+	p.waitScreen("the shell's first prompt", func(l []string) bool { return bottomLine(l) == tmuxBarePrompt })
 	p.tty = p.display("#{pane_tty}")
 	p.waitSize(tmuxWidth, tmuxHeight)
 	p.stty = p.sttyNow()
@@ -255,8 +265,8 @@ func (p *tmuxPane) screen() []string {
 	return splitLines(p.tmux("capture-pane", "-p", "-J", "-t", "rac"))
 }
 
-// history is the whole pane, scrollback and screen; with colour, the SGR
-// sequences kept.
+// history is the whole pane, scrollback and screen, wrapped lines joined;
+// with colour, the SGR sequences kept.
 func (p *tmuxPane) history(colour bool) []string {
 	p.t.Helper()
 	args := []string{"capture-pane", "-p", "-J", "-S", "-", "-t", "rac"}
@@ -306,22 +316,13 @@ func (p *tmuxPane) waitPromptAfter(text string) []string {
 	p.t.Helper()
 	return p.waitScreen("the prompt after "+strconv.Quote(text), func(l []string) bool {
 		i := lastIndex(l, func(s string) bool { return strings.Contains(s, text) })
-		return i >= 0 && slicesIndex(l[i+1:], tmuxBarePrompt) >= 0
+		return i >= 0 && slices.Index(l[i+1:], tmuxBarePrompt) >= 0
 	})
 }
 
 func lastIndex(lines []string, match func(string) bool) int {
 	for i := len(lines) - 1; i >= 0; i-- {
 		if match(lines[i]) {
-			return i
-		}
-	}
-	return -1
-}
-
-func slicesIndex(lines []string, s string) int {
-	for i, l := range lines {
-		if l == s {
 			return i
 		}
 	}
@@ -580,6 +581,8 @@ type tmuxRecording struct {
 	Mode        string   `json:"mode"`
 	StdoutBytes int64    `json:"stdout_bytes"`
 	StderrBytes int64    `json:"stderr_bytes"`
+	Combined    int64    `json:"combined_bytes"`
+	KeptBytes   int64    `json:"kept_bytes"`
 }
 
 // recordings is rac out list --all-sessions --json in the pane's store
@@ -595,6 +598,18 @@ func (p *tmuxPane) recordings(s *tmuxSuite) []tmuxRecording {
 	var recs []tmuxRecording
 	require.NoError(p.t, json.Unmarshal(out, &recs), "rac out list --json: %s", out)
 	return recs
+}
+
+// read is rac out read REF's stdout, its lines without the pty's \r.
+func (p *tmuxPane) read(s *tmuxSuite, ref string) []string {
+	p.t.Helper()
+	cmd := exec.Command(filepath.Join(s.bin, "rac"), "out", "read", ref)
+	cmd.Env = p.env
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	require.NoError(p.t, err, "rac out read %s: %s", ref, stderr.String())
+	return splitLines(strings.ReplaceAll(string(out), "\r\n", "\n"))
 }
 
 // recording is the last recording of argv; the test fails without one.
@@ -725,10 +740,14 @@ func tmuxGitLog(t *testing.T, s *tmuxSuite) {
 			colour := p.tmux("capture-pane", "-p", "-e", "-t", "rac")
 			assert.True(t, hasColour(colour), "no colour in the pager; capture-pane -e: %q", colour)
 			screens[v.name] = colour
+			// to the end first: less has then read all git wrote, and q
+			// cannot kill git with SIGPIPE (status 141) midway
+			p.keys("G")
+			p.waitScreen("the end of the log", func(l []string) bool { return bottomLine(l) == "(END)" })
 			p.keys("q")
 			// git runs less with -X (LESS=FRX): the log stays on the screen
 			p.waitScreen("the prompt after q", func(l []string) bool { return bottomLine(l) == tmuxBarePrompt })
-			assert.Equal(t, 0, p.status(), "git log's status")
+			assert.Equal(t, 0, p.status(), "git log's status; the screen:\n%s", strings.Join(p.screen(), "\n"))
 			if v.rac != "" {
 				rec := p.recording(s, "git", "log")
 				assert.Equal(t, "pty", rec.Mode, "the mode of rac run -- git log")
@@ -777,7 +796,7 @@ func tmuxPythonREPL(t *testing.T, s *tmuxSuite) {
 			p.waitScreen("python's prompt", func(l []string) bool { return bottomLine(l) == ">>>" })
 			p.typeLine("1+1")
 			p.waitScreen("2 after 1+1", func(l []string) bool {
-				i := slicesIndex(l, ">>> 1+1")
+				i := slices.Index(l, ">>> 1+1")
 				return i >= 0 && i+2 < len(l) && l[i+1] == "2" && l[i+2] == ">>>"
 			})
 			p.typeLine("exit()")
@@ -815,7 +834,7 @@ func tmuxNestedShell(t *testing.T, s *tmuxSuite) {
 			p.waitScreen("the inner prompt", func(l []string) bool { return bottomLine(l) == "inner$" })
 			p.typeLine("echo hi")
 			p.waitScreen("hi", func(l []string) bool {
-				i := slicesIndex(l, "inner$ echo hi")
+				i := slices.Index(l, "inner$ echo hi")
 				return i >= 0 && i+2 < len(l) && l[i+1] == "hi" && l[i+2] == "inner$"
 			})
 			p.typeLine("exit")
@@ -923,16 +942,20 @@ func tmuxCtrlZ(t *testing.T, s *tmuxSuite) {
 			p.typeLine(v.rac + readCmd)
 			p.waitProcs("sh reading", running("sh"))
 			p.keys("C-z")
-			p.waitScreen("the shell's Stopped line and prompt", func(l []string) bool {
+			lines := p.waitScreen("the shell's Stopped line and prompt", func(l []string) bool {
 				i := lastIndex(l, func(s string) bool { return strings.Contains(s, "Stopped") })
-				return i >= 0 && slicesIndex(l[i+1:], tmuxBarePrompt) >= 0
+				return i >= 0 && slices.Index(l[i+1:], tmuxBarePrompt) >= 0
 			})
+			// the terminal's echo of Ctrl-Z is shown before the job stops
+			if i := lastIndex(lines, func(s string) bool { return strings.Contains(s, "Stopped") }); assert.Positive(t, i) {
+				assert.Equal(t, "^Z", lines[i-1], "the line above the shell's Stopped line (the ^Z echo must be written out before the job stops); the screen:\n%s", strings.Join(lines, "\n"))
+			}
 			p.checkStty("Ctrl-Z")
 			p.typeLine("fg")
 			p.waitProcs("sh running again", running("sh"))
 			p.typeLine("word1")
-			p.waitScreen("got word1", func(l []string) bool { return slicesIndex(l, "got word1") >= 0 })
-			lines := p.waitPromptAfter("got word1")
+			p.waitScreen("got word1", func(l []string) bool { return slices.Index(l, "got word1") >= 0 })
+			lines = p.waitPromptAfter("got word1")
 			assert.Equal(t, 0, p.status(), "status after fg")
 			screens[v.name] = lines
 			p.checkStty("Ctrl-Z and fg")
@@ -945,7 +968,7 @@ func tmuxCtrlZ(t *testing.T, s *tmuxSuite) {
 			p.typeLine("fg")
 			p.waitScreen("fg's line", func(l []string) bool { return bottomLine(l) == v.rac+bgCmd })
 			p.typeLine("word2")
-			p.waitScreen("got word2", func(l []string) bool { return slicesIndex(l, "got word2") >= 0 })
+			p.waitScreen("got word2", func(l []string) bool { return slices.Index(l, "got word2") >= 0 })
 			p.waitPromptAfter("got word2")
 			assert.Equal(t, 0, p.status(), "status after & and fg")
 			p.checkStty("& and fg")
@@ -984,7 +1007,7 @@ printf 'commit from the editor\n' > "$1"
 			}
 			rec := p.recording(s, "git", "commit", "-a")
 			assert.Equal(t, "passthrough", rec.Mode, "%+v", rec)
-			assert.Zero(t, rec.StdoutBytes+rec.StderrBytes, "%+v", rec)
+			assert.Zero(t, rec.StdoutBytes+rec.StderrBytes+rec.Combined+rec.KeptBytes, "%+v", rec)
 			readOut, readErr := filepath.Join(p.files, "read.out"), filepath.Join(p.files, "read.err")
 			status, _ = p.run("rac out read last > "+shellQuote(readOut)+" 2> "+shellQuote(readErr), false)
 			got, err := os.ReadFile(readOut)
@@ -1054,6 +1077,7 @@ func tmuxOrder(t *testing.T, s *tmuxSuite) {
 				require.Len(t, recs, 2*runs)
 				for _, r := range recs[:runs] {
 					assert.Equal(t, "pty", r.Mode, "on the terminal: %+v", r)
+					assert.Equal(t, want, p.read(s, r.Ref), "rac out read %s", r.Ref)
 				}
 				for _, r := range recs[runs:] {
 					assert.Equal(t, "combined", r.Mode, "into one file: %+v", r)
@@ -1089,6 +1113,36 @@ func tmuxAgent(t *testing.T, s *tmuxSuite) {
 				assert.Equal(t, "pty", person.Mode, "the person's run: %+v", person)
 			}
 			p.checkStty("the agent runs")
+		})
+	}
+}
+
+// 12. A line typed while a command runs that does not read it is run by
+// the shell after the command, as without rac: a person types the next
+// command while a build runs.
+func tmuxTypeAhead(t *testing.T, s *tmuxSuite) {
+	if os.Getenv("RAC_TMUX_KNOWN") == "" {
+		// a stated limit (README, capture modes): in pty mode rac relays
+		// keystrokes to the command's terminal, as script(1) does, so a
+		// line typed ahead goes to the command and what it does not read
+		// is gone when it exits; RAC_TMUX_KNOWN=1 runs the check anyway
+		t.Skip("known limit of pty mode: type-ahead goes to the running command (README)")
+	}
+	for _, v := range tmuxVariants {
+		t.Run(v.name, func(t *testing.T) {
+			p := s.pane(t, t.TempDir())
+			p.clear()
+			// the command ends when the test creates the file go
+			p.typeLine(v.rac + `sh -c 'until [ -e go ]; do sleep 0.02; done'`)
+			p.waitProcs("the command running", running("sh"))
+			p.typeLine("echo typed-$((6*7))")
+			dir := p.display("#{pane_current_path}")
+			require.NoError(t, os.WriteFile(filepath.Join(dir, "go"), nil, 0o644))
+			p.waitProcs("the command ended", func(ps []tmuxProc) bool { return len(ps) == 0 })
+			p.status()
+			screen := p.screen()
+			assert.Contains(t, screen, "typed-42", "the line typed ahead was not run by the shell; the screen:\n%s", strings.Join(screen, "\n"))
+			p.checkStty("typing ahead")
 		})
 	}
 }

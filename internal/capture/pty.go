@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime"
 	"sync"
 	"syscall"
 	"time"
@@ -63,7 +64,11 @@ type ptyRun struct {
 	last      byte
 	fwdLast   byte // last byte forwarded
 	fwded     bool
-	notes     []string
+	// fwdMu is held from each read of the pty to the end of forwarding
+	// what it read: suspend takes it to know the terminal shows all the
+	// command wrote before it stopped (the ^Z echo above "Stopped").
+	fwdMu sync.Mutex
+	notes []string
 }
 
 func runPTY(o RunOptions) Outcome {
@@ -340,7 +345,12 @@ func (r *ptyRun) fill(buf []byte, forward func([]byte)) (int, error) {
 	n := 0
 	fds := []unix.PollFd{{Fd: int32(r.mfd), Events: unix.POLLIN}, {Fd: int32(r.wake.rfd), Events: unix.POLLIN}}
 	for n < len(buf) {
+		r.fwdMu.Lock()
 		m, err := unix.Read(r.mfd, buf[n:])
+		if err == nil && m > 0 {
+			forward(buf[n : n+m])
+		}
+		r.fwdMu.Unlock()
 		switch {
 		case err == unix.EINTR:
 			continue
@@ -361,7 +371,6 @@ func (r *ptyRun) fill(buf []byte, forward func([]byte)) (int, error) {
 		case m == 0:
 			return n, io.EOF
 		}
-		forward(buf[n : n+m])
 		n += m
 	}
 	return n, nil
@@ -484,6 +493,19 @@ func (r *ptyRun) resize() {
 func (r *ptyRun) suspend() {
 	if !canStop() {
 		return
+	}
+	// what the command wrote before it stopped (the ^Z echo) reaches the
+	// terminal before the shell's "Stopped" line: wait, briefly, until
+	// the pty holds nothing more and no forwarding is under way
+	for range 50 {
+		r.fwdMu.Lock()
+		n, err := unix.IoctlGetInt(r.mfd, fionread)
+		if err != nil || n == 0 {
+			defer r.fwdMu.Unlock() // held while stopped: the copier is between reads
+			break
+		}
+		r.fwdMu.Unlock()
+		runtime.Gosched()
 	}
 	r.restore()
 	_ = unix.Kill(0, syscall.SIGTSTP)
