@@ -32,9 +32,16 @@
 //   - PEM private keys: a BEGIN ... PRIVATE KEY line whose key body follows on
 //     later lines starts a small state machine; the header and footer are kept,
 //     the first body line becomes the marker and later body lines are dropped.
+//     The header may start anywhere on its line, and whatever precedes it
+//     (export KEY=", key: , a quote, a log prefix, a colour code, a diff's +)
+//     may be repeated on the body lines, with other digits (per-line
+//     timestamps), in part (a grep file name) or not at all.
 //     RFC 1421 header fields (Proc-Type, DEK-Info, PGP's Version) and blank
 //     lines before the body are kept. The machine stops at the footer, at the
-//     first line that is not key material, or after 1 MiB of body.
+//     first line that is not key material, or after 1 MiB of body. A key on
+//     one line (a JSON string with \n escapes, or \\n when that JSON is in a
+//     string itself) loses everything between header and footer, or without
+//     a footer the key material after the header, escape by escape.
 //     Base64-encoded PEM (LS0tLS1CRUdJTi...) wrapped at 64 or 76 columns is
 //     followed the same way.
 //   - Kubernetes Secret data. kubectl prints data: before kind: Secret, so a
@@ -76,8 +83,11 @@
 // password on its own line, `curl -u user:password` without a scheme, the
 // output of `kubectl get secret -o jsonpath='{.data.x}'` or of base64 -d. A
 // token glued to a preceding letter or digit (xghp_...) fails the left
-// boundary check on purpose. Team rules, extra variable names and the
-// environment rule exist for the rest.
+// boundary check on purpose, unless that byte ends an escape: after a
+// percent-encoded byte (Bearer%20ghp_..., %3D, %2F, %22, %253D) or a
+// backslash escape (\n, \t, \r, \uXXXX) a token is found as after a space.
+// Team rules, extra variable names and the environment rule exist for the
+// rest.
 //
 // # Failure
 //

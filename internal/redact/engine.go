@@ -14,7 +14,7 @@ const (
 	longLineMax       = 1 << 20  // never hold more than this of one line
 	longLineContext   = 1 << 10  // emitted bytes kept for boundary checks
 	pemBodyMax        = 1 << 20  // a PEM body longer than this is not a key
-	pemPrefixMax      = 256
+	pemPrefixMax      = 4 << 10  // a longer prefix is taken as not repeated on body lines
 )
 
 type mlMode uint8
@@ -347,39 +347,135 @@ const (
 )
 
 // pemBodyLine classifies a line inside a PEM block and returns the bounds of
-// its content (without prefix and surrounding blanks).
+// its key material.
+//
+// A body line is key material (base64) that ends the line, before blanks,
+// colour codes, a closing quote or comma, or a backslash. What comes before
+// it must be one of:
+//
+//   - the header's prefix, repeated: a diff's +, a comment's #, a colour
+//     code, a grep file name, or a log prefix whose digits (timestamps,
+//     pids) differ from line to line, which pemPrefixWalk allows;
+//   - the start of that prefix, or nothing, then blanks or colour codes:
+//     export KEY=" or key: before the header only, indented continuation
+//     lines, a grep of a dotenv file (.env:KEY= before the header, .env:
+//     before the body).
+//
+// Anything else ends the block, so a key cut short does not swallow the
+// output that follows it.
 func pemBodyLine(st *mlState, line []byte) (pemLineKind, int, int) {
-	if len(line) > longLineThreshold {
+	if len(line) > longLineThreshold || bytes.Contains(line, []byte("-----END")) {
 		return pemEnd, 0, 0
 	}
-	c := line
-	off := 0
-	if st.prefix != "" {
-		if len(c) < len(st.prefix) || string(c[:len(st.prefix)]) != st.prefix {
-			return pemEnd, 0, 0
+	ce := pemTail(line)
+	bs := ce
+	for bs > 0 && b64Pem[line[bs-1]] {
+		bs--
+	}
+	cs := -1 // where the key material starts, when this is a body line
+	content := pemSkipBlank(line, 0)
+	if st.prefix == "" {
+		if content == bs {
+			cs = bs
 		}
-		off = len(st.prefix)
-		c = c[off:]
-	}
-	c, ls, _ := trimSpaceBounds(c)
-	off += ls
-	if len(c) == 0 {
-		if st.started {
-			return pemEnd, 0, 0
+	} else {
+		a, full := pemPrefixWalk(line, st.prefix)
+		if full {
+			content = pemSkipBlank(line, a)
+			if content >= bs {
+				cs = content
+			}
 		}
-		return pemKeep, 0, 0
+		if cs < 0 && pemSkipBlank(line, min(a, bs)) == bs {
+			cs = bs
+		}
 	}
-	if bytes.Contains(c, []byte("-----END")) {
-		return pemEnd, 0, 0
+	if cs >= 0 && cs < ce && st.body+ce-cs <= pemBodyMax {
+		return pemBody, cs, ce
 	}
-	if isBase64Run(c) && st.body+len(c) <= pemBodyMax {
-		return pemBody, off, off + len(c)
-	}
-	if !st.started && isPEMHeaderField(c) {
-		return pemKeep, 0, 0
+	if !st.started {
+		// Blank lines and RFC 1421 header fields may precede the body.
+		c, _, _ := trimSpaceBounds(line[min(content, len(line)):])
+		if len(c) == 0 || isPEMHeaderField(c) {
+			return pemKeep, 0, 0
+		}
 	}
 	return pemEnd, 0, 0
 }
+
+// pemPrefixWalk matches line against prefix, the bytes before the header on
+// its line, where a run of digits in prefix (except a final one, which could
+// run into key material) matches any run of digits. It returns how much of
+// line matched and whether all of prefix did.
+func pemPrefixWalk(line []byte, prefix string) (int, bool) {
+	i, j := 0, 0
+	for j < len(prefix) {
+		if isDigit(prefix[j]) {
+			je := j
+			for je < len(prefix) && isDigit(prefix[je]) {
+				je++
+			}
+			if je < len(prefix) {
+				ie := i
+				for ie < len(line) && isDigit(line[ie]) {
+					ie++
+				}
+				if ie == i {
+					return i, false
+				}
+				i, j = ie, je
+				continue
+			}
+		}
+		if i >= len(line) || line[i] != prefix[j] {
+			return i, false
+		}
+		i++
+		j++
+	}
+	return i, true
+}
+
+// pemSkipBlank steps over blanks and colour codes from k.
+func pemSkipBlank(line []byte, k int) int {
+	for k < len(line) {
+		if isBlank(line[k]) {
+			k++
+		} else if n := sgrLen(line, k); n > 0 {
+			k += n
+		} else {
+			break
+		}
+	}
+	return k
+}
+
+// pemTail returns where the trailer of a PEM line starts: blanks, colour
+// codes, closing quotes, commas and backslashes at its end.
+func pemTail(line []byte) int {
+	j := len(line)
+	for j > 0 {
+		switch c := line[j-1]; {
+		case isBlank(c) || c == '"' || c == '\'' || c == ',' || c == '\\':
+			j--
+		case c == 'm':
+			// A colour code \x1b[...m; m alone is base64.
+			k := j - 1
+			for k > 0 && (line[k-1] == ';' || isDigit(line[k-1])) {
+				k--
+			}
+			if k < 2 || line[k-1] != '[' || line[k-2] != 0x1b {
+				return j
+			}
+			j = k - 2
+		default:
+			return j
+		}
+	}
+	return j
+}
+
+func isDigit(b byte) bool { return b >= '0' && b <= '9' }
 
 // isPEMHeaderField matches RFC 1421 / OpenPGP armor headers such as
 // "Proc-Type: 4,ENCRYPTED" or "Version: GnuPG v2".

@@ -57,6 +57,7 @@ var (
 	cookieSet   = mksetExcept("\r\n\"'")
 	nonSpace    = mksetExcept(" \t\r\n\v\f")
 	slackAppSet = mkset("A-Za-z0-9-")
+	hexSet      = mkset("0-9A-Fa-f")
 )
 
 func isAlnum(b byte) bool { return alnumSet[b] }
@@ -72,7 +73,38 @@ func isLowerWord(v []byte) bool {
 	return len(v) > 0
 }
 
-func lbOK(line []byte, i int) bool { return i == 0 || !wordSet[line[i-1]] }
+// lbOK is the left boundary of a token: the byte before i is not
+// [A-Za-z0-9_], or it ends an encoded separator (escapedSepBefore).
+func lbOK(line []byte, i int) bool { return i == 0 || !wordSet[line[i-1]] || escapedSepBefore(line, i) }
+
+// escapedSepBefore reports whether line[:i] ends in an encoded separator
+// whose last byte is a letter or digit: a percent-encoded byte (%20 after
+// Bearer, %3D after =, %2F, %22, or %253D, encoded twice) or a backslash
+// escape (\n, \t, \r, \uXXXX). curl -v listings, URL-encoded redirects and
+// JSON logs put tokens right after them, and the word test alone took the
+// escape for a word glued to the token. \" and \\ end in a byte that is no
+// word byte and pass lbOK without this. It is only reached after a word
+// byte, so text without escapes pays nothing for it.
+func escapedSepBefore(line []byte, i int) bool {
+	if i >= 3 && hexSet[line[i-1]] && hexSet[line[i-2]] {
+		if line[i-3] == '%' {
+			return true
+		}
+		if i >= 5 && line[i-3] == '5' && line[i-4] == '2' && line[i-5] == '%' {
+			return true
+		}
+		if i >= 6 && hexSet[line[i-3]] && hexSet[line[i-4]] && line[i-5] == 'u' && line[i-6] == '\\' {
+			return true
+		}
+	}
+	if i >= 2 && line[i-2] == '\\' {
+		switch line[i-1] {
+		case 'n', 't', 'r':
+			return true
+		}
+	}
+	return false
+}
 
 func rbOK(line []byte, j int) bool { return j >= len(line) || !wordSet[line[j]] }
 
@@ -306,11 +338,12 @@ func pemLabel(line []byte, i, from int) (end, next int) {
 }
 
 // matchPEMHeader keeps the header and footer and redacts the body between
-// them on the same line (a JSON string with \n escapes, a one-line dump), or
-// starts the PEM state machine when the body follows on the next lines. Its
-// spans are group 1 (unless blank) or group 2 of
+// them on the same line (a JSON string with \n escapes, or \\n when that
+// JSON is itself in a string; a one-line dump), or starts the PEM state
+// machine when the body follows on the next lines. The header may start
+// anywhere on its line. Its spans are group 1 (unless blank) or group 2 of
 //
-//	-----BEGIN[ A-Z0-9_-]{0,100}?PRIVATE KEY(?: BLOCK)?-----(?:(.*?)-----END[ A-Z0-9_-]{0,100}?PRIVATE KEY(?: BLOCK)?-----|(?:[ \t\r]|\\[nr])*([A-Za-z0-9+/=](?:[A-Za-z0-9+/= \t\r\\]*[A-Za-z0-9+/=\\])?))
+//	-----BEGIN[ A-Z0-9_-]{0,100}?PRIVATE KEY(?: BLOCK)?-----(?:(.*?)-----END[ A-Z0-9_-]{0,100}?PRIVATE KEY(?: BLOCK)?-----|(?:[ \t\r]|\\+[nr]|\x1b\[[0-9;]*m)*([A-Za-z0-9+/=](?:[A-Za-z0-9+/= \t\r\\]*[A-Za-z0-9+/=\\])?))
 //
 // A label may itself hold PRIVATE KEY-----, so when neither a footer nor a
 // body follows the shortest header, the next longer one is tried, as the
@@ -348,18 +381,9 @@ func (e *engine) pemAfterHeader(line []byte, hs, hdrEnd int, ri int32) bool {
 		f = fs + 1
 	}
 	// No footer on this line: key material may follow the header here,
-	// after blanks or \n escapes, and on the next lines.
-	k := hdrEnd
-	for k < len(line) && (isBlank(line[k]) || line[k] == '\\') {
-		if line[k] == '\\' && k+1 < len(line) && (line[k+1] == 'n' || line[k+1] == 'r') {
-			k += 2
-			continue
-		}
-		if line[k] == '\\' {
-			break
-		}
-		k++
-	}
+	// after blanks, colour codes or \n escapes (escaped any number of
+	// times), and on the next lines.
+	k := pemSkip(line, hdrEnd)
 	if k < len(line) && b64Pem[line[k]] {
 		j := k
 		for j < len(line) && (b64Pem[line[j]] || isBlank(line[j]) || line[j] == '\\') {
@@ -375,15 +399,64 @@ func (e *engine) pemAfterHeader(line []byte, hs, hdrEnd int, ri int32) bool {
 	} else if k < len(line) {
 		return false // the header is quoted or mentioned, not printed
 	}
-	if e.open || hs > pemPrefixMax {
+	if e.open {
 		return true
 	}
+	// Whatever precedes the header (export KEY=", key: , a quote, a log
+	// prefix, a colour code, a diff's +) may or may not be repeated on the
+	// body lines; pemBodyLine accepts both. Indentation alone is no prefix,
+	// and one too long to keep is treated as not repeated.
 	prefix := line[:hs]
-	if len(bytes.TrimLeft(prefix, " \t")) == 0 {
+	if len(bytes.TrimLeft(prefix, " \t")) == 0 || hs > pemPrefixMax {
 		prefix = nil
 	}
 	e.setPending(mlState{mode: modePEM, prefix: string(prefix)})
 	return true
+}
+
+// pemSkip steps over what may separate a PEM header from its body on one
+// line: blanks, SGR colour codes, and \n or \r escapes with any number of
+// backslashes (JSON in JSON doubles them).
+func pemSkip(line []byte, k int) int {
+	for k < len(line) {
+		switch c := line[k]; {
+		case isBlank(c):
+			k++
+		case c == '\\':
+			j := k + 1
+			for j < len(line) && line[j] == '\\' {
+				j++
+			}
+			if j >= len(line) || (line[j] != 'n' && line[j] != 'r') {
+				return k
+			}
+			k = j + 1
+		case c == 0x1b:
+			n := sgrLen(line, k)
+			if n == 0 {
+				return k
+			}
+			k += n
+		default:
+			return k
+		}
+	}
+	return k
+}
+
+// sgrLen returns the length of the SGR colour code \x1b[...m at k, or 0.
+func sgrLen(line []byte, k int) int {
+	if !hasAt(line, k, "\x1b[") {
+		return 0
+	}
+	j := k + 2
+	for j < len(line) && (line[j] == ';' || (line[j] >= '0' && line[j] <= '9')) {
+		j++
+	}
+	if j < len(line) && line[j] == 'm' {
+		return j + 1 - k
+	}
+	return 0
 }
 
 // matchPEMBase64: LS0tLS1CRUdJTi[A-Za-z0-9+/]{20,}={0,2} after no
@@ -693,8 +766,8 @@ func assignmentValueOK(v, name []byte) bool {
 	case '(', '{', '[':
 		return false
 	}
-	if hasAt(v, 0, "-----BEGIN") {
-		return false
+	if hasAt(v, 0, "-----BEGIN") || hasAt(v, 0, "<<") {
+		return false // a key's header, or a heredoc (key = <<EOT) whose body follows
 	}
 	digitsColons := true
 	for _, c := range v {

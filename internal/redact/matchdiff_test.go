@@ -30,6 +30,8 @@ import (
 //
 //   - lb: RE2 has no lookbehind. The byte before a match must not be in lb
 //     (the rule table's LB, [A-Za-z0-9_], unless the row says otherwise).
+//     The table's LB also passes a match after an escaped separator that
+//     ends in a word byte (%20, %253D, \n, \u0022: escapedSepRE).
 //   - rb: a lookahead, written into the expression as a consumed
 //     (?:[^rb]|$) after the span; the span ends before it.
 //   - pick: which submatch is the secret span, and the validation that is
@@ -184,7 +186,7 @@ var diffRows = []diffRow{
 			return rs(rng, alnum62+"_~.", 3) + rs(rng, "0123456789", 1) + "Q" + "~" + rs(rng, alnum62+"_~.-", 31+rng.IntN(4))
 		}},
 	{name: "pem-header", lit: "-----begin", fn: "matchPEMHeader", lb: "-",
-		pattern: `-----BEGIN[ A-Z0-9_-]{0,100}?PRIVATE KEY(?: BLOCK)?-----(?:(.*?)-----END[ A-Z0-9_-]{0,100}?PRIVATE KEY(?: BLOCK)?-----|(?:[ \t\r]|\\[nr])*([A-Za-z0-9+/=](?:[A-Za-z0-9+/= \t\r\\]*[A-Za-z0-9+/=\\])?))`,
+		pattern: `-----BEGIN[ A-Z0-9_-]{0,100}?PRIVATE KEY(?: BLOCK)?-----(?:(.*?)-----END[ A-Z0-9_-]{0,100}?PRIVATE KEY(?: BLOCK)?-----|(?:[ \t\r]|\\+[nr]|\x1b\[[0-9;]*m)*([A-Za-z0-9+/=](?:[A-Za-z0-9+/= \t\r\\]*[A-Za-z0-9+/=\\])?))`,
 		pick: func(m []byte, loc []int) (int, int, bool) {
 			if loc[2] >= 0 { // a footer on the line: the body between, unless blank
 				return loc[2], loc[3], len(bytes.TrimSpace(m[loc[2]:loc[3]])) > 0
@@ -194,13 +196,18 @@ var diffRows = []diffRow{
 		example: func(rng *rand.Rand) string {
 			label := []string{"", "RSA ", "EC ", "OPENSSH ", "ENCRYPTED "}[rng.IntN(5)] + "PRIVATE" + " KEY"
 			body := rs(rng, alnum62+"+/", 64)
-			switch rng.IntN(3) {
+			esc := []string{`\n`, `\\n`, `\r\n`, `\\\\n`}[rng.IntN(4)]
+			switch rng.IntN(5) {
 			case 0:
 				return "-----BEGIN " + label + "-----"
 			case 1:
 				return "-----BEGIN " + label + "-----" + body
+			case 2: // escaped, without a footer
+				return `{"key":"-----BEGIN ` + label + `-----` + esc + body + esc + rs(rng, alnum62+"+/", 20) + `"}`
+			case 3: // coloured
+				return "\x1b[32m-----BEGIN " + label + "-----\x1b[0m " + body + "\x1b[0m"
 			}
-			return `{"key":"-----BEGIN ` + label + `-----\n` + body + `\n` + rs(rng, alnum62+"+/", 20) + `==\n-----END ` + label + `-----\n"}`
+			return `{"key":"-----BEGIN ` + label + `-----` + esc + body + esc + rs(rng, alnum62+"+/", 20) + `==` + esc + `-----END ` + label + `-----` + esc + `"}`
 		}},
 	{name: "pem-base64", lit: "ls0tls1crudjti", fn: "matchPEMBase64", lb: "A-Za-z0-9+/",
 		pattern: `LS0tLS1CRUdJTi[A-Za-z0-9+/]{20,}={0,2}`,
@@ -267,12 +274,18 @@ func validValue(g int) func(m []byte, loc []int) (int, int, bool) {
 	}
 }
 
+// escapedSepRE is the table's exception to LB, written independently of
+// escapedSepBefore: text ending in a percent-encoded byte (once or twice
+// encoded) or a backslash escape.
+var escapedSepRE = regexp.MustCompile(`(?:%(?:25)?[0-9A-Fa-f]{2}|\\[ntr]|\\u[0-9A-Fa-f]{4})$`)
+
 // compiledRow is a row with its expression compiled and its rule found.
 type compiledRow struct {
 	*diffRow
-	re *regexp.Regexp
-	lb *byteSet
-	ri int32
+	re      *regexp.Regexp
+	lb      *byteSet
+	escapes bool // the table's LB: escapedSepRE passes too
+	ri      int32
 }
 
 var diffRedactor = sync.OnceValue(func() *Redactor {
@@ -301,6 +314,7 @@ func compileRows(t testing.TB, rows []diffRow) []compiledRow {
 		case "":
 			s := mkset(lbWord)
 			cr.lb = &s
+			cr.escapes = true
 		default:
 			s := mkset(row.lb)
 			cr.lb = &s
@@ -343,7 +357,7 @@ func (cr *compiledRow) refSpans(line []byte) [][2]int {
 			break
 		}
 		at := i + loc[0]
-		if cr.lb != nil && at > 0 && cr.lb[line[at-1]] {
+		if cr.lb != nil && at > 0 && cr.lb[line[at-1]] && !(cr.escapes && escapedSepRE.Match(line[max(0, at-6):at])) {
 			i = at + 1
 			continue
 		}
@@ -455,7 +469,10 @@ func checkInput(t *testing.T, crs []compiledRow, data []byte) {
 // the matchers decide: boundaries, lengths, case, separators.
 func nearShape(row *diffRow, rng *rand.Rand, ops []byte) []byte {
 	ex := []byte(row.example(rng))
-	ctx := []string{"", " ", "x", "_", "-", ".", "=", ":", "\"", "'", "/", "@", "&", "~", "\\", "\t", "[REDACTED:x]"}
+	ctx := []string{
+		"", " ", "x", "_", "-", ".", "=", ":", "\"", "'", "/", "@", "&", "~", "\\", "\t", "[REDACTED:x]",
+		"%20", "%3d", "%253D", "%2", `\n`, `\\n`, `\t`, `\q`, `\u0022`, `\u00`, "\x1b[0m",
+	}
 	var b []byte
 	b = append(b, ctx[rng.IntN(len(ctx))]...)
 	start := len(b)

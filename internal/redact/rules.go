@@ -39,14 +39,16 @@ type tokenShape struct {
 	body     string // alphabet in byteSet syntax, e.g. "A-Za-z0-9_"
 	min, max int
 	trim     string // bytes that may not end a token (separators that follow it)
-	lb       bool   // previous byte must not be [A-Za-z0-9_]
+	lb       bool   // previous byte must not be [A-Za-z0-9_] (lbOK: an escape ends in a separator)
 	rb       bool   // next byte must not be [A-Za-z0-9_]
 	reject   func(tok []byte) bool
 }
 
 // The comment above each shape entry is its regular expression (RE2), which
 // matchdiff_test.go checks matchShape against: LB and RB are the left and
-// right boundaries ([A-Za-z0-9_] must not touch the token), a last class
+// right boundaries ([A-Za-z0-9_] must not touch the token, except that the
+// last byte of a %XX or \n-style escape before it is a separator: lbOK), a
+// last class
 // without '.' and '-' is what trim gives back, and a group marks the span
 // when RB follows it.
 //

@@ -108,12 +108,12 @@ func TestShellQuoteNoAllocWhenBare(t *testing.T) {
 
 func TestEscapeInvisible(t *testing.T) {
 	for in, want := range map[string]string{
-		"\u202egnp.exe":   `\u202egnp.exe`,
-		"a\u200bb":        `a\u200bb`,
+		"\u202egnp.exe":  `\u202egnp.exe`,
+		"a\u200bb":       `a\u200bb`,
 		"x\u2066y\u2069": `x\u2066y\u2069`,
-		"\ufeffbom":       `\ufeffbom`,
-		"a\u00a0b":        "a\u00a0b", // a no-break space prints
-		"日本語 ✓":           "日本語 ✓",
+		"\ufeffbom":      `\ufeffbom`,
+		"a\u00a0b":       "a\u00a0b", // a no-break space prints
+		"日本語 ✓":          "日本語 ✓",
 	} {
 		assert.Equal(t, want, Escape(in), "%q", in)
 	}
