@@ -55,7 +55,7 @@ func main() {
 `
 
 var signalBins struct {
-	once          sync.Once
+	mu            sync.Mutex
 	dir           string
 	rac, sigcount string
 	err           error
@@ -491,22 +491,29 @@ func awaitExit(t *testing.T, fd, pid int) {
 // temporary folder.
 func ensureSignalBins(t *testing.T) {
 	t.Helper()
-	signalBins.once.Do(func() {
-		signalBins.dir = t.TempDir()
-		signalBins.rac = filepath.Join(signalBins.dir, "rac")
-		signalBins.sigcount = filepath.Join(signalBins.dir, "sigcount")
-		src := filepath.Join(signalBins.dir, "sigcount.go")
-		if signalBins.err = os.WriteFile(src, []byte(sigcountSrc), 0o600); signalBins.err != nil {
-			return
+	signalBins.mu.Lock()
+	defer signalBins.mu.Unlock()
+	if signalBins.err == nil && signalBins.rac != "" {
+		if _, err := os.Stat(signalBins.rac); err == nil {
+			return // built by an earlier test whose folder still exists
 		}
+	}
+	// the folder of the first test that builds goes with that test: each
+	// top-level test builds into its own
+	signalBins.dir = t.TempDir()
+	signalBins.rac = filepath.Join(signalBins.dir, "rac")
+	signalBins.sigcount = filepath.Join(signalBins.dir, "sigcount")
+	signalBins.err = nil
+	src := filepath.Join(signalBins.dir, "sigcount.go")
+	if signalBins.err = os.WriteFile(src, []byte(sigcountSrc), 0o600); signalBins.err == nil {
 		for _, args := range [][]string{{"-o", signalBins.rac, "."}, {"-o", signalBins.sigcount, src}} {
 			cmd := exec.Command("go", append([]string{"build"}, args...)...)
 			cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 			if out, err := cmd.CombinedOutput(); err != nil {
 				signalBins.err = errors.New(string(out))
-				return
+				break
 			}
 		}
-	})
+	}
 	require.NoError(t, signalBins.err)
 }
