@@ -49,8 +49,8 @@ func MeasureDir(dir *os.Root) (*Disk, error) {
 		switch {
 		case e.IsDir():
 			return nil, nil
-		case !e.Type().IsRegular(), e.Name() == FooterFile:
-			continue // GC counts regular files only
+		case !e.Type().IsRegular(), e.Name() == FooterFile, e.Name() == footerReserveFile:
+			continue // GC counts regular files only; the reserve becomes the footer
 		}
 		fi, err := e.Info()
 		if err != nil {

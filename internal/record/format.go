@@ -13,9 +13,15 @@
 //	footer.json    written last: outcome, counts, notes, and what the
 //	               folder held then (GC's first pass reads that instead
 //	               of a stat of every file)
+//	footer.reserve the footer's room, taken at the start and renamed to
+//	               footer.json at the end, so a full disk cannot cost the
+//	               outcome
 //
 // The recorder must never let recording get in the way of forwarding: a
-// failing store turns the recording "broken off", never the command.
+// failing store turns the recording "broken off", never the command. The
+// reader must never trust a file further than the others vouch for it: a
+// recording whose files disagree is a DamagedError, never a wrong line,
+// and no read costs more than the bytes the footer and indexes state.
 package record
 
 import (

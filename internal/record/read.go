@@ -10,14 +10,27 @@ import (
 // Line is one line of a stream. N counts lines within the stream from 1,
 // the numbering grep, explain and --lines share. Text has no newline; NL
 // says whether the line ended with one. A Marker line is not output but
-// rac's note of where a capped recording was cut (N is 0).
+// rac's note (N is 0): where a capped recording was cut, or how much of a
+// line longer than MaxLineText was left out.
+//
+// In a capped recording each kept piece of a line is numbered as that
+// line: the end of the head may be the start of line k and the kept tail
+// may begin inside line m (its end, shown after the cut marker, is line
+// m); Pieces numbers them the same way.
 type Line struct {
 	Stream string
 	N      int64
 	Text   []byte
 	NL     bool
 	Marker bool
+
+	long bool // a marker for the line before it, which was too long
 }
+
+// MaxLineText is the most of one line Lines yields: memory stays bounded
+// whatever a line's length (a marker line says how much more there was;
+// 'rac out read --raw' copies every byte).
+const MaxLineText = 16 << 20
 
 // LineOptions choose which lines Lines yields.
 type LineOptions struct {
@@ -54,62 +67,117 @@ func CutMarker(stream string, c StreamCut) string {
 	return fmt.Sprintf("[rac: %d bytes (%d lines) of %s cut here: the recording keeps its head and its tail]", c.DroppedBytes, c.DroppedLines, stream)
 }
 
+func longMarker(stream string, n, more int64) Line {
+	return Line{Stream: stream, Marker: true, long: true,
+		Text: fmt.Appendf(nil, "[rac: line %d of %s goes on for %d more bytes, not shown: rac out read --raw copies every byte]", n, stream, more)}
+}
+
 // lineState assembles one stream's lines from pieces of bytes.
 type lineState struct {
 	stream   string
 	cut      *StreamCut
 	n        int64 // number of the line being assembled
 	partial  []byte
+	over     int64 // bytes of that line beyond MaxLineText, left out
 	consumed int64 // offset after the last byte fed
 	skip     bool  // drop the first line: it starts before what was read
 }
 
 // feed takes b, which starts at offset at. A jump past consumed means the
-// bytes between were cut: the partial line ends there and a marker follows.
+// bytes between were cut: the partial line ends there, a marker follows,
+// and the kept tail's first bytes are the rest of line LinesBefore()+1.
 func (st *lineState) feed(b []byte, at int64, emit func(Line) error) error {
 	if at > st.consumed && st.cut != nil {
-		if len(st.partial) > 0 && !st.skip {
-			if err := emit(Line{Stream: st.stream, N: st.n, Text: st.partial}); err != nil {
+		if len(st.partial) > 0 || st.over > 0 {
+			if err := st.end(st.partial, false, emit); err != nil {
 				return err
 			}
 		}
-		st.partial = st.partial[:0]
+		st.partial, st.over, st.skip = st.partial[:0], 0, false
 		if err := emit(Line{Stream: st.stream, Text: []byte(CutMarker(st.stream, *st.cut)), Marker: true}); err != nil {
 			return err
 		}
-		// the kept tail starts inside a line: that piece is no line, drop it
 		st.n = st.cut.LinesBefore() + 1
-		st.skip = true
 	}
 	st.consumed = at + int64(len(b))
 	for len(b) > 0 {
 		i := bytes.IndexByte(b, '\n')
 		if i < 0 {
-			st.partial = append(st.partial, b...)
+			st.add(b)
 			return nil
 		}
 		text := b[:i]
-		if len(st.partial) > 0 {
-			text = append(st.partial, text...)
-			st.partial = st.partial[:0]
+		if len(st.partial) > 0 || st.over > 0 {
+			st.add(text)
+			text = st.partial
+		} else if len(text) > MaxLineText {
+			st.over = int64(len(text) - MaxLineText)
+			text = text[:MaxLineText]
 		}
 		b = b[i+1:]
-		if st.skip {
-			st.skip = false
-		} else if err := emit(Line{Stream: st.stream, N: st.n, Text: text, NL: true}); err != nil {
+		if err := st.end(text, true, emit); err != nil {
 			return err
 		}
+		st.partial, st.over = st.partial[:0], 0
 		st.n++
+	}
+	return nil
+}
+
+// add appends to the partial line, up to MaxLineText.
+func (st *lineState) add(b []byte) {
+	room := max(0, MaxLineText-len(st.partial))
+	if len(b) > room {
+		st.over += int64(len(b) - room)
+		b = b[:room]
+	}
+	st.partial = append(st.partial, b...)
+}
+
+// end yields a finished line (unless it is the one to skip) and, when it
+// was too long, the marker that says so.
+func (st *lineState) end(text []byte, nl bool, emit func(Line) error) error {
+	if st.skip {
+		st.skip = false
+		return nil
+	}
+	if err := emit(Line{Stream: st.stream, N: st.n, Text: text, NL: nl}); err != nil {
+		return err
+	}
+	if st.over > 0 {
+		return emit(longMarker(st.stream, st.n, st.over))
 	}
 	return nil
 }
 
 // flush ends a last line that has no newline.
 func (st *lineState) flush(emit func(Line) error) error {
-	if len(st.partial) > 0 && !st.skip {
-		return emit(Line{Stream: st.stream, N: st.n, Text: st.partial})
+	if len(st.partial) > 0 || st.over > 0 {
+		return st.end(st.partial, false, emit)
 	}
 	return nil
+}
+
+// gapped reports whether v has the cut's gap, and so a marker.
+func (v *streamView) gapped() bool {
+	return v.cut != nil && v.cut.DroppedBytes > 0 && len(v.parts) > 1
+}
+
+// lastHeadLine is the number of the last line with bytes in the head (0
+// when the head is empty).
+func (v *streamView) lastHeadLine() (int64, error) {
+	c := v.cut
+	if c.HeadEnd == 0 {
+		return 0, nil
+	}
+	var b [1]byte
+	if _, err := v.parts[0].f.ReadAt(b[:], c.HeadEnd-1); err != nil {
+		return 0, err
+	}
+	if b[0] == '\n' {
+		return c.HeadLines, nil
+	}
+	return c.HeadLines + 1, nil
 }
 
 func (r *Recording) streamLines(o LineOptions, fn func(Line) error) error {
@@ -133,31 +201,68 @@ func (r *Recording) streamLines(o LineOptions, fn func(Line) error) error {
 			return err
 		}
 	}
+	consumed := start
+	if v.gapped() && start == v.cut.KeptFrom {
+		// starting with the kept tail: the marker comes first, it says
+		// the first line may be the end of a longer one
+		consumed = v.cut.HeadEnd
+	}
+	// The cut's marker is held until it is known to belong: shown before
+	// the next line shown, or, when the walk ends at the cut, if the lines
+	// asked for include some the cut took.
+	var pending *Line
+	shownPrev := false
 	emitted := int64(0)
+	cutAsked := func() (bool, error) {
+		if o.To == 0 {
+			return true, nil
+		}
+		last, err := v.lastHeadLine()
+		return o.To > last && o.From < v.cut.LinesBefore()+1, err
+	}
 	emit := func(l Line) error {
-		if !l.Marker {
-			if o.From > 0 && l.N < o.From {
+		switch {
+		case l.long:
+			if !shownPrev {
 				return nil
 			}
-			if o.To > 0 && l.N > o.To {
-				return ErrStop
+			return fn(l)
+		case l.Marker:
+			m := l
+			m.Text = append([]byte(nil), l.Text...)
+			pending = &m
+			return nil
+		}
+		if o.To > 0 && l.N > o.To {
+			if pending != nil {
+				if ok, err := cutAsked(); err != nil {
+					return err
+				} else if ok {
+					if err := fn(*pending); err != nil {
+						return err
+					}
+				}
 			}
+			return ErrStop
+		}
+		if o.From > 0 && l.N < o.From {
+			shownPrev = false
+			return nil
 		}
 		if o.Head > 0 && emitted >= o.Head {
 			return ErrStop
 		}
-		if !l.Marker {
-			emitted++
+		if pending != nil {
+			if err := fn(*pending); err != nil {
+				return err
+			}
+			pending = nil
 		}
+		emitted++
+		shownPrev = true
 		return fn(l)
 	}
-	st := &lineState{stream: o.Stream, cut: v.cut, n: first, consumed: start}
-	if v.cut != nil && o.From > v.cut.HeadLines+1 && o.From <= v.cut.LinesBefore() {
-		// the lines asked for were cut: say so
-		if err := emit(Line{Stream: o.Stream, Text: []byte(CutMarker(o.Stream, *v.cut)), Marker: true}); err != nil {
-			return err
-		}
-	}
+	st := &lineState{stream: o.Stream, cut: v.cut, n: first, consumed: consumed}
 	buf := make([]byte, readBlock)
 	if err := v.each(start, size-start, buf, func(b []byte, at int64) error { return st.feed(b, at, emit) }); err != nil {
 		return err
@@ -166,7 +271,9 @@ func (r *Recording) streamLines(o LineOptions, fn func(Line) error) error {
 }
 
 // tailStart finds the offset where the last n lines begin, reading
-// backwards in blocks: the cost is the size of those lines.
+// backwards in blocks: the cost is the size of those lines. The kept tail
+// of a capped stream starts a line (the rest of the one the cut went
+// through), and the head's last newline starts none.
 func tailStart(v *streamView, n int64) (int64, error) {
 	const block = 64 << 10
 	buf := make([]byte, block)
@@ -197,6 +304,15 @@ func tailStart(v *streamView, n int64) (int64, error) {
 			}
 			end = from
 		}
+		if i > 0 && v.parts[i-1].start+v.parts[i-1].size < p.start {
+			if !trailing {
+				need--
+				if need == 0 {
+					return p.start, nil
+				}
+			}
+			trailing = true
+		}
 	}
 	if len(v.parts) > 0 {
 		return v.parts[0].start, nil
@@ -204,22 +320,116 @@ func tailStart(v *streamView, n int64) (int64, error) {
 	return 0, nil
 }
 
-// marks returns the line index with the cut as one more entry, and
-// without entries inside the cut bytes.
+// marks returns the line index, checked against the stream, with the cut
+// as one more entry and without entries inside the cut bytes.
 func (r *Recording) marks(v *streamView, stream string) ([]LineMark, error) {
-	marks, err := r.LineIndex(stream)
-	if err != nil || v.cut == nil {
+	marks, err := r.lineIndex(v, stream)
+	if err != nil || !v.gapped() {
 		return marks, err
 	}
 	out := marks[:0]
+	c := v.cut
 	for _, m := range marks {
-		if m.Off <= v.cut.HeadEnd || m.Off >= v.cut.KeptFrom {
+		if m.Off == c.KeptFrom && m.Newlines != c.LinesBefore() {
+			return nil, r.damaged("%s%s does not match the cut of %s", linesPfx, stream, stream)
+		}
+		if m.Off <= c.HeadEnd || m.Off > c.KeptFrom {
 			out = append(out, m)
 		}
 	}
-	out = append(out, LineMark{Newlines: v.cut.LinesBefore(), Off: v.cut.KeptFrom})
+	out = append(out, LineMark{Newlines: c.LinesBefore(), Off: c.KeptFrom})
 	sort.Slice(out, func(i, j int) bool { return out[i].Off < out[j].Off })
+	for i := 1; i < len(out); i++ {
+		if out[i].Newlines < out[i-1].Newlines {
+			return nil, r.damaged("%s%s does not match the cut of %s", linesPfx, stream, stream)
+		}
+	}
 	return out, nil
+}
+
+// countNL counts the newlines of the kept bytes [from, to) of v.
+func countNL(v *streamView, from, to int64, buf []byte) (int64, error) {
+	var nl int64
+	err := v.each(from, to-from, buf, func(b []byte, _ int64) error {
+		nl += int64(bytes.Count(b, []byte{'\n'}))
+		return nil
+	})
+	return nl, err
+}
+
+// checkMarks holds the entry a walk starts from, marks[i], against the
+// bytes to the entries either side of it, and the last entry against the
+// bytes to the end and the footer's count: a line index changed behind
+// rac's back is found where it is used (or when it was changed from some
+// entry on), at the cost of a few strides of bytes, not of the stream.
+// (A run of entries rewritten consistently between the ones checked is
+// not found: that would take counting from the start.)
+func (r *Recording) checkMarks(v *streamView, stream string, marks []LineMark, i int, buf []byte) error {
+	last := len(marks) - 1
+	for k, j := range []int{i - 1, i, last} {
+		if k == 2 && (i == last || i-1 == last) {
+			continue // checked already
+		}
+		if err := r.checkMark(v, stream, marks, j, buf); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkMark holds marks[i] against the bytes up to the next mark, or for
+// the last, up to the end against the footer's count. Pairs across the
+// cut are not counted (the bytes are gone; the cut is the footer's word).
+func (r *Recording) checkMark(v *streamView, stream string, marks []LineMark, i int, buf []byte) error {
+	if i < 0 || i >= len(marks) {
+		return nil
+	}
+	m := marks[i]
+	gap := v.gapped()
+	inTail := func(off int64) bool { return gap && off >= v.cut.KeptFrom }
+	if i+1 < len(marks) {
+		next := marks[i+1]
+		if inTail(m.Off) != inTail(next.Off) {
+			return nil
+		}
+		nl, err := countNL(v, m.Off, next.Off, buf)
+		if err != nil {
+			return err
+		}
+		if m.Newlines+nl != next.Newlines {
+			return r.damaged("%s%s does not match %s (entry %d)", linesPfx, stream, stream, i+1)
+		}
+		return nil
+	}
+	if r.Footer == nil || (gap && !inTail(m.Off)) {
+		return nil
+	}
+	c, ok := r.Footer.Stored[stream]
+	if !ok {
+		return nil
+	}
+	size := v.Size()
+	nl, err := countNL(v, m.Off, size, buf)
+	if err != nil {
+		return err
+	}
+	total := m.Newlines + nl
+	if size > 0 {
+		var b [1]byte
+		last := v.parts[len(v.parts)-1]
+		if last.size > 0 {
+			if _, err := last.f.ReadAt(b[:], last.size-1); err != nil {
+				return err
+			}
+			if b[0] != '\n' {
+				total++
+			}
+		}
+	}
+	if total != c.Lines {
+		return r.damaged("%s%s does not match %s (entry %d)", linesPfx, stream, stream, i)
+	}
+	return nil
 }
 
 // lineAt returns the number of the line that starts at off.
@@ -229,27 +439,33 @@ func (r *Recording) lineAt(v *streamView, stream string, off int64) (int64, erro
 		return 0, err
 	}
 	base := LineMark{}
-	if i := sort.Search(len(marks), func(i int) bool { return marks[i].Off > off }); i > 0 {
-		base = marks[i-1]
+	i := sort.Search(len(marks), func(i int) bool { return marks[i].Off > off }) - 1
+	if i >= 0 {
+		base = marks[i]
 	}
-	var nl int64
-	err = v.each(base.Off, off-base.Off, make([]byte, 64<<10), func(b []byte, _ int64) error {
-		nl += int64(bytes.Count(b, []byte{'\n'}))
-		return nil
-	})
+	buf := make([]byte, 64<<10)
+	if err := r.checkMarks(v, stream, marks, i, buf); err != nil {
+		return 0, err
+	}
+	nl, err := countNL(v, base.Off, off, buf)
 	return base.Newlines + nl + 1, err
 }
 
 // seekLine finds the offset where line number want starts, walking from
-// the nearest line index entry before it.
+// the nearest line index entry before it. A line the cut took starts, as
+// far as the stream is kept, where the kept tail does.
 func (r *Recording) seekLine(v *streamView, stream string, want int64) (int64, int64, error) {
 	marks, err := r.marks(v, stream)
 	if err != nil {
 		return 0, 0, err
 	}
 	base := LineMark{}
-	if i := sort.Search(len(marks), func(i int) bool { return marks[i].Newlines >= want-1 }); i > 0 {
-		base = marks[i-1]
+	i := sort.Search(len(marks), func(i int) bool { return marks[i].Newlines >= want-1 }) - 1
+	if i >= 0 {
+		base = marks[i]
+	}
+	if err := r.checkMarks(v, stream, marks, i, make([]byte, 64<<10)); err != nil {
+		return 0, 0, err
 	}
 	off, nl := base.Off, base.Newlines
 	if nl >= want-1 {
@@ -257,7 +473,7 @@ func (r *Recording) seekLine(v *streamView, stream string, want int64) (int64, i
 	}
 	found := false
 	err = v.each(base.Off, v.Size()-base.Off, make([]byte, 64<<10), func(b []byte, at int64) error {
-		if v.cut != nil && at >= v.cut.KeptFrom && off < v.cut.KeptFrom {
+		if v.gapped() && at >= v.cut.KeptFrom && off < v.cut.KeptFrom {
 			off, nl = v.cut.KeptFrom, v.cut.LinesBefore() // walked across the cut
 			if nl >= want-1 {
 				found = true
@@ -325,13 +541,22 @@ func (r *Recording) mergedLines(o LineOptions, fn func(Line) error) error {
 	if o.Tail > 0 {
 		startChunk = tailChunk(chunks, vs, buf, o.Tail)
 	}
+	// the tail's ring counts lines, not markers; a marker left at its
+	// front stays when it is the cut's, just before the oldest line kept
 	var ring []Line
+	lines := int64(0)
 	emitted := int64(0)
 	emit := func(l Line) error {
 		if o.Tail > 0 {
 			l.Text = append([]byte(nil), l.Text...)
 			ring = append(ring, l)
-			if int64(len(ring)) > o.Tail {
+			if !l.Marker {
+				lines++
+			}
+			for lines > o.Tail || (len(ring) > 0 && ring[0].long) {
+				if !ring[0].Marker {
+					lines--
+				}
 				ring = ring[1:]
 			}
 			return nil
@@ -353,7 +578,11 @@ func (r *Recording) mergedLines(o LineOptions, fn func(Line) error) error {
 		s := st[c.Stream]
 		if s == nil {
 			s = &lineState{stream: c.Stream, cut: v.cut, n: 1}
-			if startChunk > 0 {
+			switch {
+			case startChunk > 0 && v.gapped() && c.Off == v.cut.KeptFrom:
+				// the kept tail: its first line is known, and the marker comes first
+				s.n, s.consumed = v.cut.LinesBefore()+1, v.cut.HeadEnd
+			case startChunk > 0:
 				if s.n, err = r.lineAt(v, c.Stream, c.Off); err != nil {
 					return err
 				}

@@ -17,6 +17,36 @@ import (
 // ErrNewerFormat is returned for a recording written by a newer rac.
 var ErrNewerFormat = errors.New("recording format is newer than this rac understands")
 
+// ErrDamaged is what a DamagedError is: a recording whose files do not
+// agree with each other (changed or cut short behind rac's back).
+var ErrDamaged = errors.New("recording is damaged")
+
+// DamagedError says which files of a recording disagree. Readers return
+// it instead of reading what a damaged file claims: no line is numbered
+// or shown wrongly, and no file's claimed size is walked.
+type DamagedError struct {
+	Ref    string // SESSION/NAME
+	Detail string // what does not match, naming the files
+	Err    error  // the error behind it, if any
+}
+
+func (e *DamagedError) Error() string {
+	return "recording " + e.Ref + " is damaged: " + e.Detail
+}
+
+// Is makes errors.Is(err, ErrDamaged) hold.
+func (e *DamagedError) Is(target error) bool { return target == ErrDamaged }
+
+func (e *DamagedError) Unwrap() error { return e.Err }
+
+func (r *Recording) damaged(format string, args ...any) error {
+	return &DamagedError{Ref: r.Ref(), Detail: fmt.Sprintf(format, args...)}
+}
+
+func (r *Recording) damagedErr(detail string, err error) error {
+	return &DamagedError{Ref: r.Ref(), Detail: detail, Err: err}
+}
+
 // Recording is a recording opened for reading.
 type Recording struct {
 	Session string
@@ -143,11 +173,11 @@ func (r *Recording) Refresh() error {
 			return err
 		}
 		if locked {
-			r.Status = StatusRunning
+			r.Footer, r.Status = nil, StatusRunning
 			return nil
 		}
 	}
-	r.Status = StatusIncomplete
+	r.Footer, r.Status = nil, StatusIncomplete
 	if b, err := store.ReadSmallFile(r.dir, StoppingFile, 256); err == nil {
 		r.Stopping = strings.TrimSpace(string(b))
 	}
@@ -164,8 +194,21 @@ func (r *Recording) Streams() []string { return r.Meta.Streams }
 
 // Chunks reads the chunk index. Bytes of a stream beyond what the index
 // covers (a recorder killed between a data write and its index write) are
-// appended as one chunk per stream, so nothing stored is ever hidden.
+// appended as one chunk per stream, so nothing stored is ever hidden. The
+// index is read no further than one entry per stored byte could reach
+// (each chunk holds at least one), and a hole in it is damage.
 func (r *Recording) Chunks() ([]Chunk, error) {
+	sizes := map[string]int64{}
+	var total int64
+	for _, s := range r.Meta.Streams {
+		v, err := r.openView(s)
+		if err != nil {
+			return nil, err
+		}
+		sizes[s] = v.Size()
+		total += sizes[s]
+		v.Close()
+	}
 	var out []Chunk
 	covered := map[string]int64{}
 	f, err := store.OpenSafe(r.dir, ChunksFile)
@@ -174,23 +217,31 @@ func (r *Recording) Chunks() ([]Chunk, error) {
 	}
 	if err == nil {
 		defer f.Close()
-		b, err := io.ReadAll(f)
+		size, err := r.indexSize(f, ChunksFile, int64(len(chunksMagic))+chunkSize*total)
 		if err != nil {
 			return nil, err
 		}
-		if len(b) >= len(chunksMagic) {
-			if string(b[:len(chunksMagic)]) != chunksMagic {
-				return nil, fmt.Errorf("%w: chunk index of %s", ErrNewerFormat, r.Ref())
-			}
-			b = b[len(chunksMagic):]
-			for len(b) >= chunkSize {
+		if err := r.checkMagic(f, size, ChunksFile, chunksMagic); err != nil {
+			return nil, err
+		}
+		buf := make([]byte, 2730*chunkSize)
+		for off := int64(len(chunksMagic)); off+chunkSize <= size; {
+			n, err := f.ReadAt(buf[:min(int64(len(buf)), size-off)], off)
+			n -= n % chunkSize
+			for b := buf[:n]; len(b) >= chunkSize; b = b[chunkSize:] {
 				c := decodeChunk(b[:chunkSize])
-				b = b[chunkSize:]
-				if c.Stream == "" || c.Off != covered[c.Stream] {
+				if c.Stream == "" || c.Len == 0 || c.Off != covered[c.Stream] {
 					continue
 				}
 				out = append(out, c)
 				covered[c.Stream] += c.Len
+			}
+			off += int64(n)
+			if n == 0 {
+				if err != nil && err != io.EOF {
+					return nil, err
+				}
+				break
 			}
 		}
 	}
@@ -198,7 +249,7 @@ func (r *Recording) Chunks() ([]Chunk, error) {
 	// because their times never decrease.
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Time.Before(out[j].Time) })
 	for _, s := range r.Meta.Streams {
-		size := r.StreamSize(s)
+		size := sizes[s]
 		if size < covered[s] {
 			// the index promises more than the file holds: trust the file
 			out = clampChunks(out, s, size)
@@ -209,6 +260,47 @@ func (r *Recording) Chunks() ([]Chunk, error) {
 		}
 	}
 	return out, nil
+}
+
+// indexSize is the size of an index file to read: at most limit, what the
+// data it indexes could need. Beyond it, or with a hole, the index is not
+// one a recorder wrote; while the recorder runs the index may be ahead of
+// the data measured, and the rest is read another time.
+func (r *Recording) indexSize(f *os.File, name string, limit int64) (int64, error) {
+	size, err := fileSize(f)
+	if err != nil {
+		return 0, err
+	}
+	if size > limit {
+		if r.Status != StatusRunning {
+			return 0, r.damaged("%s is %d bytes, more than the recording's output could need (%d)", name, size, limit)
+		}
+		size = limit
+	}
+	if at, ok := holeIn(f, size); ok {
+		return 0, r.damaged("%s has a hole at byte %d, which no recorder writes", name, at)
+	}
+	return size, nil
+}
+
+// checkMagic tells an index of a newer format (the same magic with a
+// higher digit) from one that is not an index at all.
+func (r *Recording) checkMagic(f *os.File, size int64, name, magic string) error {
+	if size < int64(len(magic)) {
+		return nil // created, magic not written yet (or a recorder died there)
+	}
+	b := make([]byte, len(magic))
+	if _, err := f.ReadAt(b, 0); err != nil {
+		return err
+	}
+	if string(b) == magic {
+		return nil
+	}
+	k := len(magic) - 2 // the version digit, before the newline
+	if string(b[:k]) == magic[:k] && b[k] > magic[k] && b[k] <= '9' && b[k+1] == '\n' {
+		return fmt.Errorf("%w: %s of %s", ErrNewerFormat, name, r.Ref())
+	}
+	return r.damaged("%s is not an index rac wrote", name)
 }
 
 func clampChunks(cs []Chunk, stream string, size int64) []Chunk {
@@ -230,7 +322,23 @@ func clampChunks(cs []Chunk, stream string, size int64) []Chunk {
 // LineIndex returns the sparse line index of a stream: for each entry, the
 // number of newlines before byte offset Off.
 func (r *Recording) LineIndex(stream string) ([]LineMark, error) {
-	f, err := store.OpenSafe(r.dir, linesPfx+stream)
+	v, err := r.openView(stream)
+	if err != nil {
+		return nil, err
+	}
+	defer v.Close()
+	return r.lineIndex(v, stream)
+}
+
+// lineIndex reads the line index of the stream v shows, no further than
+// its entries could reach (one each lineStride bytes or more, the first
+// at offset 0), and checks that they could be the stream's: each after
+// the last by at least a stride, by no more newlines than bytes, and
+// within the stream. (That the counts are right is checked where an entry
+// is used: see checkMark.)
+func (r *Recording) lineIndex(v *streamView, stream string) ([]LineMark, error) {
+	name := linesPfx + stream
+	f, err := store.OpenSafe(r.dir, name)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
@@ -238,21 +346,43 @@ func (r *Recording) LineIndex(stream string) ([]LineMark, error) {
 		return nil, err
 	}
 	defer f.Close()
-	b, err := io.ReadAll(f)
+	data := v.Size()
+	size, err := r.indexSize(f, name, int64(len(linesMagic))+lineEntry*(data/lineStride+2))
 	if err != nil {
 		return nil, err
 	}
-	if len(b) < len(linesMagic) || string(b[:len(linesMagic)]) != linesMagic {
+	if err := r.checkMagic(f, size, name, linesMagic); err != nil {
+		return nil, err
+	}
+	if size < int64(len(linesMagic)) {
 		return nil, nil
 	}
-	b = b[len(linesMagic):]
+	b := make([]byte, size-int64(len(linesMagic)))
+	if _, err := f.ReadAt(b, int64(len(linesMagic))); err != nil && err != io.EOF {
+		return nil, err
+	}
 	marks := make([]LineMark, 0, len(b)/lineEntry)
-	for len(b) >= lineEntry {
-		marks = append(marks, LineMark{
+	bad := func(i int) error { return r.damaged("%s does not match %s (entry %d)", name, stream, i) }
+	for i := 0; len(b) >= lineEntry; i++ {
+		m := LineMark{
 			Newlines: int64(binary.LittleEndian.Uint64(b)),
 			Off:      int64(binary.LittleEndian.Uint64(b[8:])),
-		})
+		}
 		b = b[lineEntry:]
+		if m.Off > data || m.Off < 0 {
+			if r.Status == StatusRunning && m.Off > data && i > 0 {
+				break // written after the data was measured
+			}
+			return nil, bad(i)
+		}
+		if i == 0 {
+			if m != (LineMark{}) {
+				return nil, bad(i)
+			}
+		} else if p := marks[i-1]; m.Off-p.Off < lineStride || m.Newlines < p.Newlines || m.Newlines-p.Newlines > m.Off-p.Off {
+			return nil, bad(i)
+		}
+		marks = append(marks, m)
 	}
 	return marks, nil
 }

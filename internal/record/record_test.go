@@ -115,8 +115,13 @@ func TestLinesLargeUsesIndex(t *testing.T) {
 func TestChunksCoverUnindexedBytes(t *testing.T) {
 	sd := newSession(t)
 	r := write(t, sd, [2]string{Stdout, "indexed\n"})
-	// bytes a killed recorder wrote without their index entry
-	f, err := os.OpenFile(filepath.Join(sd.Store.Path, "sessions", "s", r.Name, Stdout), os.O_APPEND|os.O_WRONLY, 0)
+	// bytes a killed recorder wrote without their index entry (killed: so
+	// no footer, which would bound the stream by its count)
+	dir := filepath.Join(sd.Store.Path, "sessions", "s", r.Name)
+	require.NoError(t, os.Remove(filepath.Join(dir, FooterFile)))
+	require.NoError(t, r.Refresh())
+	require.Equal(t, StatusIncomplete, r.Status)
+	f, err := os.OpenFile(filepath.Join(dir, Stdout), os.O_APPEND|os.O_WRONLY, 0)
 	require.NoError(t, err)
 	_, err = f.WriteString("unindexed\n")
 	require.NoError(t, err)

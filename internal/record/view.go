@@ -1,9 +1,9 @@
 package record
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/rac-cli/rac/internal/store"
+	"golang.org/x/sys/unix"
 )
 
 // part is one file holding the stream bytes [start, start+size).
@@ -80,12 +81,82 @@ func (v *streamView) each(off, n int64, buf []byte, fn func(b []byte, at int64) 
 }
 
 // openView opens a stream for reading. A missing stream file is an empty
-// stream.
+// stream. What it shows is bounded by what the recording states: a
+// finished stream holds exactly the bytes its footer counts (more on disk,
+// the end of a write that failed, is not shown; fewer is damage), the
+// parts of a capped stream follow each other but for the one cut its cut
+// information names, and a stream without a footer has no holes (a
+// recorder only appends). Anything else is a DamagedError, so no reader
+// walks gigabytes a file claims or numbers a line wrongly.
 func (r *Recording) openView(stream string) (*streamView, error) {
 	if _, ok := streamIDs[stream]; !ok {
 		return nil, errors.New("unknown stream " + strconv.Quote(stream))
 	}
+	if r.Meta.MaxBytes == 0 {
+		v := &streamView{}
+		f, size, err := r.openPart(stream)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil, err
+		}
+		if err == nil {
+			v.parts = append(v.parts, part{f: f, size: size})
+		}
+		if err := r.settle(v, stream); err != nil {
+			v.Close()
+			return nil, err
+		}
+		return v, nil
+	}
+	// A running recorder may drop a segment (writing its cut first) while
+	// the folder is listed: the cut read before and after the listing
+	// agree when the listing is whole.
+	for range 8 {
+		before, err := r.Cuts()
+		if err != nil {
+			return nil, r.damagedErr(CutFile+" cannot be read: "+err.Error(), err)
+		}
+		v, err := r.openCapped(stream, before)
+		if err != nil {
+			return nil, err
+		}
+		after, err := r.Cuts()
+		if err != nil {
+			v.Close()
+			return nil, r.damagedErr(CutFile+" cannot be read: "+err.Error(), err)
+		}
+		if before[stream] == after[stream] {
+			if err := r.settle(v, stream); err != nil {
+				v.Close()
+				return nil, err
+			}
+			return v, nil
+		}
+		v.Close()
+	}
+	return nil, fmt.Errorf("read %s: its cut kept moving while it was read; try again", r.Ref())
+}
+
+// openPart opens one data file and takes its size.
+func (r *Recording) openPart(name string) (*os.File, int64, error) {
+	f, err := store.OpenSafe(r.dir, name)
+	if err != nil {
+		return nil, 0, err
+	}
+	size, err := fileSize(f)
+	if err != nil {
+		f.Close()
+		return nil, 0, err
+	}
+	return f, size, nil
+}
+
+// openCapped opens the head file and the kept tail segments of a capped
+// stream as cut says they are.
+func (r *Recording) openCapped(stream string, cuts map[string]StreamCut) (*streamView, error) {
 	v := &streamView{}
+	if c, ok := cuts[stream]; ok {
+		v.cut = &c
+	}
 	f, err := store.OpenSafe(r.dir, stream)
 	if errors.Is(err, fs.ErrNotExist) {
 		return v, nil
@@ -93,39 +164,17 @@ func (r *Recording) openView(stream string) (*streamView, error) {
 	if err != nil {
 		return nil, err
 	}
-	size, err := fileSize(f)
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
-	v.parts = append(v.parts, part{f: f, size: size})
-	if r.Meta.MaxBytes == 0 {
-		return v, nil
-	}
-	if err := r.addSegments(v, stream); err != nil {
-		v.Close()
-		return nil, err
-	}
-	return v, nil
-}
-
-// addSegments adds the kept tail segments of a capped stream.
-func (r *Recording) addSegments(v *streamView, stream string) error {
-	cuts, err := r.Cuts()
-	if err != nil {
-		return err
-	}
-	if c, ok := cuts[stream]; ok {
-		v.cut = &c
-	}
+	v.parts = append(v.parts, part{f: f})
 	d, err := r.dir.Open(".")
 	if err != nil {
-		return err
+		v.Close()
+		return nil, err
 	}
 	names, err := d.Readdirnames(-1)
 	d.Close()
 	if err != nil {
-		return err
+		v.Close()
+		return nil, err
 	}
 	var starts []int64
 	byStart := map[int64]string{}
@@ -135,7 +184,7 @@ func (r *Recording) addSegments(v *streamView, stream string) error {
 			continue
 		}
 		start, err := strconv.ParseInt(hex, 16, 64)
-		if err != nil || (v.cut != nil && start < v.cut.KeptFrom) {
+		if err != nil || start < 0 || (v.cut != nil && start < v.cut.KeptFrom) {
 			continue // a segment the cut already dropped
 		}
 		starts = append(starts, start)
@@ -145,19 +194,113 @@ func (r *Recording) addSegments(v *streamView, stream string) error {
 	for _, st := range starts {
 		f, err := store.OpenSafe(r.dir, byStart[st])
 		if errors.Is(err, fs.ErrNotExist) {
-			continue // dropped while we listed
+			continue // dropped while we listed: the cut moved, the caller sees it
 		}
 		if err != nil {
-			return err
+			v.Close()
+			return nil, err
 		}
-		size, err := fileSize(f)
-		if err != nil {
-			f.Close()
-			return err
+		v.parts = append(v.parts, part{f: f, start: st})
+	}
+	// Sizes are taken once every file is open: a segment is full before
+	// the next one exists, so no part looks shorter than it is.
+	for i := range v.parts {
+		if v.parts[i].size, err = fileSize(v.parts[i].f); err != nil {
+			v.Close()
+			return nil, err
 		}
-		v.parts = append(v.parts, part{f: f, start: st, size: size})
+	}
+	return v, nil
+}
+
+// settle checks a view's parts against each other, the cut and the
+// footer, and bounds it by what the footer counts.
+func (r *Recording) settle(v *streamView, stream string) error {
+	var cut *StreamCut
+	if v.cut != nil && v.cut.DroppedBytes > 0 {
+		cut = v.cut
+		if cut.HeadEnd < 0 || cut.KeptFrom <= cut.HeadEnd || cut.KeptFrom-cut.HeadEnd != cut.DroppedBytes ||
+			cut.HeadLines < 0 || cut.DroppedLines < 0 || cut.HeadLines > cut.HeadEnd || cut.DroppedLines > cut.DroppedBytes {
+			return r.damaged("the cut of %s does not add up", stream)
+		}
+	}
+	gap := false
+	for i := 1; i < len(v.parts); i++ {
+		prev, p := v.parts[i-1], v.parts[i]
+		end := prev.start + prev.size
+		switch {
+		case p.start == end:
+		case cut != nil && !gap && end == cut.HeadEnd && p.start == cut.KeptFrom:
+			gap = true
+		default:
+			return r.damaged("%s does not follow on from byte %d of %s", partName(stream, p.start), end, stream)
+		}
+	}
+	if cut != nil && !gap {
+		return r.damaged("%s is cut at byte %d but its files do not show that cut", stream, cut.HeadEnd)
+	}
+	if bound, ok := r.storedBytes(stream); ok {
+		size := v.Size()
+		if size < bound {
+			return r.damaged("%s holds %d bytes, its footer says %d", stream, size, bound)
+		}
+		if size > bound {
+			// the rest of a write that failed (the recording broke off)
+			// is no part of it
+			for len(v.parts) > 0 {
+				last := &v.parts[len(v.parts)-1]
+				if last.start >= bound && len(v.parts) > 1 {
+					last.f.Close()
+					v.parts = v.parts[:len(v.parts)-1]
+					continue
+				}
+				last.size = bound - last.start
+				break
+			}
+			if cut != nil && (len(v.parts) < 2 || v.parts[1].start != cut.KeptFrom) {
+				return r.damaged("%s is cut at byte %d but its footer counts %d bytes", stream, cut.HeadEnd, bound)
+			}
+		}
+		return nil
+	}
+	// without a footer: a recorder never leaves a hole
+	for _, p := range v.parts {
+		if at, ok := holeIn(p.f, p.size); ok {
+			return r.damaged("%s has a hole at byte %d, which no recorder writes", partName(stream, p.start), at)
+		}
 	}
 	return nil
+}
+
+// storedBytes is the size of a stream as received, from the footer.
+func (r *Recording) storedBytes(stream string) (int64, bool) {
+	if r.Footer == nil {
+		return 0, false
+	}
+	c, ok := r.Footer.Stored[stream]
+	return c.Bytes, ok && c.Bytes >= 0
+}
+
+func partName(stream string, start int64) string {
+	if start == 0 {
+		return stream
+	}
+	return fmt.Sprintf("%s%s%016x", stream, tailInfix, start)
+}
+
+// holeIn finds the first hole in f's first size bytes: SEEK_HOLE, which
+// (unlike st_blocks, which a compressing file system shrinks too) says
+// where the file system stores no data. A file system without it reports
+// the file's end, so no hole.
+func holeIn(f *os.File, size int64) (int64, bool) {
+	if size <= 0 {
+		return 0, false
+	}
+	at, err := unix.Seek(int(f.Fd()), 0, unix.SEEK_HOLE)
+	if err != nil || at >= size {
+		return 0, false
+	}
+	return at, true
 }
 
 // Cuts returns where each stream of a capped recording was cut: from the
@@ -219,7 +362,9 @@ type Piece struct {
 }
 
 // Pieces returns a stream's kept bytes as readers, split at the cut; close
-// releases the files.
+// releases the files. Each piece is numbered as Lines numbers it: by the
+// line its first byte belongs to, so the kept tail of a line the cut went
+// through is that line, as 'rac out read' shows it after the marker.
 func (r *Recording) Pieces(stream string) (pieces []Piece, closeFn func(), err error) {
 	v, err := r.openView(stream)
 	if err != nil {
@@ -229,17 +374,17 @@ func (r *Recording) Pieces(stream string) (pieces []Piece, closeFn func(), err e
 	first := int64(1)
 	next := int64(0)
 	for _, p := range v.parts {
-		from := int64(0)
-		if p.start > next && len(cur) > 0 {
-			pieces = append(pieces, Piece{R: io.MultiReader(cur...), FirstLine: first})
-			cur = nil
-			if v.cut != nil {
-				// the kept tail starts inside a line: begin at the next one
-				first = v.cut.LinesBefore() + 2
-				from = firstLineEnd(p.f, p.size)
+		if p.start > next {
+			// settle allows one gap, the cut's
+			if len(cur) > 0 {
+				pieces = append(pieces, Piece{R: io.MultiReader(cur...), FirstLine: first})
 			}
+			cur = nil
+			first = v.cut.LinesBefore() + 1
 		}
-		cur = append(cur, io.NewSectionReader(p.f, from, p.size-from))
+		if p.size > 0 {
+			cur = append(cur, io.NewSectionReader(p.f, 0, p.size))
+		}
 		next = p.start + p.size
 	}
 	if len(cur) > 0 {
@@ -255,14 +400,3 @@ func (r *Recording) Dir() string { return r.dir.Name() }
 // really opened, whatever its name says (tests check a resolved reference
 // by the device and inode of this folder).
 func (r *Recording) DirStat() (fs.FileInfo, error) { return r.dir.Stat(".") }
-
-// firstLineEnd is the offset after the first newline of f (within 1 MiB),
-// or 0 when there is none.
-func firstLineEnd(f *os.File, size int64) int64 {
-	buf := make([]byte, min(size, 1<<20))
-	n, _ := f.ReadAt(buf, 0)
-	if i := bytes.IndexByte(buf[:n], '\n'); i >= 0 {
-		return int64(i) + 1
-	}
-	return 0
-}

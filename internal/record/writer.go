@@ -6,12 +6,15 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/rac-cli/rac/internal/store"
+	"golang.org/x/sys/unix"
 )
 
 // CreateOptions describe a recording about to start.
@@ -42,6 +45,9 @@ type Writer struct {
 	dir  *os.Root
 	lock *store.Lock
 	now  func() time.Time
+
+	// reserve is the footer's room, taken at the start (see Finish)
+	reserve *os.File
 
 	mu      sync.Mutex // guards chunks and err
 	chunks  *os.File
@@ -107,6 +113,9 @@ func Create(o CreateOptions) (*Writer, error) {
 	if err := writeNew(w.dir, MetaFile, append(mb, '\n')); err != nil {
 		return fail(err)
 	}
+	if w.reserve, err = reserveFooter(w.dir); err != nil {
+		return fail(err)
+	}
 	for _, s := range o.Streams {
 		sink, err := w.newSink(s)
 		if err != nil {
@@ -158,7 +167,11 @@ func (w *Writer) setErr(err error) {
 }
 
 // Finish writes the footer, closes every file (checking each close: a
-// failed close can mean a short recording) and releases the lock.
+// failed close can mean a short recording) and releases the lock. The
+// footer goes into the room reserved for it when the recording started,
+// so a file system that filled up during the run (the recording broke
+// off) still gets the command's outcome: the recorder lived, and the
+// recording must not read as if it had died.
 func (w *Writer) Finish(f Footer) error {
 	f.Format = FormatVersion
 	f.Stored = map[string]Counts{}
@@ -177,26 +190,154 @@ func (w *Writer) Finish(f Footer) error {
 		errs = append(errs, w.chunks.Close())
 		w.chunks = nil
 	}
+	f.Signal = boundString(f.Signal, maxSignal)
+	f.Notes = boundNotes(f.Notes, maxNotesJSON)
 	if err := errors.Join(append(errs, w.Err())...); err != nil {
 		f.BrokenOff = true
-		f.Notes = append(f.Notes, "recording broken off: "+firstLine(err.Error()))
+		f.Notes = append(f.Notes, boundString("recording broken off: "+firstLine(err.Error()), maxBrokenNote))
 	}
+	f.Redactions = boundRedactions(f.Redactions, maxRedactionsJSON)
 	// Everything but the footer is written and closed: the folder is as
 	// it stays. A folder that cannot be measured only costs GC a stat of
 	// each file, so that is no reason to break the recording off.
 	f.Disk, _ = MeasureDir(w.dir)
 	fb, err := encodeFooter(&f)
 	if err == nil {
-		// Written in place, not renamed: the lock is still held, and a
-		// reader that finds a footer it cannot parse under a held lock
-		// takes the recording as running.
-		err = writeNew(w.dir, FooterFile, append(fb, '\n'))
+		err = w.writeFooter(append(fb, '\n'))
 	}
 	w.closeFiles()
 	return err
 }
 
+// The footer's reserve. A footer is a few hundred bytes of fixed fields
+// (three streams at most), its notes (bounded to maxNotesJSON encoded, the
+// broken-off note to maxBrokenNote, the signal to maxSignal) and its
+// redaction counts (rules beyond maxRedactionsJSON summed as "other"):
+// well under footerReserve.
+const (
+	footerReserveFile = "footer.reserve"
+	footerReserve     = 16 << 10
+	maxNotesJSON      = 4 << 10
+	maxRedactionsJSON = 4 << 10
+	maxBrokenNote     = 512
+	maxSignal         = 64
+)
+
+// reserveFooter takes the footer's room on disk: allocated (fallocate,
+// or written where that is not supported), so writing the footer over it
+// later needs no free space on file systems that overwrite in place. Its
+// content reads as no JSON, should anyone look.
+func reserveFooter(dir *os.Root) (*os.File, error) {
+	f, err := store.CreateExcl(dir, footerReserveFile)
+	if err != nil {
+		return nil, err
+	}
+	err = unix.Fallocate(int(f.Fd()), 0, 0, footerReserve)
+	if errors.Is(err, unix.EOPNOTSUPP) || errors.Is(err, unix.ENOSYS) {
+		_, err = f.WriteAt(bytes.Repeat([]byte{' '}, footerReserve), 0)
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
+
+// writeFooter puts the footer in place. The reserve is renamed to the
+// footer (no new room needed) and then written over: while the lock is
+// held a reader takes a footer it cannot parse for a running recording,
+// and the footer's time comes after the folder's, which GC's summary
+// check needs. Without a reserve it is created as before.
+func (w *Writer) writeFooter(fb []byte) error {
+	if w.reserve == nil {
+		return writeNew(w.dir, FooterFile, fb)
+	}
+	f := w.reserve
+	w.reserve = nil
+	if err := w.dir.Rename(footerReserveFile, FooterFile); err != nil {
+		f.Close()
+		return err
+	}
+	_, werr := f.WriteAt(fb, 0)
+	return errors.Join(werr, f.Truncate(int64(len(fb))), f.Close())
+}
+
+// boundString cuts s to at most n bytes, on a rune boundary.
+func boundString(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	const more = "..."
+	cut := n - len(more)
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + more
+}
+
+// boundNotes keeps notes while they fit in budget bytes of JSON; the
+// first that does not is cut to fit (when a useful part does), and the
+// rest are left out.
+func boundNotes(notes []string, budget int) []string {
+	var out []string
+	used := 0
+	for _, n := range notes {
+		size := len(appendJSONString(nil, n)) + 8 // indent, comma, newline
+		if used+size <= budget {
+			out = append(out, n)
+			used += size
+			continue
+		}
+		// escaping can take six bytes for one: cut until it fits
+		for room := budget - used - 8; room >= 64; room /= 2 {
+			if c := boundString(n, room); len(appendJSONString(nil, c))+8 <= budget-used {
+				out = append(out, c)
+				break
+			}
+		}
+		break
+	}
+	return out
+}
+
+// boundRedactions keeps the counts of rules while their names fit in
+// budget bytes of JSON, by name, and sums the rest as "other": totals
+// stay right.
+func boundRedactions(m map[string]int, budget int) map[string]int {
+	size := 0
+	for k := range m {
+		size += len(appendJSONString(nil, k)) + 32
+	}
+	if size <= budget {
+		return m
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	out := map[string]int{}
+	used := len(`"other"`) + 32
+	for _, k := range keys {
+		if k == "other" {
+			out[k] += m[k]
+			continue
+		}
+		if s := len(appendJSONString(nil, k)) + 32; used+s <= budget {
+			out[k] += m[k]
+			used += s
+			continue
+		}
+		out["other"] += m[k]
+	}
+	return out
+}
+
 func (w *Writer) closeFiles() {
+	if w.reserve != nil {
+		_ = w.reserve.Close()
+		w.reserve = nil
+	}
 	for _, s := range w.streams {
 		_ = s.close()
 	}
