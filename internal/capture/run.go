@@ -186,10 +186,12 @@ func Run(o RunOptions) Outcome {
 		}
 		growPipe(readEnds[i])
 	}
-	// the witness exists before the child, so a signal to the group that
-	// reaches the child is never taken for one to rac's pid alone
-	w := startWitness()
-	defer w.close()
+	// The witness is started beside the child, not before it: its fork
+	// and exec would otherwise be on the path of every command's start
+	// (about a millisecond here). A signal in the first moments, before
+	// it has joined rac's group, is passed on as one sent to rac alone.
+	wit := startWitnessAsync()
+	defer wit.close()
 	var early []syscall.Signal // caught before the child existed
 drain:
 	for {
@@ -214,7 +216,7 @@ drain:
 		err = fmt.Errorf("%s: %w", o.Argv[0], classifyStartErr(err))
 		return failedToStart(out, err, startErrCode(err))
 	}
-	rel := &relay{w: w, settle: settle, child: child, onStopping: o.OnStopping}
+	rel := &relay{wit: wit, settle: settle, child: child, onStopping: o.OnStopping}
 	defer rel.wait()
 	// a signal that came before the child existed reached no one else
 	for _, sig := range early {

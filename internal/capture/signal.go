@@ -55,6 +55,7 @@ func stopping(sig syscall.Signal) bool {
 // runs on until its pipe is full); SIGKILL to rac alone kills the command
 // on Linux (Pdeathsig), not its own children.
 type relay struct {
+	wit        *asyncWitness
 	w          *witness // nil: no way to tell, every signal is passed on
 	settle     time.Duration
 	child      *child
@@ -69,6 +70,7 @@ func (r *relay) handle(sig syscall.Signal) {
 		return // a write to a closed stdout: the pump sees EPIPE and handles it
 	}
 	r.noteStopping(sig)
+	r.w = r.wit.get()
 	if r.w == nil {
 		r.child.signal(sig)
 		return
@@ -122,4 +124,29 @@ func stopSelf(sig syscall.Signal) {
 		sig = syscall.SIGSTOP
 	}
 	_ = syscall.Kill(os.Getpid(), sig)
+}
+
+// asyncWitness is a witness being started in the background.
+type asyncWitness struct {
+	ch   chan *witness
+	once sync.Once
+	w    *witness
+}
+
+func startWitnessAsync() *asyncWitness {
+	a := &asyncWitness{ch: make(chan *witness, 1)}
+	go func() { a.ch <- startWitness() }()
+	return a
+}
+
+// get waits for the witness to be in place (nil: there is none).
+func (a *asyncWitness) get() *witness {
+	a.once.Do(func() { a.w = <-a.ch })
+	return a.w
+}
+
+// close ends the witness without holding rac up: when rac exits first,
+// the witness reads end of file and its parent-death signal ends it.
+func (a *asyncWitness) close() {
+	go func() { a.get().close() }()
 }
