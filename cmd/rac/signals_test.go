@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -270,7 +271,26 @@ func startJob(t *testing.T, argv ...string) *job {
 	require.True(t, ok, line)
 	j.child, err = strconv.Atoi(pid)
 	require.NoError(t, err)
+	waitWitness(t, j.pid())
 	return j
+}
+
+// waitWitness waits until rac has started its signal witness (a cat child
+// kept in its group, started a few milliseconds after the command): only
+// then does rac tell a group signal from one sent to it alone.
+func waitWitness(t *testing.T, rac int) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		for _, pid := range descendantsOf(rac) {
+			b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/comm")
+			if err == nil && strings.TrimSpace(string(b)) == "cat" {
+				return
+			}
+		}
+		runtime.Gosched()
+	}
+	t.Fatalf("rac %d started no witness", rac)
 }
 
 // pid is rac's pid (under timeout, timeout's child).

@@ -57,6 +57,7 @@ func startTTYJob(t *testing.T) *ttyJob {
 	require.True(t, ok, line)
 	j.child, err = strconv.Atoi(pid)
 	require.NoError(t, err)
+	waitWitness(t, cmd.Process.Pid)
 	return j
 }
 

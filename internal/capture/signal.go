@@ -126,27 +126,64 @@ func stopSelf(sig syscall.Signal) {
 	_ = syscall.Kill(os.Getpid(), sig)
 }
 
-// asyncWitness is a witness being started in the background.
+// asyncWitness is a witness started a moment after the command: most
+// commands end before anyone signals them, and a witness costs a fork and
+// an exec (about a millisecond of CPU here), so it is started only once
+// the command has run for witnessDelay. A signal that reaches rac before
+// the witness is in place is passed on as one sent to rac alone (a group
+// signal in the command's first milliseconds can so reach it twice).
 type asyncWitness struct {
-	ch   chan *witness
-	once sync.Once
-	w    *witness
+	mu      sync.Mutex
+	timer   *time.Timer
+	ch      chan *witness
+	started bool
+	closed  bool
+	once    sync.Once
+	w       *witness
 }
+
+// witnessDelay is how long a command runs before rac starts its witness.
+const witnessDelay = 5 * time.Millisecond
 
 func startWitnessAsync() *asyncWitness {
 	a := &asyncWitness{ch: make(chan *witness, 1)}
-	go func() { a.ch <- startWitness() }()
+	a.timer = time.AfterFunc(witnessDelay, a.start)
 	return a
 }
 
-// get waits for the witness to be in place (nil: there is none).
+func (a *asyncWitness) start() {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.started || a.closed {
+		return
+	}
+	a.started = true
+	go func() { a.ch <- startWitness() }()
+}
+
+// get returns the witness when it is in place, waiting for one being
+// started; nil when there is none (yet).
 func (a *asyncWitness) get() *witness {
+	a.mu.Lock()
+	started := a.started
+	a.mu.Unlock()
+	if !started {
+		return nil
+	}
 	a.once.Do(func() { a.w = <-a.ch })
 	return a.w
 }
 
-// close ends the witness without holding rac up: when rac exits first,
-// the witness reads end of file and its parent-death signal ends it.
+// close ends the witness without holding rac up (when rac exits first,
+// the witness reads end of file and its parent-death signal ends it), or
+// keeps it from starting.
 func (a *asyncWitness) close() {
-	go func() { a.get().close() }()
+	a.mu.Lock()
+	a.timer.Stop()
+	started := a.started
+	a.closed = true // no start after close
+	a.mu.Unlock()
+	if started {
+		go func() { a.get().close() }()
+	}
 }
