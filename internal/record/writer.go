@@ -232,7 +232,7 @@ func reserveFooter(dir *os.Root) (*os.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	err = unix.Fallocate(int(f.Fd()), 0, 0, footerReserve)
+	err = allocate(f, footerReserve)
 	if errors.Is(err, unix.EOPNOTSUPP) || errors.Is(err, unix.ENOSYS) {
 		_, err = f.WriteAt(bytes.Repeat([]byte{' '}, footerReserve), 0)
 	}
