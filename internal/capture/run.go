@@ -332,25 +332,7 @@ wait:
 	}
 	tmu.Unlock()
 
-	ws := child.status
-	switch {
-	case child.waitErr != nil:
-		out.Status = record.StatusExited
-		out.ExitCode = 1
-		out.Notes = append(out.Notes, fmt.Sprintf("the command's exit status could not be read (%v); taken as 1", child.waitErr))
-	case to:
-		out.Status = record.StatusTimedOut
-		out.ExitCode = 124
-		if ws.Signaled() {
-			out.Signal = ws.Signal()
-		}
-	case ws.Signaled():
-		out.Status = record.StatusSignaled
-		out.Signal = ws.Signal()
-	default:
-		out.Status = record.StatusExited
-		out.ExitCode = ws.ExitStatus()
-	}
+	outcomeOf(&out, child.status, child.waitErr, to)
 	return out
 }
 
