@@ -45,7 +45,7 @@ most 8 KiB. Everything printed passes through the secret redactor.`,
 func newPathCmd(c *cli) *cobra.Command {
 	var stream string
 	cmd := &cobra.Command{
-		Use:   "path REF [--stream stdout|stderr]",
+		Use:   "path REF [--stream stdout|stderr|combined]",
 		Short: "Print the path of a recording or of one stream's data file",
 		Long: `Print the folder of a recording, or with --stream the file holding that
 stream's bytes exactly as stored, for tools that open it themselves
@@ -65,6 +65,6 @@ stream in STREAM.tail.* segment files beside it.`,
 		},
 	}
 	cmd.Flags().StringVar(&c.session, "session", "", "resolve short references in session `S`")
-	cmd.Flags().StringVar(&stream, "stream", "", "the data file of this stream: stdout or stderr")
+	cmd.Flags().StringVar(&stream, "stream", "", "the data file of this stream: stdout, stderr or combined")
 	return cmd
 }

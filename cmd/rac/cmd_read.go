@@ -15,7 +15,7 @@ type readOptions struct {
 func newReadCmd(c *cli) *cobra.Command {
 	o := &readOptions{c: c}
 	cmd := &cobra.Command{
-		Use:   "read REF [--stream stdout|stderr] [--head N | --tail N | --lines A:B] [--raw] [--json] [--follow]",
+		Use:   "read REF [--stream stdout|stderr|combined] [--head N | --tail N | --lines A:B] [--raw] [--json] [--follow]",
 		Short: "Print what a recorded command printed",
 		Long: `Print a recording's output: both streams in arrival order, or one with
 --stream. Text is cleaned as a terminal would show it (escape sequences

@@ -150,27 +150,10 @@ func flagError(_ *cobra.Command, err error) error {
 	switch f.Value.Type() {
 	case "int", "int64", "uint", "uint64":
 		want = "use a whole number"
-	case "duration":
-		want = "use a duration with a unit, like 30s, 5m or 2h"
-		if isDigits(val) {
-			want = "use a unit: " + val + "s, " + val + "m or " + val + "h"
-		}
 	case "bool":
 		want = "use true or false"
 	}
 	return app.Usagef("invalid --%s %q: %s", f.Name, val, want)
-}
-
-func isDigits(s string) bool {
-	if s == "" {
-		return false
-	}
-	for _, c := range s {
-		if c < '0' || c > '9' {
-			return false
-		}
-	}
-	return true
 }
 
 // cobraUsage turns cobra's own usage errors (unknown command, flags that

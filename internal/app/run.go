@@ -458,13 +458,18 @@ func (a *App) layout(req RunRequest) layout {
 	if req.Summary {
 		mode = capture.ModePipe
 	}
-	mode = capture.Choose(mode, capture.Terminal{
+	term := capture.Terminal{
 		StdinTerminal:  capture.IsTerminal(req.Stdin),
 		StdoutTerminal: capture.IsTerminal(req.Stdout),
-		Foreground:     capture.InForeground(req.Stdout),
 		Agent:          agent,
-		Interactive:    capture.IsInteractive(req.Argv, a.env.Getenv, req.Interactive),
-	})
+	}
+	if term.StdoutTerminal {
+		// only a terminal makes pty or passthrough possible: off a
+		// terminal (agents, scripts) rac run asks nothing more
+		term.Foreground = capture.InForeground(req.Stdout)
+		term.Interactive = term.StdinTerminal && capture.IsInteractive(req.Argv, a.env.Getenv, req.Interactive)
+	}
+	mode = capture.Choose(mode, term)
 	switch mode {
 	case capture.ModePTY:
 		return layout{mode: mode, recMode: record.ModePTY, streams: []string{record.Combined}}
