@@ -48,6 +48,7 @@ executed, 127 when it is not found. The last line rac writes to stderr is
 
 func (o *runOptions) run(args []string) error {
 	c := o.c
+
 	errw := c.streams.Err
 	r := c.settings.Run
 	req := app.RunRequest{
@@ -55,6 +56,7 @@ func (o *runOptions) run(args []string) error {
 		Timeout: r.Timeout.V, KillAfter: r.KillAfter.V, DrainTimeout: r.DrainTimeout.V,
 		Mode: string(r.Mode.V), Interactive: r.Interactive.V, SignalSettle: r.SignalSettle.V,
 		Announce: string(r.Announce.V), Summary: r.Summary.V, SummaryHead: r.SummaryHead.V, SummaryTail: r.SummaryTail.V,
+		Signals: c.sigs,
 	}
 	req.OnStart = func(ref string) { c.p.Infof("recording %s", ref) }
 	req.OnExit = func(out capture.Outcome) {

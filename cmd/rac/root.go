@@ -5,6 +5,8 @@ import (
 	"os"
 	"time"
 
+	"github.com/rac-cli/rac/internal/capture"
+
 	"github.com/spf13/cobra"
 
 	"github.com/rac-cli/rac/internal/app"
@@ -25,6 +27,8 @@ type cli struct {
 	session  string
 	settings *config.Settings
 	app      *app.App
+	// sigs are rac run's signals, caught from the start (capture.Signals)
+	sigs *capture.Signals
 }
 
 // Main runs rac with args and returns its exit status. It is the only
@@ -37,6 +41,12 @@ func Main(args []string, streams *ui.IOStreams) int {
 func mainEnv(args []string, streams *ui.IOStreams, env app.Env) int {
 	c := &cli{streams: streams, p: streams.Printer(), env: env}
 	isRunArgs := len(args) > 0 && args[0] == "run"
+	if isRunArgs {
+		// in the background while the settings are read and the
+		// recording made: it is a fifth of rac run's start-up
+		c.sigs = capture.CatchSignals()
+		defer c.sigs.Stop()
+	}
 	root := newRootCmd(c, isRunArgs)
 	root.SetArgs(args)
 	root.SetOut(streams.Out)
@@ -82,7 +92,9 @@ running it again.`,
 	root.Version = version
 	root.AddCommand(newRunCmd(c))
 	if !onlyRun {
-		root.AddCommand(newOutCmd(c), newSessionCmd(c), newVersionCmd())
+		root.AddCommand(newOutCmd(c), newSessionCmd(c), newVersionCmd(),
+			newShellInitCmd(c), newCompletionCmd(c), newConfigCmd(c),
+			newMCPCmd(c), newHookCmd(c), newAgentInitCmd(c), newDoctorCmd(c))
 	}
 	return root
 }

@@ -44,8 +44,12 @@ type RunRequest struct {
 	// Mode is run.mode: auto, pipe, pty or passthrough.
 	Mode string
 	// Interactive names more programs passthrough takes (run.interactive).
-	Interactive              []string
-	SignalSettle             time.Duration
+	Interactive  []string
+	SignalSettle time.Duration
+	// Signals are the signals the run catches, when the caller started
+	// catching them early (capture.CatchSignals, stopped by the caller);
+	// nil: Run catches its own.
+	Signals                  *capture.Signals
 	Summary                  bool
 	SummaryHead, SummaryTail int
 	// OnStart is called with the reference before the command starts,
@@ -165,6 +169,12 @@ func (a *App) Run(req RunRequest) (RunResult, error) {
 	if err := CheckRun(req); err != nil {
 		return RunResult{}, err
 	}
+	sigs := req.Signals
+	if sigs == nil {
+		sigs = capture.CatchSignals()
+		defer sigs.Stop()
+	}
+	lay := a.layout(req)
 	id, idErr := a.Identify(false)
 	if idErr != nil && (a.set.Session != "" || !errors.Is(idErr, session.ErrInvalidName)) {
 		return RunResult{}, idErr // a bad --session flag is rac's own bad flag
@@ -178,11 +188,13 @@ func (a *App) Run(req RunRequest) (RunResult, error) {
 	res := RunResult{Announce: req.Announce}
 	if res.Announce == AnnounceAuto {
 		res.Announce = AnnounceEnd
-		if id.FromAgent {
+		// under any agent, however the session was chosen (RAC_SESSION
+		// from a hook too): the start line is the one an agent's tool
+		// output reliably keeps
+		if id.FromAgent || lay.agent {
 			res.Announce = AnnounceBoth
 		}
 	}
-	lay := a.layout(req)
 	res.Mode = lay.recMode
 	var rec *record.Writer
 	switch {
@@ -224,7 +236,7 @@ func (a *App) Run(req RunRequest) (RunResult, error) {
 		Timeout: req.Timeout, KillAfter: req.KillAfter, DrainTimeout: req.DrainTimeout,
 		Rec: rec, Warn: func(m string) { a.Warn(red.String(m)) }, Now: a.env.Now,
 		Tee: tee, NoForward: req.Summary, Filter: filter,
-		Mode: lay.mode, Combined: lay.combined, SignalSettle: req.SignalSettle,
+		Mode: lay.mode, Combined: lay.combined, SignalSettle: req.SignalSettle, Signals: sigs,
 		OnStopping: func(sig syscall.Signal) {
 			if rec != nil {
 				_ = rec.MarkStopping(unix.SignalName(sig)) // best effort, like all recording
@@ -446,6 +458,7 @@ type layout struct {
 	combined bool     // pipe mode with one pipe for both streams
 	recMode  string   // meta.json's mode
 	streams  []string // the recording's streams
+	agent    bool     // an agent runs the command (session.AgentPresent)
 }
 
 // layout chooses the capture mode: the requested one, or with auto pipe
@@ -472,14 +485,14 @@ func (a *App) layout(req RunRequest) layout {
 	mode = capture.Choose(mode, term)
 	switch mode {
 	case capture.ModePTY:
-		return layout{mode: mode, recMode: record.ModePTY, streams: []string{record.Combined}}
+		return layout{mode: mode, recMode: record.ModePTY, streams: []string{record.Combined}, agent: agent}
 	case capture.ModePassthrough:
-		return layout{mode: mode, recMode: record.ModePassthrough, streams: []string{}}
+		return layout{mode: mode, recMode: record.ModePassthrough, streams: []string{}, agent: agent}
 	}
 	if req.Stdout != nil && req.Stderr != nil && capture.SameDescription(req.Stdout, req.Stderr) {
-		return layout{mode: capture.ModePipe, combined: true, recMode: record.ModeCombined, streams: []string{record.Combined}}
+		return layout{mode: capture.ModePipe, combined: true, recMode: record.ModeCombined, streams: []string{record.Combined}, agent: agent}
 	}
-	return layout{mode: capture.ModePipe, recMode: record.ModePipes, streams: []string{record.Stdout, record.Stderr}}
+	return layout{mode: capture.ModePipe, recMode: record.ModePipes, streams: []string{record.Stdout, record.Stderr}, agent: agent}
 }
 
 // maxStoredArgv bounds the argv a recording keeps, far inside the 1 MiB

@@ -2,7 +2,6 @@ package capture
 
 import (
 	"os"
-	"os/signal"
 	"path/filepath"
 	"runtime"
 	"strconv"
@@ -36,20 +35,20 @@ func TestRunTimeoutSignalsTheTree(t *testing.T) {
 	require.NoError(t, err)
 	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
 	require.NoError(t, err)
-	// Run returned at the end of the pipes, which the sleep held: it has ended
-	st := processState(pid)
-	require.True(t, st == 0 || st == 'Z', "the background sleep still runs (state %c)", st)
+	// Run returned at the end of the pipes, which the sleep held: it is
+	// ending (it closes its files before it is a zombie, so wait for that)
+	require.True(t, awaitExit(t, pid, 10*time.Second), "the background sleep still runs (state %c)", processState(pid))
 }
 
 // The first signal that asks rac to end is reported at once, and passed on.
 func TestRunOnStopping(t *testing.T) {
-	sigs := catchSignals()
-	defer signal.Stop(sigs)
-	sigs <- syscall.SIGTERM // as if sent before the child existed
+	sigs := CatchSignals()
+	defer sigs.Stop()
+	sigs.ch() <- syscall.SIGTERM // as if sent before the child existed
 	got := make(chan syscall.Signal, 2)
 	out := Run(RunOptions{
 		Argv: []string{"sleep", "60"}, Stdout: devNullOut(t), Stderr: devNullOut(t),
-		signals: sigs, OnStopping: func(sig syscall.Signal) { got <- sig },
+		Signals: sigs, OnStopping: func(sig syscall.Signal) { got <- sig },
 	})
 	require.Equal(t, record.StatusSignaled, out.Status)
 	require.Equal(t, syscall.SIGTERM, out.Signal)

@@ -3,7 +3,7 @@ package capture
 import (
 	"fmt"
 	"os"
-	"os/signal"
+	"slices"
 	"syscall"
 	"time"
 
@@ -22,15 +22,8 @@ func runPassthrough(o RunOptions) Outcome {
 	if err != nil {
 		return failedToStart(out, err, startErrCode(err))
 	}
-	sigs := make(chan os.Signal, 16)
-	var caught []os.Signal
-	for _, s := range ptyRelayed {
-		if !signal.Ignored(s) {
-			caught = append(caught, s)
-		}
-	}
-	signal.Notify(sigs, caught...)
-	defer signal.Stop(sigs)
+	sigs, stop := caughtFor(o)
+	defer stop()
 
 	devNull, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
 	if err != nil {
@@ -67,6 +60,9 @@ func runPassthrough(o RunOptions) Outcome {
 		select {
 		case s := <-sigs:
 			sig := s.(syscall.Signal)
+			if !slices.Contains(ptyRelayed, s) {
+				continue // SIGPIPE, SIGWINCH, SIGCONT: as without rac
+			}
 			stopping.saw(sig)
 			if fg && (sig == syscall.SIGINT || sig == syscall.SIGQUIT) {
 				continue // the terminal sent it to the command too

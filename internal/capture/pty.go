@@ -112,15 +112,8 @@ func runPTY(o RunOptions) Outcome {
 		fwd = nil
 	}
 
-	sigs := make(chan os.Signal, 32)
-	var caught []os.Signal
-	for _, s := range append(ptyRelayed, syscall.SIGPIPE) {
-		if !signal.Ignored(s) {
-			caught = append(caught, s)
-		}
-	}
-	signal.Notify(sigs, append(caught, syscall.SIGWINCH, syscall.SIGCONT)...)
-	defer signal.Stop(sigs)
+	sigs, stop := caughtFor(r.o)
+	defer stop()
 
 	devNull, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
 	if err != nil {

@@ -13,7 +13,6 @@ import (
 	"io/fs"
 	"os"
 	"os/exec"
-	"os/signal"
 	"strings"
 	"sync"
 	"syscall"
@@ -57,10 +56,10 @@ type RunOptions struct {
 	// SIGHUP or SIGINT reaches rac (before it is passed on), in a goroutine
 	// of its own; Run returns only after it has returned.
 	OnStopping func(sig syscall.Signal)
-	// signals, set by tests only, are already caught (see catchSignals)
-	// and may hold signals for Run to take as sent before the child
-	// existed; the test stops them.
-	signals chan os.Signal
+	// Signals, when set, are already being caught for this Run's mode
+	// (CatchSignals; the caller stops them); a signal already in them is
+	// taken as sent before the child existed. nil: Run catches its own.
+	Signals *Signals
 	// Warn prints one line for the user (rac's own stderr).
 	Warn func(msg string)
 	Now  func() time.Time
@@ -149,11 +148,8 @@ func Run(o RunOptions) Outcome {
 
 	// Catch signals before the child exists so none is missed; caught (not
 	// ignored) signals are reset to the default in the child by exec.
-	sigs := o.signals
-	if sigs == nil {
-		sigs = catchSignals()
-		defer signal.Stop(sigs)
-	}
+	sigs, stop := caughtFor(o)
+	defer stop()
 
 	// Without a stdin the child reads /dev/null, as with os/exec.
 	stdin := o.Stdin

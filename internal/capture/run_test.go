@@ -2,7 +2,6 @@ package capture
 
 import (
 	"os"
-	"os/signal"
 	"path/filepath"
 	"syscall"
 	"testing"
@@ -22,14 +21,15 @@ func devNullOut(t *testing.T) *os.File {
 // A signal caught before the child exists reaches the child once it does:
 // the child would have got it without rac.
 func TestRunForwardsASignalCaughtBeforeTheChild(t *testing.T) {
-	sigs := catchSignals()
-	defer signal.Stop(sigs)
+	sigs := CatchSignals()
+	defer sigs.Stop()
+	ch := sigs.ch() // caught from here on
 	require.NoError(t, syscall.Kill(os.Getpid(), syscall.SIGTERM))
-	s := <-sigs // delivered: put it back for Run
-	sigs <- s
+	s := <-ch // delivered: put it back for Run
+	sigs.c <- s
 	out := Run(RunOptions{
 		Argv: []string{"sleep", "60"}, Stdout: devNullOut(t), Stderr: devNullOut(t),
-		signals: sigs,
+		Signals: sigs,
 	})
 	require.Equal(t, record.StatusSignaled, out.Status)
 	require.Equal(t, syscall.SIGTERM, out.Signal)

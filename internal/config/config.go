@@ -100,6 +100,11 @@ type Settings struct {
 	Record  RecordSettings
 	Session SessionSettings
 	GC      GCSettings
+	Read    ReadSettings
+	Shell   ShellSettings
+	Hook    HookSettings
+	Store   StoreSettings
+	MCP     MCPSettings
 
 	// File is the config file's path, read or not ("" when neither
 	// XDG_CONFIG_HOME nor HOME says where); FileRead tells whether it
@@ -144,6 +149,32 @@ type RecordSettings struct {
 type SessionSettings struct {
 	IDVars     Value[[]string]
 	MarkerVars Value[[]string]
+}
+
+// ReadSettings: rac out read. Pager "" means $PAGER, else less -R.
+type ReadSettings struct {
+	Pager Value[string]
+}
+
+// ShellSettings: rac shell-init.
+type ShellSettings struct {
+	Wrap Value[[]string]
+}
+
+// HookSettings: the agent hooks (rac hook).
+type HookSettings struct {
+	Wrap Value[[]string]
+}
+
+// StoreSettings: where recordings go when the store cannot be written.
+type StoreSettings struct {
+	Workdir Value[bool]
+}
+
+// MCPSettings: rac mcp.
+type MCPSettings struct {
+	Run    Value[bool]
+	Budget Value[int64]
 }
 
 type GCSettings struct {
