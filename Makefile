@@ -9,7 +9,7 @@ GOLANGCI      := $(shell $(GO) env GOPATH)/bin/golangci-lint-$(GOLANGCI_VER)
 FUZZTIME      ?= 10s
 export GOFLAGS := -buildvcs=false
 
-.PHONY: all build demo test lint vet unit corpus fuzz fuzz-long bench terminal signals clean
+.PHONY: all build demo test lint vet unit corpus fuzz fuzz-long bench terminal signals harness faults man clean
 
 all: build
 
@@ -77,7 +77,22 @@ signals:
 # terminal: the real-terminal suite, rac run in tmux panes compared with
 # the same commands without rac (needs tmux, less, python3, git)
 terminal:
-	RAC_TMUX=1 $(GO) test -count=1 -run 'TestTmux' -v ./cmd/rac/
+	RAC_TMUX=1 $(GO) test -count=1 -run 'TestTmux|TestShell|TestPager' -v ./cmd/rac/
+
+# harness: the real agent harnesses (Claude Code, Codex, Gemini CLI, pinned
+# versions from the npm registry, installed into a cache folder) against
+# mock model servers; a loud SKIP when they cannot be had
+harness: build
+	@./scripts/harness.sh $(RAC)
+
+# faults: kill -9 loops, concurrency, hostile stores, the secret corpus in
+# pty mode and 20s of fuzzing per target, with a summary table
+faults: build
+	@./scripts/faults.sh $(RAC)
+
+# man: man pages for every command, from the command tree (cobra/doc)
+man: build
+	@./scripts/man.sh $(RAC)
 
 clean:
 	rm -rf $(BIN)
