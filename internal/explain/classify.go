@@ -51,6 +51,7 @@ const (
 	kindGit       = "git"       // git's "! [rejected]" and "CONFLICT (...)"
 	kindLog       = "log"       // a log line at ERROR or FATAL level
 	kindMake      = "make"      // make's own errors ("*** No rule to make target")
+	kindReport    = "report"    // a report's banner, or the heading of a block of frames under it
 	kindTerm      = "term"      // a line that contains an error term
 	kindDetail    = "detail"    // left:/right: under a failed assertion
 	kindSummary   = "summary"   // a consequence or summary line
@@ -67,8 +68,14 @@ const (
 )
 
 // maxPending bounds the log lines kept for one running go test (-v output
-// prints them before the test's "--- FAIL"/"--- PASS" line).
-const maxPending = 4
+// prints them before the test's "--- FAIL"/"--- PASS" line), and
+// maxPendingTests the tests they are kept for: subtests and parallel tests
+// print their lines under their own "=== RUN"/"=== CONT" marker, and their
+// "--- FAIL" comes after the other tests' lines, when the parent ends.
+const (
+	maxPending      = 4
+	maxPendingTests = 16
+)
 
 type pendingLine struct {
 	line int
@@ -78,13 +85,39 @@ type pendingLine struct {
 // lineState is what classification remembers between lines of one stream.
 type lineState struct {
 	goTest    int
-	pending   []pendingLine
-	traceback bool   // inside a Python traceback: the next unindented line is the exception
-	next      string // the next line is a message of this kind ("thread ... panicked at ...:" is followed by its message)
+	test      string                   // the test whose lines follow ("=== RUN/CONT/NAME")
+	pending   map[string][]pendingLine // log lines of tests that have not ended
+	traceback bool                     // inside a Python traceback: the next unindented line is the exception
+	next      string                   // the next line is a message of this kind ("thread ... panicked at ...:" is followed by its message)
+	heading   *pendingLine             // a term line that heads a block if the next line is indented deeper
+	headDepth int                      // its indent
+}
+
+// hold keeps a log line of the running test until its end says whether
+// it failed.
+func (s *lineState) hold(line int, text []byte) {
+	if s.pending == nil {
+		s.pending = make(map[string][]pendingLine)
+	}
+	p, ok := s.pending[s.test]
+	if !ok && len(s.pending) == maxPendingTests || len(p) == maxPending {
+		return
+	}
+	s.pending[s.test] = append(p, pendingLine{line, string(text)})
+}
+
+// testName is the test named after a go test marker: "  TestX/sub (0.00s)"
+// gives "TestX/sub".
+func testName(t []byte) string {
+	t = bytes.TrimLeft(t, " ")
+	if i := bytes.IndexByte(t, ' '); i >= 0 {
+		t = t[:i]
+	}
+	return string(t)
 }
 
 // wantAll says the next line must be classified even without an anchor.
-func (s *lineState) wantAll() bool { return s.traceback || s.next != "" }
+func (s *lineState) wantAll() bool { return s.traceback || s.next != "" || s.heading != nil }
 
 // shapes are compiled on first use: rac run never explains, and its
 // start-up must not pay for these.
@@ -153,18 +186,21 @@ func (sc *scanner) classify(s []byte, line int) (int, string) {
 	// go test: markers and the lines of passing tests.
 	switch {
 	case hasPrefix(t, "=== RUN") || hasPrefix(t, "=== CONT") || hasPrefix(t, "=== NAME") || hasPrefix(t, "=== PAUSE"):
-		st.goTest, st.pending = goRun, st.pending[:0]
+		st.goTest, st.test = goRun, testName(t[len("=== RUN"):])
 		return tierNone, ""
 	case hasPrefix(t, "--- PASS:") || hasPrefix(t, "--- SKIP:"):
-		st.goTest, st.pending = goPass, st.pending[:0]
+		st.goTest = goPass
+		delete(st.pending, testName(t[len("--- PASS:"):]))
 		return tierNone, ""
 	case hasPrefix(t, "--- FAIL:"):
 		// The test's own messages are more telling than this header:
-		// -v output printed them before it.
-		for _, p := range st.pending {
+		// -v output printed them before it, maybe far before.
+		name := testName(t[len("--- FAIL:"):])
+		for _, p := range st.pending[name] {
 			sc.addText(testMessageTier([]byte(p.text)), kindTest, p.line, []byte(p.text))
 		}
-		st.goTest, st.pending = goFail, st.pending[:0]
+		delete(st.pending, name)
+		st.goTest = goFail
 		return tierSummary, kindSummary
 	case indent == 0 && (string(t) == "PASS" || hasPrefix(t, "ok  ") || hasPrefix(t, "?   ")):
 		st.goTest = goNone
@@ -186,9 +222,7 @@ func (sc *scanner) classify(s []byte, line int) (int, string) {
 			case goFail:
 				return testMessageTier(rest), kindTest
 			case goRun:
-				if len(st.pending) < maxPending {
-					st.pending = append(st.pending, pendingLine{line, string(s[indent:])})
-				}
+				st.hold(line, s[indent:])
 				return tierNone, ""
 			default:
 				return tierNone, ""
@@ -263,6 +297,15 @@ func toolShape(t []byte, indent int, st *lineState) (int, string, bool) {
 		return tierNone, "", true
 	case string(t) == "npm error" || string(t) == "npm ERR!":
 		return tierNone, "", true
+
+	// A report's banner ("WARNING: DATA RACE"): a heading in capitals
+	// that names a failure, whatever level word it starts with.
+	case isBanner(t) && hasTerm(t):
+		return tierCause, kindReport, true
+	// A summary of a report ("ERROR SUMMARY: 1 errors") comes after what
+	// it counts.
+	case hasWordFold(t, "summary") && hasTerm(t):
+		return tierSummary, kindSummary, true
 
 	// Summaries and consequences: several start like causes.
 	case hasPrefix(t, "error: could not compile"), hasPrefix(t, "error: aborting due to"),
@@ -602,12 +645,16 @@ const (
 	prevSegmentation
 	prevUndefined
 	prevNegation // "without", "zero"
+	prevData
 )
 
 // hasTerm reports whether t holds an error term as a word of its own:
 // "TestErrorHandling" and "error_pages" hold none, "0 failed" and
 // "errors: 0" do not count.
-func hasTerm(t []byte) bool {
+func hasTerm(t []byte) bool { return termIndex(t) >= 0 }
+
+// termIndex is the offset of the first error term in t, or -1.
+func termIndex(t []byte) int {
 	prev := prevOther
 	for i := 0; i < len(t); {
 		if !isLetter(t[i]) {
@@ -637,8 +684,12 @@ func hasTerm(t []byte) bool {
 		case "error", "errors", "errored", "fatal", "fail", "fails", "failed", "failure", "failures", "failing",
 			"panic", "panicked", "exception", "traceback", "denied", "cannot", "can't", "couldn't", "unable",
 			"refused", "timeout", "timeouts", "conflict", "conflicts", "rejected", "reject", "abort", "aborted",
-			"aborting", "crashloopbackoff", "imagepullbackoff", "errimagepull":
+			"aborting", "crashloopbackoff", "imagepullbackoff", "errimagepull", "invalid":
 			term = true
+		case "race":
+			term = prev == prevData
+		case "data":
+			next = prevData
 		case "found":
 			term = prev == prevNot
 		case "out":
@@ -668,11 +719,63 @@ func hasTerm(t []byte) bool {
 			next = prevNegation
 		}
 		if term && !zeroCount(t, start, i, prev) {
-			return true
+			return start
 		}
 		prev = next
 	}
+	return -1
+}
+
+// isBanner reports a heading in capitals: at least two words of letters,
+// and no lower-case letter.
+func isBanner(t []byte) bool {
+	words, in := 0, false
+	for _, c := range t {
+		switch {
+		case 'a' <= c && c <= 'z':
+			return false
+		case 'A' <= c && c <= 'Z':
+			if !in {
+				words++
+			}
+			in = true
+		default:
+			in = false
+		}
+	}
+	return words >= 2
+}
+
+// hasWordFold reports whether t holds the lower-case word w, in any case,
+// as a word of its own.
+func hasWordFold(t []byte, w string) bool {
+	for i := 0; i+len(w) <= len(t); i++ {
+		if lower[t[i]] == w[0] && hasPrefixFold(t[i:], w) &&
+			(i == 0 || !isLetter(t[i-1])) && (i+len(w) == len(t) || !isLetter(t[i+len(w)])) {
+			return true
+		}
+	}
 	return false
+}
+
+// reportPrefix is the length of a memory checker's line prefix "==123== "
+// (and "==123==" alone): the report's lines are judged without it.
+func reportPrefix(t []byte) int {
+	if len(t) < 5 || t[0] != '=' || t[1] != '=' || !isDigit(t[2]) {
+		return 0
+	}
+	i := 2
+	for i < len(t) && isDigit(t[i]) {
+		i++
+	}
+	if i+2 > len(t) || t[i] != '=' || t[i+1] != '=' {
+		return 0
+	}
+	i += 2
+	if i < len(t) && t[i] == ' ' {
+		i++
+	}
+	return i
 }
 
 // zeroCount reports a term used to say that nothing went wrong: "0 errors",

@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -55,9 +56,26 @@ type corpusCase struct {
 	pass  bool   // the run succeeds and has no error line: explain must show its tail
 }
 
-// corpusResult is what one case scored.
+// corpusResult is what one case scored: explain in both stream forms
+// (two pipes, and one combined stream as a pty gives), the lines its text
+// took, and the naive views on the combined output.
 type corpusResult struct {
-	explain, tail, grep bool
+	pipes, combined         bool
+	textLines, combinedText int
+	tail, grep, headTail    bool
+}
+
+// corpusSet is a corpus with its own folder: the tuning corpus explain's
+// ranking is written against, and the held-out corpus it is only scored on.
+type corpusSet struct {
+	name  string
+	dir   string
+	cases func() []corpusCase
+}
+
+var corpusSets = []corpusSet{
+	{name: "tuning", dir: corpusDir, cases: corpusCases},
+	{name: "held-out", dir: heldoutDir, cases: heldoutCases},
 }
 
 // corpusRun is what one run left, as kept under testdata/corpus/SLUG/: the
@@ -76,23 +94,38 @@ type corpusRun struct {
 }
 
 func TestCorpus(t *testing.T) {
-	cases := corpusCases()
-	slugs := map[string]bool{}
-	for _, c := range cases {
-		s := corpusSlug(c.name)
-		require.False(t, slugs[s], "two corpus cases have the folder name %q", s)
-		slugs[s] = true
-	}
 	var env *corpusEnv
 	if *corpusLive {
 		env = newCorpusEnv(t)
-	} else {
+	}
+	for _, set := range corpusSets {
+		t.Run(set.name, func(t *testing.T) { scoreCorpusSet(t, env, set) })
+	}
+}
+
+// Thresholds of the issue that asked for the held-out corpus: on each
+// set, in each stream form.
+const (
+	corpusMinCases    = 25
+	corpusMinPct      = 95
+	corpusMaxMeanX100 = 800 // mean text lines of a report, times 100
+)
+
+func scoreCorpusSet(t *testing.T, env *corpusEnv, set corpusSet) {
+	cases := set.cases()
+	slugs := map[string]bool{}
+	for _, c := range cases {
+		s := corpusSlug(c.name)
+		require.False(t, slugs[s], "two %s cases have the folder name %q", set.name, s)
+		slugs[s] = true
+	}
+	if env == nil {
 		// a folder no case owns is a renamed or removed case's leftover
-		entries, err := os.ReadDir(corpusDir)
+		entries, err := os.ReadDir(set.dir)
 		require.NoError(t, err)
 		for _, e := range entries {
 			if e.IsDir() && !slugs[e.Name()] {
-				t.Errorf("%s/%s belongs to no corpus case: remove it, or run make corpus", corpusDir, e.Name())
+				t.Errorf("%s/%s belongs to no corpus case: remove it, or run make corpus", set.dir, e.Name())
 			}
 		}
 	}
@@ -118,15 +151,15 @@ func TestCorpus(t *testing.T) {
 							t.Skipf("%s not on PATH (its kept run stays): %v", tool, err)
 						}
 					}
-					run = liveCorpusCase(t, env, c)
+					run = liveCorpusCase(t, env, set.dir, c)
 				} else {
 					var ok bool
-					run, ok = readCorpusRun(t, corpusSlug(c.name))
+					run, ok = readCorpusRun(t, set.dir, corpusSlug(c.name))
 					if !ok {
 						mu.Lock()
 						skipped = append(skipped, c.name+" (no kept run: make corpus on a machine with "+strings.Join(c.tools, ", ")+")")
 						mu.Unlock()
-						t.Skipf("no kept run in %s/%s", corpusDir, corpusSlug(c.name))
+						t.Skipf("no kept run in %s/%s", set.dir, corpusSlug(c.name))
 					}
 				}
 				r := scoreCorpusCase(t, c, run)
@@ -137,18 +170,33 @@ func TestCorpus(t *testing.T) {
 		}
 	})
 
-	n := len(results)
-	var ex, tl, gr int
+	var fails, passes, pipes, comb, tl, gr, ht, lines, clines, passOK int
 	var missed []string
 	for _, c := range cases {
 		r, ok := results[c.name]
 		if !ok {
 			continue
 		}
-		if r.explain {
-			ex++
-		} else {
-			missed = append(missed, c.name)
+		lines += r.textLines
+		clines += r.combinedText
+		if c.pass {
+			passes++
+			if r.pipes && r.combined {
+				passOK++
+			} else {
+				missed = append(missed, c.name+" (pass)")
+			}
+			continue
+		}
+		fails++
+		if r.pipes {
+			pipes++
+		}
+		if r.combined {
+			comb++
+		}
+		if !r.pipes || !r.combined {
+			missed = append(missed, fmt.Sprintf("%s (pipes %v, combined %v)", c.name, r.pipes, r.combined))
 		}
 		if r.tail {
 			tl++
@@ -156,15 +204,28 @@ func TestCorpus(t *testing.T) {
 		if r.grep {
 			gr++
 		}
-	}
-	pct := func(k int) int {
-		if n == 0 {
-			return 0
+		if r.headTail {
+			ht++
 		}
-		return k * 100 / n
 	}
-	line := fmt.Sprintf("explain corpus: explain %d/%d (%d%%), tail -10 %d/%d (%d%%), grep|head -4 %d/%d (%d%%)",
-		ex, n, pct(ex), tl, n, pct(tl), gr, n, pct(gr))
+	n := len(results)
+	pct := func(k, of int) string {
+		if of == 0 {
+			return fmt.Sprintf("%d/0", k)
+		}
+		return fmt.Sprintf("%d/%d (%d%%)", k, of, k*100/of)
+	}
+	mean := func(total int) string {
+		if n == 0 {
+			return "0"
+		}
+		return fmt.Sprintf("%.1f", float64(total)/float64(n))
+	}
+	line := fmt.Sprintf("explain corpus %s: %d runs; failures with the cause shown: explain %s two pipes, %s combined; "+
+		"passing runs with their pass line and no cause %s; mean lines %s (combined %s); "+
+		"beside tail -10 %s, grep|head -4 %s, head -10+tail -10 %s",
+		set.name, n, pct(pipes, fails), pct(comb, fails), pct(passOK, passes), mean(lines), mean(clines),
+		pct(tl, fails), pct(gr, fails), pct(ht, fails))
 	t.Log(line)
 	fmt.Println(line) // on stdout too, so make test logs carry the score
 	if len(skipped) > 0 {
@@ -179,16 +240,20 @@ func TestCorpus(t *testing.T) {
 		}
 		sort.Strings(tools)
 		if len(tools) == 0 {
-			fmt.Println("explain corpus: every tool was installed; no case skipped")
+			fmt.Printf("explain corpus %s: every tool was installed; no case skipped\n", set.name)
 		} else {
-			fmt.Printf("explain corpus: not installed, so skipped (their kept runs stay): %s\n", strings.Join(tools, ", "))
+			fmt.Printf("explain corpus %s: not installed, so skipped (their kept runs stay): %s\n", set.name, strings.Join(tools, ", "))
 		}
 	}
 	if len(missed) > 0 {
 		t.Logf("explain missed: %s", strings.Join(missed, ", "))
 	}
-	require.GreaterOrEqual(t, n, 25, "at least 25 corpus cases must be scored")
-	require.GreaterOrEqual(t, ex*100, 95*n, "explain must show the causal line in at least 95%% of the corpus")
+	require.GreaterOrEqual(t, n, corpusMinCases, "at least %d corpus cases must be scored", corpusMinCases)
+	assert.GreaterOrEqual(t, pipes*100, corpusMinPct*fails, "explain must show the causal line in at least %d%% of the failures (two pipes)", corpusMinPct)
+	assert.GreaterOrEqual(t, comb*100, corpusMinPct*fails, "explain must show the causal line in at least %d%% of the failures (combined)", corpusMinPct)
+	assert.Equal(t, passes, passOK, "every passing run must show its pass line and no cause")
+	assert.LessOrEqual(t, lines*100, corpusMaxMeanX100*n, "explain's mean output must stay at most 8 lines")
+	assert.LessOrEqual(t, clines*100, corpusMaxMeanX100*n, "explain's mean output must stay at most 8 lines (combined)")
 }
 
 // corpusSlug is a case's folder under testdata/corpus.
@@ -230,8 +295,8 @@ func (r *corpusRun) combined() ([]byte, error) {
 }
 
 // readCorpusRun reads a kept run; false when the case has none.
-func readCorpusRun(t *testing.T, slug string) (*corpusRun, bool) {
-	dir := filepath.Join(corpusDir, slug)
+func readCorpusRun(t *testing.T, root, slug string) (*corpusRun, bool) {
+	dir := filepath.Join(root, slug)
 	b, err := os.ReadFile(filepath.Join(dir, "run.json"))
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, false
@@ -247,8 +312,8 @@ func readCorpusRun(t *testing.T, slug string) (*corpusRun, bool) {
 }
 
 // writeCorpusRun replaces a case's kept run.
-func writeCorpusRun(t *testing.T, slug string, r *corpusRun) {
-	dir := filepath.Join(corpusDir, slug)
+func writeCorpusRun(t *testing.T, root, slug string, r *corpusRun) {
+	dir := filepath.Join(root, slug)
 	require.NoError(t, os.MkdirAll(dir, 0o755))
 	b, err := json.MarshalIndent(r, "", "  ")
 	require.NoError(t, err)
@@ -260,7 +325,7 @@ func writeCorpusRun(t *testing.T, slug string, r *corpusRun) {
 // liveCorpusCase makes the run in a fresh folder under the corpus root,
 // scores it as it came, and keeps it (with the root's path replaced by
 // corpusWork) once explain scores the kept form the same way.
-func liveCorpusCase(t *testing.T, env *corpusEnv, c corpusCase) *corpusRun {
+func liveCorpusCase(t *testing.T, env *corpusEnv, root string, c corpusCase) *corpusRun {
 	slug := corpusSlug(c.name)
 	dir := filepath.Join(env.root, slug)
 	home := filepath.Join(dir, ".home")
@@ -287,7 +352,6 @@ func liveCorpusCase(t *testing.T, env *corpusEnv, c corpusCase) *corpusRun {
 	default:
 		t.Fatalf("%q did not run: %v", c.argv, err)
 	}
-	rawScore := scoreCorpusCase(t, c, raw)
 
 	// the same run as kept: the writes again, each with the root replaced
 	kept := &corpusRun{Argv: c.argv, ExitCode: raw.ExitCode, Signal: raw.Signal,
@@ -302,9 +366,9 @@ func liveCorpusCase(t *testing.T, env *corpusEnv, c corpusCase) *corpusRun {
 		rest[name] = rest[name][n:]
 	}
 	w.finish(kept)
-	require.Equal(t, rawScore, scoreCorpusCase(t, c, kept),
-		"writing %s in place of the temporary folder changed the score", corpusWork)
-	writeCorpusRun(t, slug, kept)
+	// kept before it is scored: a held-out case's cause is marked by hand
+	// from what the tool really wrote
+	writeCorpusRun(t, root, slug, kept)
 	return kept
 }
 
@@ -330,26 +394,46 @@ func scoreCorpusCase(t *testing.T, c corpusCase, run *corpusRun) corpusResult {
 	require.Contains(t, string(combined), c.want,
 		"the causal line is not in the output: the case is wrong for this tool version")
 
-	rep, xerr := Explain(Input{Meta: meta, Now: func() time.Time { return end }, Streams: []Stream{
+	pipes := explainCorpusRun(t, meta, end, []Stream{
 		{Name: "stdout", R: bytes.NewReader(run.stdout)},
 		{Name: "stderr", R: bytes.NewReader(run.stderr)},
-	}})
-	require.NoError(t, xerr)
-	var shown []string
-	for _, l := range rep.Lines {
-		shown = append(shown, cut(l.Text, TextLineBytes))
-	}
+	})
+	comb := explainCorpusRun(t, meta, end, []Stream{{Name: "pty", R: bytes.NewReader(combined)}})
 	r := corpusResult{
-		explain: containsAny(shown, c.want) && (!c.pass || rep.Shows == ShowsTail),
-		tail:    containsAny(tailLines(combined, 10), c.want),
-		grep:    containsAny(grepHead(combined, 4), c.want),
+		pipes: corpusHit(c, pipes), combined: corpusHit(c, comb),
+		textLines: len(reportLines(pipes)), combinedText: len(reportLines(comb)),
+		tail:     containsAny(tailLines(combined, 10), c.want),
+		grep:     containsAny(grepHead(combined, 4), c.want),
+		headTail: containsAny(headLines(combined, 10), c.want) || containsAny(tailLines(combined, 10), c.want),
 	}
-	if !r.explain {
-		t.Errorf("explain did not show %q:\n%s--- stdout:\n%s--- stderr:\n%s", c.want, rep, run.stdout, run.stderr)
+	if !r.pipes || !r.combined {
+		t.Logf("explain did not show %q (pipes %v, combined %v):\n%s\n%s", c.want, r.pipes, r.combined, pipes, comb)
 	} else {
-		t.Logf("\n%s", rep)
+		t.Logf("\n%s", pipes)
 	}
 	return r
+}
+
+func explainCorpusRun(t *testing.T, meta Meta, end time.Time, streams []Stream) *Report {
+	rep, err := Explain(Input{Meta: meta, Now: func() time.Time { return end }, Streams: streams})
+	require.NoError(t, err)
+	return rep
+}
+
+// corpusHit says whether the report's text shows the case's line in its
+// first 12 lines, and for a passing run, no cause.
+func corpusHit(c corpusCase, rep *Report) bool {
+	lines := reportLines(rep)
+	return containsAny(lines[:min(len(lines), 12)], c.want) && (!c.pass || rep.Shows != ShowsCause)
+}
+
+func reportLines(rep *Report) []string {
+	return strings.Split(strings.TrimSuffix(rep.String(), "\n"), "\n")
+}
+
+func headLines(b []byte, n int) []string {
+	lines := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+	return lines[:min(len(lines), n)]
 }
 
 func containsAny(lines []string, want string) bool {
@@ -822,6 +906,55 @@ func corpusCases() []corpusCase {
 		{
 			name: "curl connection refused on loopback", tools: []string{"curl"},
 			argv: []string{"curl", "-sS", "--max-time", "10", "http://127.0.0.1:1/health"}, want: "Failed to connect to 127.0.0.1 port 1",
+		},
+
+		// failure blocks and structured reports (the classes the held-out
+		// corpus is scored on, in runs of their own)
+		{
+			name: "go test -v: subtest message printed before the other subtests", tools: []string{"go"},
+			files: goModule(map[string]string{
+				"duration/duration.go":      "package duration\n\nimport \"time\"\n\n// Parse parses a duration with a day unit.\nfunc Parse(s string) (time.Duration, error) { return time.ParseDuration(s) }\n",
+				"duration/duration_test.go": "package duration\n\nimport (\n\t\"testing\"\n\t\"time\"\n)\n\nfunc TestParse(t *testing.T) {\n\tfor _, tc := range []struct {\n\t\tin  string\n\t\tout time.Duration\n\t}{{\"1s\", time.Second}, {\"1d\", 24 * time.Hour}, {\"2m\", 2 * time.Minute}, {\"3h\", 3 * time.Hour}} {\n\t\tt.Run(tc.in, func(t *testing.T) {\n\t\t\tt.Logf(\"parsing %s\", tc.in)\n\t\t\tgot, _ := Parse(tc.in)\n\t\t\tif got != tc.out {\n\t\t\t\tt.Errorf(\"Parse(%q) is %v, the day unit is not read\", tc.in, got)\n\t\t\t}\n\t\t})\n\t}\n}\n",
+			}),
+			argv: []string{"go", "test", "-v", "-count=1", "./..."}, want: `Parse("1d") is 0s, the day unit is not read`,
+		},
+		{
+			name: "go test -race: two goroutines write one field", tools: []string{"go", "gcc"},
+			files: goModule(map[string]string{
+				"stats/stats.go":      "package stats\n\n// S holds a maximum.\ntype S struct{ Max int }\n\n// Observe records v.\nfunc (s *S) Observe(v int) {\n\tif v > s.Max {\n\t\ts.Max = v\n\t}\n}\n",
+				"stats/stats_test.go": "package stats\n\nimport \"testing\"\n\nfunc TestObserve(t *testing.T) {\n\tvar s S\n\tdone := make(chan bool)\n\tgo func() { s.Observe(3); done <- true }()\n\ts.Observe(5)\n\t<-done\n\tt.Log(s.Max)\n}\n",
+			}),
+			argv: []string{"sh", "-c", "CGO_ENABLED=1 go test -race -count=1 ./..."}, want: "WARNING: DATA RACE",
+		},
+		{
+			name: "valgrind: invalid write past a buffer", tools: []string{"gcc", "valgrind"},
+			files: map[string]string{"copy.c": "#include <stdlib.h>\n#include <string.h>\nint main(void) {\n    char *name = malloc(6);\n    strcpy(name, \"orders\");\n    free(name);\n    return 0;\n}\n"},
+			setup: [][]string{{"gcc", "-g", "-O0", "-fno-builtin", "-o", "copy", "copy.c"}},
+			argv:  []string{"valgrind", "--error-exitcode=4", "./copy"}, want: "Invalid write of size 1",
+		},
+		{
+			name: "valgrind: jump on an uninitialised value", tools: []string{"gcc", "valgrind"},
+			files: map[string]string{"flag.c": "#include <stdio.h>\nint main(void) {\n    int ready;\n    if (ready > 2)\n        puts(\"ready\");\n    return 0;\n}\n"},
+			setup: [][]string{{"gcc", "-g", "-O0", "-o", "flag", "flag.c"}},
+			argv:  []string{"valgrind", "--error-exitcode=4", "./flag"}, want: "Conditional jump or move depends on uninitialised value",
+		},
+		{
+			name: "sh: a log line whose reason follows a long prefix", tools: []string{"sh"},
+			files: map[string]string{"sync.sh": "for i in 1 2 3; do echo \"2025-01-02T03:04:0$i.123456Z host=ingest-7.eu-central.internal pid=4242 component=replicator shard=orders-000$i span=9b1c7e2f44a0d1e3 parent=1f2e3d4c5b6a7988 level=info msg=copied batch $i\"; done\necho \"2025-01-02T03:04:09.123456Z host=ingest-7.eu-central.internal pid=4242 component=replicator shard=orders-0004 span=9b1c7e2f44a0d1e4 parent=1f2e3d4c5b6a7989 level=error msg=replica orders-b lags by 9000 batches, stopping the copy\" >&2\nexit 1\n"},
+			argv:  []string{"sh", "sync.sh"}, want: "replica orders-b lags by 9000 batches",
+		},
+		{
+			name: "pass: python script that logs a handled traceback", tools: []string{"python3"}, pass: true,
+			files: map[string]string{"report.py": "import logging\nfor attempt in (1, 2):\n    try:\n        if attempt == 1:\n            raise TimeoutError('mirror did not answer')\n        print('fetched mirror list')\n    except TimeoutError:\n        logging.exception('attempt %d failed, retrying', attempt)\nprint('report written to out/report.html')\n"},
+			argv:  []string{"python3", "report.py"}, want: "report written to out/report.html",
+		},
+		{
+			name: "pass: cargo test with a test about errors", tools: []string{"cargo"}, pass: true,
+			files: map[string]string{
+				"Cargo.toml": "[package]\nname = \"calc\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[dependencies]\n",
+				"src/lib.rs": "pub fn div(a: i32, b: i32) -> Result<i32, String> {\n    if b == 0 { return Err(\"division by zero\".into()); }\n    Ok(a / b)\n}\n\n#[cfg(test)]\nmod tests {\n    use super::*;\n    #[test]\n    fn error_on_zero() { assert!(div(1, 0).is_err()); }\n    #[test]\n    fn divides() { assert_eq!(div(6, 3), Ok(2)); }\n}\n",
+			},
+			argv: []string{"cargo", "test", "--offline"}, want: "test result: ok. 2 passed",
 		},
 
 		// kubectl, pointed at a closed loopback port

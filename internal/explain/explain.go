@@ -1,6 +1,7 @@
 // Package explain says in a few lines what failed in a recorded command:
 // the command, its outcome, and the up to four distinct output lines most
-// likely to be the cause, or a short tail when no line looks like an error.
+// likely to be the cause, or a short tail when no line looks like an error;
+// for a run that exited 0, never a cause: its warnings and its last lines.
 // It owns the matching, the ranking and the text and JSON renderings.
 //
 // It takes plain values (the recording's metadata and a reader per stream)
@@ -18,6 +19,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/rac-cli/rac/internal/record"
 	"github.com/rac-cli/rac/internal/termtext"
@@ -71,7 +73,7 @@ type Report struct {
 	Meta     Meta          // as given, with Argv, Cwd and Note redacted
 	Argc     int           // len(Meta.Argv) as recorded; Argv may hold fewer (see MaxArgvBytes)
 	Duration time.Duration // run time; for running and incomplete runs, the time since the start
-	Shows    string        // ShowsCause or ShowsTail
+	Shows    string        // ShowsCause, ShowsTail or ShowsPass
 	Lines    []Line        // the cause lines, most likely first, or the tail in stream order
 	Matched  int           // output lines that matched an error term or shape, before folding
 	Streams  []StreamStat  // what was read
@@ -81,6 +83,10 @@ type Report struct {
 const (
 	ShowsCause = "cause"
 	ShowsTail  = "tail"
+	// ShowsPass is for a run that exited 0: its last lines, where test
+	// runners and builds say that they passed, after up to MaxPassWarnings
+	// warnings. A run that passed has no cause, whatever it printed.
+	ShowsPass = "pass"
 )
 
 // Line is one output line in a report.
@@ -89,7 +95,7 @@ type Line struct {
 	Line   int    // per-stream line number, counted from 1 as rac out read counts
 	Text   string // the line as a terminal showed it, trimmed and redacted
 	Count  int    // similar lines folded into this one (1: none)
-	Kind   string // why it was picked (compiler, exception, panic, test, tool, git, log, make, term, detail, summary, context, tail)
+	Kind   string // why it was picked (compiler, exception, panic, test, tool, git, log, make, report, term, detail, summary, context, tail)
 }
 
 // StreamStat says how much of a stream was read.
@@ -105,6 +111,10 @@ const (
 	// MaxTail is the number of tail lines a report shows: with the command,
 	// outcome and header lines the text stays under 12 lines.
 	MaxTail = 8
+	// MaxPassTail is the number of tail lines a passing run's report shows.
+	MaxPassTail = 6
+	// MaxPassWarnings is the number of warnings shown above them.
+	MaxPassWarnings = 2
 	// MaxArgvBytes bounds the argv kept in a report: more would never fit
 	// the 8 KiB JSON object, and the text line shows much less.
 	MaxArgvBytes = 8 << 10
@@ -141,10 +151,7 @@ func Explain(in Input) (*Report, error) {
 			}
 		}
 		rings[i] = sc.ring
-		rep.Streams = append(rep.Streams, StreamStat{Name: s.Name, Lines: sc.next - 1, Bytes: sc.bytes})
-		if sc.bytes == 0 {
-			rep.Streams[i].Lines = 0
-		}
+		rep.addStream(s.Name, sc.next-1, sc.bytes)
 	}
 
 	rep.Meta = in.Meta
@@ -165,14 +172,29 @@ func Explain(in Input) (*Report, error) {
 	rep.Matched = st.matched
 
 	name := func(i int) string { return in.Streams[i].Name }
-	if top := st.top(MaxCause); len(top) > 0 && top[0].tier > tierContext {
+	passed := in.Meta.Status == StatusExited && in.Meta.ExitCode != nil && *in.Meta.ExitCode == 0
+	if passed {
+		rep.Shows = ShowsPass
+		for _, c := range st.tiers[tierContext] {
+			if len(rep.Lines) == MaxPassWarnings {
+				break
+			}
+			rep.Lines = append(rep.Lines, Line{Stream: name(c.stream), Line: c.line, Text: redact(c.text), Count: c.count, Kind: c.kind})
+		}
+	} else if top := st.top(MaxCause); len(top) > 0 && top[0].tier > tierContext {
 		rep.Shows = ShowsCause
 		for _, c := range top {
-			rep.Lines = append(rep.Lines, Line{Stream: name(c.stream), Line: c.line, Text: redact(c.text), Count: c.count, Kind: c.kind})
+			// redacted whole, then cut: a secret is never split before the redactor sees it
+			rep.Lines = append(rep.Lines, Line{Stream: name(c.stream), Line: c.line, Text: keepReason(redact(c.text)), Count: c.count, Kind: c.kind})
 		}
 		return rep, nil
 	}
-	rep.Shows = ShowsTail
+	tail := MaxTail
+	if passed {
+		tail = MaxPassTail
+	} else {
+		rep.Shows = ShowsTail
+	}
 	// A stream cut to its head and tail comes as two Streams of one name;
 	// its tail is the tail of the later one (unless that one is empty).
 	for i := range rings {
@@ -183,13 +205,60 @@ func Explain(in Input) (*Report, error) {
 			}
 		}
 	}
-	for i, n := range tailShares(rings, MaxTail) {
+	for i, n := range tailShares(rings, tail) {
 		r := rings[i]
 		for _, e := range r.last(n) {
 			rep.Lines = append(rep.Lines, Line{Stream: name(i), Line: e.line, Text: redact(e.text), Count: 1, Kind: kindTail})
 		}
 	}
 	return rep, nil
+}
+
+// addStream counts what was read of a stream. A stream cut to its head
+// and tail comes as two Streams of one name and is one stream of the
+// recording: listed once, with the bytes of both and the last line of the
+// later one.
+func (r *Report) addStream(name string, last int, n int64) {
+	if n == 0 {
+		last = 0
+	}
+	for i := range r.Streams {
+		if s := &r.Streams[i]; s.Name == name {
+			s.Bytes += n
+			if n > 0 {
+				s.Lines = last
+			}
+			return
+		}
+	}
+	r.Streams = append(r.Streams, StreamStat{Name: name, Lines: last, Bytes: n})
+}
+
+// reasonLead is how much of a long line is kept before its first error
+// term when the preamble is cut.
+const reasonLead = 48
+
+// keepReason cuts the preamble of a line too long to show whole when its
+// first error term lies beyond what the text shows (a log line's fixed
+// prefix of timestamps, hosts and ids, then the message): the line then
+// starts with "…" a little before the term, at a word boundary, so the
+// shown part holds the reason rather than the prefix.
+func keepReason(s string) string {
+	if len(s) <= TextLineBytes {
+		return s
+	}
+	i := termIndex([]byte(s))
+	if i < 0 || i+reasonLead <= TextLineBytes-len(ellipsis) {
+		return s
+	}
+	start := i - reasonLead
+	if j := strings.IndexByte(s[start:i], ' '); j >= 0 {
+		start += j + 1
+	}
+	for start < len(s) && !utf8.RuneStart(s[start]) {
+		start++
+	}
+	return ellipsis + s[start:]
 }
 
 // duration is the run time, or for a run without an end, the time since
@@ -279,6 +348,27 @@ func (s *store) add(tier int, kind string, stream, line int, text []byte) {
 	}
 	// Most lines of a flood of errors cannot be shown: leave before
 	// allocating anything for them.
+	if h := s.tiers[tier]; len(h) == MaxCause && !(&candidate{line: line, stream: stream}).before(h[len(h)-1]) {
+		return
+	}
+	c := &candidate{tier: tier, kind: kind, stream: stream, line: line, text: string(text), key: string(s.keyBuf), count: 1}
+	s.keys[c.key] = c
+	s.insert(c)
+}
+
+// promote raises a line already counted to a higher tier, or keeps it
+// anew there when its own tier had no room for it.
+func (s *store) promote(tier int, kind string, stream, line int, text []byte) {
+	text = bytes.TrimSpace(text)
+	s.keyBuf = appendKey(s.keyBuf[:0], text)
+	if c, ok := s.keys[string(s.keyBuf)]; ok {
+		if tier > c.tier {
+			s.remove(c)
+			c.tier, c.kind = tier, kind
+			s.insert(c)
+		}
+		return
+	}
 	if h := s.tiers[tier]; len(h) == MaxCause && !(&candidate{line: line, stream: stream}).before(h[len(h)-1]) {
 		return
 	}
@@ -442,10 +532,30 @@ func (sc *scanner) chunk(b []byte) {
 }
 
 // line classifies one line and keeps it when it is a candidate.
+//
+// A line that holds a term and is followed by lines indented deeper is
+// the heading of a block (a memory checker's "Invalid read of size 4" over
+// its frames, an error over its details): it is promoted to a cause once
+// the next line shows the block. A checker's "==123== " prefix is not part
+// of the indentation.
 func (sc *scanner) line(raw []byte, n int) {
 	s := termtext.CleanLine(raw[:min(len(raw), maxLine)])
-	if tier, kind := sc.classify(s, n); tier != tierNone {
-		sc.addText(tier, kind, n, s)
+	c := s[reportPrefix(s):]
+	t := bytes.TrimLeft(c, " \t")
+	if h := sc.state.heading; h != nil {
+		sc.state.heading = nil
+		if len(t) > 0 && h.line == n-1 && len(c)-len(t) > sc.state.headDepth {
+			sc.store.promote(tierCause, kindReport, sc.stream, h.line, []byte(h.text))
+		}
+	}
+	tier, kind := sc.classify(c, n)
+	if tier == tierNone {
+		return
+	}
+	sc.addText(tier, kind, n, s)
+	if tier == tierTerm && kind == kindTerm {
+		sc.state.heading = &pendingLine{line: n, text: string(s)}
+		sc.state.headDepth = len(c) - len(t)
 	}
 }
 

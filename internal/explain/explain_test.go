@@ -350,7 +350,7 @@ func TestTail(t *testing.T) {
 		}, rep.Lines)
 	})
 	t.Run("first line after a cut", func(t *testing.T) {
-		rep, err := Explain(Input{Meta: exited(0), Streams: []Stream{
+		rep, err := Explain(Input{Meta: exited(1), Streams: []Stream{
 			{Name: "stdout", R: strings.NewReader("tail one\ntail two\nfailed to connect\n"), FirstLine: 1001},
 		}})
 		require.NoError(t, err)
@@ -646,14 +646,14 @@ func TestEmpty(t *testing.T) {
 	} {
 		rep, err := Explain(Input{Meta: exited(0), Streams: streams})
 		require.NoError(t, err)
-		assert.Equal(t, ShowsTail, rep.Shows)
+		assert.Equal(t, ShowsPass, rep.Shows)
 		assert.Empty(t, rep.Lines)
-		assert.Equal(t, "$ tool run  # in /src/app\nexited with code 0 after 2.31s\nno error lines; no output\n", rep.String())
+		assert.Equal(t, "$ tool run  # in /src/app\nexited with code 0 after 2.31s\npassed; no output\n", rep.String())
 		js, err := rep.JSON()
 		require.NoError(t, err)
 		var obj map[string]any
 		require.NoError(t, json.Unmarshal(js, &obj))
-		assert.Equal(t, "tail", obj["shows"])
+		assert.Equal(t, "pass", obj["shows"])
 		assert.Equal(t, []any{}, obj["lines"])
 		assert.Equal(t, []any{}, obj["cut"])
 	}
@@ -828,4 +828,72 @@ func TestExplain64MiBFast(t *testing.T) {
 	assert.Equal(t, ShowsCause, rep.Shows)
 	assert.Equal(t, "ERROR db: connection to postgres://orders-db:5432 refused", rep.Lines[0].Text[25:])
 	assert.Less(t, took, 3*time.Second, "well under a second is the goal; 3s allows a busy machine")
+}
+
+// TestPassed: a run that exited 0 has no cause, whatever it printed; its
+// report shows its last lines (where it says it passed) after its warnings.
+func TestPassed(t *testing.T) {
+	out := lines("Traceback (most recent call last):", "  File \"a.py\", line 1", "ConnectionError: first try",
+		"warning: the first connection failed, retried", "step 1", "step 2", "step 3", "step 4", "step 5", "Ran 3 tests", "OK")
+	rep, err := Explain(Input{Meta: exited(0), Streams: []Stream{{Name: "stderr", R: strings.NewReader(out)}}})
+	require.NoError(t, err)
+	assert.Equal(t, ShowsPass, rep.Shows)
+	assert.Equal(t, []string{"warning: the first connection failed, retried", "step 2", "step 3", "step 4", "step 5", "Ran 3 tests", "OK"}, texts(rep))
+	assert.Equal(t, kindContext, rep.Lines[0].Kind)
+	assert.Contains(t, rep.String(), "passed; 1 warning lines, then the last 6 lines:")
+}
+
+// TestBlocks: failure blocks whose cause lines hold no failure word of
+// their own, tied to where the failure is reported.
+func TestBlocks(t *testing.T) {
+	for _, tc := range []struct {
+		name, out, first, kind string
+	}{
+		{name: "subtest message far above its FAIL", out: lines("=== RUN   TestA", "=== RUN   TestA/one",
+			"    a_test.go:9: Parse(one) is 2", "=== RUN   TestA/two", "    a_test.go:7: parsing two", "--- FAIL: TestA (0.00s)",
+			"    --- FAIL: TestA/one (0.00s)", "    --- PASS: TestA/two (0.00s)", "FAIL"),
+			first: "a_test.go:9: Parse(one) is 2", kind: kindTest},
+		{name: "heading of an indented block under a report prefix", out: lines("==7== Memcheck, a memory error detector",
+			"==7== ", "==7== Invalid read of size 8", "==7==    at 0x1: main (m.c:3)", "==7== ",
+			"==7== ERROR SUMMARY: 1 errors from 1 contexts"),
+			first: "==7== Invalid read of size 8", kind: kindReport},
+		{name: "banner in capitals", out: lines("==================", "WARNING: DATA RACE", "Write at 0x1 by goroutine 7:",
+			"  main.f()", "--- FAIL: TestF (0.00s)", "FAIL"),
+			first: "WARNING: DATA RACE", kind: kindReport},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rep := explainOut(t, tc.out, "")
+			require.NotEmpty(t, rep.Lines, "report:\n%s", rep)
+			assert.Equal(t, tc.first, rep.Lines[0].Text, "report:\n%s", rep)
+			assert.Equal(t, tc.kind, rep.Lines[0].Kind)
+		})
+	}
+}
+
+// TestKeepReason: a long line whose reason lies past the shown part loses
+// its preamble, not its reason; the redactor sees the whole line first.
+func TestKeepReason(t *testing.T) {
+	prefix := strings.Repeat("k=v ", 60)
+	rep, err := Explain(Input{Meta: exited(1), Redact: func(s string) string { return strings.ReplaceAll(s, "k=v", "k=*") },
+		Streams: []Stream{{Name: "stderr", R: strings.NewReader(prefix + "level=error msg=disk quota reached\n")}}})
+	require.NoError(t, err)
+	require.Len(t, rep.Lines, 1)
+	text := rep.Lines[0].Text
+	assert.True(t, strings.HasPrefix(text, ellipsis), text)
+	assert.True(t, strings.HasSuffix(text, "level=error msg=disk quota reached"), text)
+	assert.NotContains(t, text, "k=v")
+	assert.Contains(t, rep.String(), "disk quota reached")
+	assert.Equal(t, "short error line", keepReason("short error line"))
+}
+
+// TestCutStreamListedOnce: a stream given as its head and its tail is one
+// stream of the recording in the report.
+func TestCutStreamListedOnce(t *testing.T) {
+	rep, err := Explain(Input{Meta: exited(1), Streams: []Stream{
+		{Name: "stdout", R: strings.NewReader("head one\nhead two\n")},
+		{Name: "stdout", R: strings.NewReader("tail one\n"), FirstLine: 5001},
+		{Name: "stderr", R: strings.NewReader("")},
+	}})
+	require.NoError(t, err)
+	assert.Equal(t, []StreamStat{{Name: "stdout", Lines: 5001, Bytes: 27}, {Name: "stderr"}}, rep.Streams)
 }

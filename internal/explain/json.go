@@ -79,7 +79,9 @@ const (
 //	  "note": "...",                        omitted when empty
 //	  "redactions": 0,                      redactions made while recording
 //	  "shows": "cause",                     cause: lines most likely to be the cause, most likely first;
-//	                                        tail: no line matched, the last lines, in stream order
+//	                                        tail: no line matched, the last lines, in stream order;
+//	                                        pass: the run exited 0: up to 2 warnings, then its last lines
+//	  "streams" lists each stream once, a stream cut to head and tail included
 //	  "matched": 5,                         output lines that matched an error term or shape, before folding
 //	  "lines": [{"stream": "stdout", "line": 3, "text": "...", "count": 1, "kind": "test"}],
 //	  "streams": [{"name": "stdout", "lines": 7, "bytes": 231}],
@@ -88,8 +90,9 @@ const (
 //
 // "line" is the per-stream line number as rac out read counts it, "count"
 // the number of similar lines folded into this one, "kind" why the line
-// was picked: compiler, exception, panic, test, tool, git, log, make, term,
-// detail, summary, context, or tail.
+// was picked: compiler, exception, panic, test, tool, git, log, make, report,
+// term, detail, summary, context, or tail. A line whose reason lies past
+// 200 bytes starts with "…" where its preamble was cut.
 //
 // The object is at most MaxJSON bytes. Strings are redacted first and
 // measured after; to fit, cuts are made in this order, each only while the

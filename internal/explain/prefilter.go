@@ -61,6 +61,8 @@ var anchors = []anchor{
 	{"right:", 4, false},
 	{"not ok", 4, false}, // TAP's failing test line
 	{"***", 0, false},    // make's own messages ("*** No rule to make target")
+	{"invalid", 2, false},
+	{"data race", 5, false},
 }
 
 // prefilter finds the first line holding an anchor.

@@ -77,6 +77,21 @@ func (r *Report) header() string {
 	if r.Shows == ShowsCause {
 		return fmt.Sprintf("cause (%d of %d matching lines):", len(r.Lines), r.Matched)
 	}
+	if r.Shows == ShowsPass {
+		warn := 0
+		for _, l := range r.Lines {
+			if l.Kind != kindTail {
+				warn++
+			}
+		}
+		switch {
+		case len(r.Lines) == 0:
+			return "passed; no output"
+		case warn == 0:
+			return fmt.Sprintf("passed; last %d lines:", len(r.Lines))
+		}
+		return fmt.Sprintf("passed; %d warning lines, then the last %d lines:", warn, len(r.Lines)-warn)
+	}
 	if len(r.Lines) == 0 {
 		return "no error lines; no output"
 	}
