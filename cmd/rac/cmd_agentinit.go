@@ -4,14 +4,50 @@ import (
 	"errors"
 
 	"github.com/spf13/cobra"
+
+	"github.com/rac-cli/rac/internal/agentinit"
+	"github.com/rac-cli/rac/internal/app"
 )
 
-// newAgentInitCmd is not built yet.
 func newAgentInitCmd(c *cli) *cobra.Command {
-	return &cobra.Command{
-		Use:    "agent-init",
-		Short:  "Turn rac on for an agent harness",
-		Hidden: true,
-		RunE:   func(*cobra.Command, []string) error { return errors.New("not built yet") },
+	var o agentinit.Options
+	cmd := &cobra.Command{
+		Use:   "agent-init claude|codex|gemini|agents-md|claude-md|gemini-md [--project|--user] [--print] [--remove] [--rewrite]",
+		Short: "Turn rac on for an agent harness",
+		Long: `Install rac's route into a harness's settings file, keeping every other key
+and hook (the file as it was is kept in FILE.rac-backup; a file rac cannot
+parse is refused). claude: a SessionStart hook that records the wrapped
+programs without changing the command text (--rewrite adds the PreToolUse
+rewrite); codex: a PreToolUse hook in hooks.json; gemini: a BeforeTool hook.
+agents-md, claude-md and gemini-md add a short instructions block.
+--remove takes out exactly what was added.`,
+		Example:   "  rac agent-init claude\n  rac agent-init codex --print\n  rac agent-init agents-md\n  rac agent-init gemini --remove",
+		Args:      cobra.ExactArgs(1),
+		ValidArgs: agentinit.Targets,
+		RunE: func(_ *cobra.Command, args []string) error {
+			o.Target, o.Getenv = args[0], c.env.Getenv
+			res, err := agentinit.Run(o)
+			if errors.Is(err, agentinit.ErrUsage) {
+				return app.Usage(err)
+			} else if err != nil {
+				return err
+			}
+			if o.Print {
+				_, err = c.streams.Out.Write(res.Text)
+				return err
+			}
+			c.p.Infof("%s", res.Summary())
+			for _, n := range res.Notes {
+				c.p.Hintf("%s", n)
+			}
+			return nil
+		},
 	}
+	f := cmd.Flags()
+	f.BoolVar(&o.Project, "project", false, "the project's file (default for the -md targets)")
+	f.BoolVar(&o.User, "user", false, "the user's file (default for claude, codex and gemini)")
+	f.BoolVar(&o.Print, "print", false, "print the file as it would become; change nothing")
+	f.BoolVar(&o.Remove, "remove", false, "take rac's route out again")
+	f.BoolVar(&o.Rewrite, "rewrite", false, "claude: also the PreToolUse hook that rewrites allowed commands")
+	return cmd
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"github.com/spf13/cobra"
+
+	"github.com/rac-cli/rac/internal/ui"
 )
 
 func newExplainCmd(c *cli) *cobra.Command {
@@ -15,26 +17,23 @@ func newExplainCmd(c *cli) *cobra.Command {
 up to four distinct output lines most likely to be the cause (most likely
 first), each as STREAM:LINE: text so you can read around it with
 'rac out read REF --stream STREAM --lines A:B'; or, when no line looks like
-an error, the last lines. At most 11 lines; --json prints one object of at
+an error, the last lines; on a coloured terminal a failed outcome and the
+cause lines are red. At most 11 lines; --json prints one object of at
 most 8 KiB. Everything printed passes through the secret redactor.`,
 		Example: `  rac out explain last
   rac out explain claude-0b7e6f4a-1c2d-4e5f-8a9b-0c1d2e3f4a5b/0007-git-push
   rac out explain 42 --json`,
-		Args: exactArgs(1, "missing reference: rac out explain REF (run 'rac out list' to see them)", "rac out explain takes one reference"),
+		Args:              exactArgs(1, "missing reference: rac out explain REF (run 'rac out list' to see them)", "rac out explain takes one reference"),
+		ValidArgsFunction: completeRef(c),
 		RunE: func(_ *cobra.Command, args []string) error {
 			rep, err := c.app.Explain(args[0])
 			if err != nil {
 				return err
 			}
-			if !asJSON {
-				return rep.WriteText(c.streams.Out)
+			if asJSON {
+				return ui.ExplainJSON(c.streams.Out, rep)
 			}
-			b, err := rep.JSON()
-			if err != nil {
-				return err
-			}
-			_, err = fmt.Fprintf(c.streams.Out, "%s\n", b)
-			return err
+			return ui.Explain(c.streams.Out, c.streams.OutColors(), rep)
 		},
 	}
 	cmd.Flags().StringVar(&c.session, "session", "", "resolve short references in session `S`")
@@ -54,7 +53,8 @@ stream in STREAM.tail.* segment files beside it.`,
 		Example: `  rac out path last
   tail -f "$(rac out path last --stream stdout)"
   grep -n panic "$(rac out path 42 --stream stderr)"`,
-		Args: exactArgs(1, "missing reference: rac out path REF (run 'rac out list' to see them)", "rac out path takes one reference"),
+		Args:              exactArgs(1, "missing reference: rac out path REF (run 'rac out list' to see them)", "rac out path takes one reference"),
+		ValidArgsFunction: completeRef(c),
 		RunE: func(_ *cobra.Command, args []string) error {
 			p, err := c.app.Path(args[0], stream)
 			if err != nil {

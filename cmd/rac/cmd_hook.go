@@ -1,17 +1,53 @@
 package main
 
 import (
-	"errors"
+	"os"
 
 	"github.com/spf13/cobra"
+
+	"github.com/rac-cli/rac/internal/hook"
 )
 
-// newHookCmd is not built yet.
+// newHookCmd answers an agent harness's hook. It never fails the
+// harness's call: a bad config, a bad argument or a malformed input gets
+// one line on stderr, nothing on stdout and status 0 (2 would block the
+// call, a JSON allow would grant one).
 func newHookCmd(c *cli) *cobra.Command {
+	ready := false
 	return &cobra.Command{
-		Use:    "hook",
-		Short:  "Agent harness hooks (not for people)",
-		Hidden: true,
-		RunE:   func(*cobra.Command, []string) error { return errors.New("not built yet") },
+		Use:   "hook claude|codex|gemini|claude-session",
+		Short: "Answer an agent harness's hook (installed by rac agent-init; not for people)",
+		Long: `Reads a tool call from stdin and answers with the same call with its command
+wrapped in 'rac run --', when the harness would run the original anyway; else
+answers nothing.`,
+		Hidden:             true,
+		Args:               cobra.ArbitraryArgs,
+		DisableFlagParsing: true,
+		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
+			if err := c.setup(cmd); err != nil {
+				c.p.Errorf("hook: %v", err)
+				return nil
+			}
+			ready = true
+			return nil
+		},
+		RunE: func(_ *cobra.Command, args []string) error {
+			switch {
+			case !ready:
+			case len(args) == 1 && args[0] == "claude-session":
+				return c.runClaudeSessionHook() // cmd_shell.go, internal/shellinit
+			case len(args) != 1:
+				c.p.Errorf("hook: want one of claude, codex, gemini, claude-session")
+			default:
+				s := c.settings
+				_, err := hook.Handle(args[0], c.streams.In, c.streams.Out, hook.Options{
+					Wrap: s.Hook.Wrap.V, Interactive: s.Run.Interactive.V, Getenv: c.env.Getenv, PPID: os.Getppid(),
+				})
+				if err != nil {
+					c.p.Errorf("hook %s: %v (answered nothing)", args[0], err)
+				}
+			}
+			return nil
+		},
 	}
 }

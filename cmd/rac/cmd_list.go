@@ -1,54 +1,67 @@
 package main
 
 import (
-	"encoding/json"
-
 	"github.com/spf13/cobra"
 
 	"github.com/rac-cli/rac/internal/app"
+	"github.com/rac-cli/rac/internal/ui"
 )
 
-type listOptions struct {
-	c     *cli
-	scope app.Scope
-	json  bool
-}
-
 func newListCmd(c *cli) *cobra.Command {
-	o := &listOptions{c: c}
+	var sc app.Scope
+	var asJSON, tree bool
 	cmd := &cobra.Command{
-		Use:   "list [--session S | --all-sessions] [--json]",
+		Use:   "list [--session S | --all-sessions] [--tree] [--json]",
 		Short: "List the recordings of the current session",
-		Long: `List recordings by sequence number: reference, status, start time,
-duration, size and command. Another session is listed only when named with
---session or with --all-sessions.`,
+		Long: `List recordings by start time, the newest last, under a header: name (the
+session is shown once above; with --all-sessions each row has its full
+SESSION/NAME reference), status (exit N, a signal, timed out, running,
+incomplete; ", cut" when capped), how long ago it started, how long it
+ran, bytes received and the command, cut with "…" to the terminal's width
+(never cut into a pipe). --tree nests a recording under the recorded
+command it ran under. --json prints the same recordings in the same order.`,
 		Example: `  rac out list
-  rac out list --json
-  rac out list --session my-task
-  rac out list --all-sessions`,
+  rac out list --all-sessions --tree
+  rac out list --session my-task --json`,
 		Args: cobra.NoArgs,
-		RunE: func(*cobra.Command, []string) error { return o.run() },
+		RunE: func(*cobra.Command, []string) error {
+			res, err := c.app.List(sc)
+			switch {
+			case err != nil:
+				return err
+			case asJSON:
+				return ui.JSON(c.streams.Out, res.Entries)
+			case len(res.Entries) == 0 && !sc.All:
+				c.p.Infof("no recordings in session %q ('rac out list --all-sessions' shows every session)", res.Sessions[0])
+			}
+			o := ui.ListOptions{Now: c.env.Now(), Width: c.streams.TerminalWidth(), Tree: tree}
+			if !sc.All {
+				o.Session = res.Sessions[0]
+			}
+			return ui.ListTable(c.streams.Out, c.streams.OutColors(), listRows(res.Entries), o)
+		},
 	}
-	cmd.Flags().StringVar(&o.scope.Session, "session", "", "list session `S` instead of the current one")
-	cmd.Flags().BoolVar(&o.scope.All, "all-sessions", false, "list every session")
-	cmd.Flags().BoolVar(&o.json, "json", false, "print a JSON array of recordings")
+	cmd.Flags().StringVar(&sc.Session, "session", "", "list session `S` instead of the current one")
+	cmd.Flags().BoolVar(&sc.All, "all-sessions", false, "list every session")
+	cmd.Flags().BoolVar(&tree, "tree", false, "nest each recording under the recorded command it ran under")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON array of recordings")
 	cmd.MarkFlagsMutuallyExclusive("session", "all-sessions")
 	return cmd
 }
 
-func (o *listOptions) run() error {
-	c := o.c
-	res, err := c.app.List(o.scope)
-	if err != nil {
-		return err
+func listRows(entries []app.ListEntry) []ui.ListRow {
+	rows := make([]ui.ListRow, len(entries))
+	for i, e := range entries {
+		rows[i] = ui.ListRow{Ref: e.Ref, Session: e.Session, Name: e.Name, Parent: e.Parent, Argv: e.Argv,
+			Status: e.Status, ExitCode: e.ExitCode, StartedAt: e.StartedAt, EndedAt: e.EndedAt,
+			Bytes: e.StdoutBytes + e.StderrBytes + e.CombinedBytes, Truncated: e.Truncated, Signal: deref(e.Signal)}
 	}
-	if o.json {
-		enc := json.NewEncoder(c.streams.Out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(res.Entries)
+	return rows
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
 	}
-	if len(res.Entries) == 0 && !o.scope.All {
-		c.p.Infof("no recordings in session %q ('rac out list --all-sessions' shows every session)", res.Sessions[0])
-	}
-	return writeListTable(c.streams.Out, res.Entries, c.env.Now())
+	return *s
 }

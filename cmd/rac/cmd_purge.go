@@ -22,8 +22,10 @@ func newPurgeCmd(c *cli) *cobra.Command {
 leaving tombstones that say "removed by user". Session folders keep their
 counters, so a session used again never reuses a number. Running
 recordings are not removed. Without --yes rac asks on the terminal; when
-stdin is not a terminal it refuses and asks for --yes.`,
+stdin is not a terminal it refuses (exit status 2) and asks for --yes.
+'rac out list --session S' shows first what would go.`,
 		Example: `  rac out purge --session my-task
+  rac out purge --session my-task --yes
   rac out purge --all --yes`,
 		Args: cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {

@@ -94,10 +94,19 @@ func hint(err error, cmdPath string) string {
 		switch nf.Reason {
 		case resolve.NoSession:
 			return "run 'rac out list --all-sessions' to see every session"
+		case resolve.Unwritable:
+			return "nothing was recorded: allow writes (codex: -s workspace-write) or set RAC_HOME to a writable folder, then rac run the command again"
 		case resolve.EmptySession:
 			return "this shell may be in another session than the one that ran the command: use the SESSION/NAME that rac run printed, or run 'rac session --explain'"
 		}
 		return "run 'rac out list' to see the recordings of session " + nf.Session + ", or 'rac out list --all-sessions'"
+	}
+	var de *record.DamagedError
+	if errors.As(err, &de) {
+		// one stream's raw bytes need neither the chunk index nor a
+		// line index, the files damage usually hits
+		return "its files were changed or cut short outside rac: 'rac out read " + termtext.ShellQuote(de.Ref) +
+			" --raw --stream stdout' (or stderr, combined) copies what a stream kept; 'rac out rm " + termtext.ShellQuote(de.Ref) + "' removes it"
 	}
 	switch {
 	case errors.Is(err, resolve.ErrExpired):

@@ -59,7 +59,8 @@ func (p *inProcess) record(argv ...string) string {
 	s, _, _, _ := ui.Test()
 	s.In, s.Out, s.Err = null, out, errf
 	s.InFile, s.OutFile, s.ErrFile = null, out, errf
-	code := mainEnv(append([]string{"run", "--"}, argv...), s, p.appEnv())
+	// the reference is what the caller reads: printed whatever the outcome
+	code := mainEnv(append([]string{"run", "--announce", "end", "--"}, argv...), s, p.appEnv())
 	require.Equal(t, 0, code)
 	b, err := os.ReadFile(errf.Name())
 	require.NoError(t, err)

@@ -130,6 +130,7 @@ func cmdBenchstore(ts *testscript.TestScript, neg bool, args []string) {
 
 // freeSpaceScript runs on a store in an 8 MiB tmpfs ($SMALLFS).
 const freeSpaceScript = `
+env RAC_RUN_ANNOUNCE=end
 env RAC_HOME=$SMALLFS/store
 env RAC_GC_MIN_FREE_BYTES=1MiB
 env RAC_GC_INTERVAL=1000h

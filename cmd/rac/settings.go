@@ -42,6 +42,7 @@ func (c *cli) setup(cmd *cobra.Command) error {
 		RedactAllow:    s.Redact.Allow.V,
 		MaxBytes:       s.Record.MaxBytes.V,
 		HeadBytes:      s.Record.HeadBytes.V,
+		StoreWorkdir:   s.Store.Workdir.V,
 		GC: app.GCLimits{
 			MaxAge: s.GC.MaxAge.V, MaxSessionBytes: s.GC.MaxSessionBytes.V, MaxStoreBytes: s.GC.MaxStoreBytes.V,
 			MinFreeBytes: s.GC.MinFreeBytes.V, Interval: s.GC.Interval.V, Off: gcOff,

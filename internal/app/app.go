@@ -45,6 +45,10 @@ type Settings struct {
 	MaxBytes  int64
 	HeadBytes int64
 
+	// StoreWorkdir is store.workdir: the working folder's .rac is the
+	// last store place a recording falls back to (and readers search).
+	StoreWorkdir bool
+
 	GC GCLimits
 }
 
@@ -169,29 +173,9 @@ func (a *App) Identify(withReport bool) (session.Identity, error) {
 	return id, err
 }
 
-// Stores opens the stores rac out searches: the store, and the fallback
-// store when it exists. A refused (unsafe) store is an error.
-func (a *App) Stores() (Stores, error) {
-	loc := store.Locate(a.env.Getenv)
-	if loc.Err != nil {
-		return nil, Usage(loc.Err)
-	}
-	var stores Stores
-	st, err := store.OpenStore(loc.Path)
-	switch {
-	case err == nil:
-		stores = append(stores, st)
-	case errors.Is(err, store.ErrStoreMissing):
-	default:
-		return nil, err
-	}
-	if !loc.Explicit {
-		if fb, err := store.OpenStore(loc.Fallback); err == nil {
-			stores = append(stores, fb)
-		}
-	}
-	return stores, nil
-}
+// Stores opens the stores rac out searches: every store place that
+// exists (open.go).
+func (a *App) Stores() (Stores, error) { return a.openStores(a.set.StoreWorkdir) }
 
 // Stores are the open stores of one call, searched in order.
 type Stores []*store.Store

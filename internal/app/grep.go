@@ -4,14 +4,9 @@ import (
 	"bufio"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 
-	"github.com/rac-cli/rac/internal/record"
-	"github.com/rac-cli/rac/internal/resolve"
 	"github.com/rac-cli/rac/internal/search"
-	"github.com/rac-cli/rac/internal/store"
-	"github.com/rac-cli/rac/internal/termtext"
 )
 
 // GrepRequest is one rac out grep.
@@ -21,6 +16,9 @@ type GrepRequest struct {
 	IgnoreCase bool
 	Context    int
 	JSON       bool
+	// Write prints one hit for a person (ui.GrepHit: grep's shape, its
+	// colours are the front end's); sep says a "--" starts a new group.
+	Write func(w io.Writer, ref string, h search.Hit, sep bool) error
 }
 
 // GrepHit is the stable JSON shape of one hit.
@@ -52,6 +50,8 @@ func (a *App) Grep(req GrepRequest, w io.Writer) (int, error) {
 		return 0, Usagef("empty TEXT: rac out grep TEXT needs something to search for")
 	case err != nil:
 		return 0, Usagef("-C takes a number of lines from 0")
+	case !req.JSON && req.Write == nil:
+		return 0, errors.New("grep: no writer for the hits") // a front end's bug
 	}
 	stores, err := a.Stores()
 	if err != nil {
@@ -62,17 +62,14 @@ func (a *App) Grep(req GrepRequest, w io.Writer) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	var dirs []*store.Session
+	// every store's folder of each session (a session with none has
+	// recorded nothing yet)
+	dirs := sessionDirs(stores, sessions)
 	defer func() {
 		for _, d := range dirs {
 			d.Close()
 		}
 	}()
-	for _, name := range sessions {
-		if sd, err := resolve.FindSession(stores, name); err == nil {
-			dirs = append(dirs, sd)
-		} // else the current session has recorded nothing yet
-	}
 	jobs, err := search.Jobs(dirs)
 	if err != nil {
 		return 0, err
@@ -104,7 +101,9 @@ func (a *App) Grep(req GrepRequest, w io.Writer) (int, error) {
 			if len(h.After) > 0 {
 				last.line = h.After[len(h.After)-1].N
 			}
-			writeHit(bw, ref, h, sep)
+			if err := req.Write(bw, ref, h, sep); err != nil {
+				return err
+			}
 		}
 		return nil
 	})
@@ -130,30 +129,4 @@ func jsonHit(j search.Job, h search.Hit) GrepHit {
 	}
 	return GrepHit{Ref: j.Session.Name + "/" + j.Name, Session: j.Session.Name, Name: j.Name, Stream: h.Stream, Line: h.N,
 		Text: ValidUTF8(string(h.Text)), Before: conv(h.Before), After: conv(h.After)}
-}
-
-// writeHit prints a hit as grep does: ':' after a match's fields, '-'
-// after a context line's, "--" between groups when there is context.
-func writeHit(w io.Writer, ref string, h search.Hit, sep bool) {
-	if sep {
-		fmt.Fprintln(w, "--")
-	}
-	stream := ""
-	if h.Stream != record.Stdout {
-		stream = h.Stream
-	}
-	line := func(n int64, text []byte, mark string) {
-		if stream != "" {
-			fmt.Fprintf(w, "%s%s%s%s%d%s%s\n", ref, mark, stream, mark, n, mark, text)
-		} else {
-			fmt.Fprintf(w, "%s%s%d%s%s\n", ref, mark, n, mark, text)
-		}
-	}
-	for _, l := range h.Before {
-		line(l.N, termtext.Defuse(l.Text), "-")
-	}
-	line(h.N, termtext.Defuse(h.Text), ":")
-	for _, l := range h.After {
-		line(l.N, termtext.Defuse(l.Text), "-")
-	}
 }

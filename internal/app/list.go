@@ -1,6 +1,8 @@
 package app
 
 import (
+	"cmp"
+	"slices"
 	"time"
 
 	"github.com/rac-cli/rac/internal/record"
@@ -12,6 +14,7 @@ type ListEntry struct {
 	Session     string     `json:"session"`
 	Name        string     `json:"name"`
 	Seq         int64      `json:"seq"`
+	Parent      string     `json:"parent,omitempty"` // the recording this one ran inside (its RAC_REF)
 	Argv        []string   `json:"argv"`
 	Cwd         string     `json:"cwd"`
 	Status      string     `json:"status"`
@@ -40,7 +43,8 @@ type ListResult struct {
 	Sessions []string
 }
 
-// List describes the recordings of the scope, in sequence order.
+// List describes the recordings of the scope by start time, the newest
+// last, also across sessions (ties by session, then sequence number).
 func (a *App) List(sc Scope) (ListResult, error) {
 	red, err := a.Redactor()
 	if err != nil {
@@ -60,6 +64,9 @@ func (a *App) List(sc Scope) (ListResult, error) {
 		res.Entries = append(res.Entries, entryOf(r, red.String))
 		return nil
 	})
+	slices.SortStableFunc(res.Entries, func(a, b ListEntry) int {
+		return cmp.Or(a.StartedAt.Compare(b.StartedAt), cmp.Compare(a.Session, b.Session), cmp.Compare(a.Seq, b.Seq))
+	})
 	return res, err
 }
 
@@ -71,7 +78,7 @@ func entryOf(r *record.Recording, red func(string) string) ListEntry {
 		argv[i] = red(s)
 	}
 	e := ListEntry{
-		Ref: r.Ref(), Session: r.Session, Name: r.Name, Seq: r.Seq,
+		Ref: r.Ref(), Session: r.Session, Name: r.Name, Seq: r.Seq, Parent: ValidUTF8(red(r.Meta.Parent)),
 		Argv: validUTF8s(argv), Cwd: ValidUTF8(red(r.Meta.Cwd)), Status: r.Status,
 		StartedAt: r.Meta.StartedAt, Mode: r.Meta.Mode, Notes: []string{},
 		Redacted: r.Meta.Redact, ByRule: map[string]int{},

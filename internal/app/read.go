@@ -26,6 +26,11 @@ type ReadRequest struct {
 	Raw              bool
 	JSON             bool
 	Follow           bool
+	// Colour keeps the recording's own colours (SGR sequences) in the
+	// cleaned text: the front end's choice for a coloured terminal.
+	Colour bool
+	// NoPager is --no-pager (see Pager).
+	NoPager bool
 }
 
 // ReadLine is the JSON shape of one line of rac out read --json.
@@ -120,9 +125,14 @@ func (a *App) read(req ReadRequest, w io.Writer, ended **Ended) error {
 // shows it, raw, or as JSON.
 func linePrinter(req ReadRequest, w *bufio.Writer) func(record.Line) error {
 	enc := json.NewEncoder(w)
+	var colour colours
 	return func(l record.Line) error {
 		text := l.Text
-		if !l.Marker && !req.Raw {
+		switch {
+		case l.Marker || req.Raw:
+		case req.Colour && !req.JSON:
+			text = colour.line(cleanKeepingSGR(text))
+		default:
 			// as a terminal shows it, and never a raw C1 byte (an 8-bit
 			// terminal's CSI)
 			text = termtext.Defuse(termtext.CleanLine(text))
@@ -130,7 +140,9 @@ func linePrinter(req ReadRequest, w *bufio.Writer) func(record.Line) error {
 		if req.JSON {
 			return enc.Encode(ReadLine{Stream: l.Stream, Line: l.N, Text: ValidUTF8(string(text)), Marker: l.Marker})
 		}
-		w.Write(text)
+		if _, err := w.Write(text); err != nil {
+			return err // the reader is gone (a pager quit): stop reading
+		}
 		if l.NL || !req.Raw || l.Marker {
 			w.WriteByte('\n')
 		}

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"strings"
 	"sync"
@@ -17,6 +16,7 @@ import (
 	"github.com/rac-cli/rac/internal/capture"
 	"github.com/rac-cli/rac/internal/record"
 	"github.com/rac-cli/rac/internal/redact"
+	"github.com/rac-cli/rac/internal/resolve"
 	"github.com/rac-cli/rac/internal/session"
 	"github.com/rac-cli/rac/internal/store"
 	"github.com/rac-cli/rac/internal/termtext"
@@ -187,7 +187,9 @@ func (a *App) Run(req RunRequest) (RunResult, error) {
 	}
 	res := RunResult{Announce: req.Announce}
 	if res.Announce == AnnounceAuto {
-		res.Announce = AnnounceEnd
+		// a person reads the reference when there is something to read:
+		// a successful git status prints exactly what git prints
+		res.Announce = AnnounceFailed
 		// under any agent, however the session was chosen (RAC_SESSION
 		// from a hook too): the start line is the one an agent's tool
 		// output reliably keeps
@@ -335,7 +337,7 @@ func (a *App) startRecording(id session.Identity, argv []string, lay layout) *re
 	var err error
 	withPrivateUmask(func() {
 		var sd *store.Session
-		sd, err = a.openSessionForWrite(id)
+		sd, err = a.openSessionInPlaces(id, a.set.StoreWorkdir)
 		if err != nil {
 			return
 		}
@@ -345,6 +347,7 @@ func (a *App) startRecording(id session.Identity, argv []string, lay layout) *re
 			Session: sd, Argv: argv, Cwd: cwd, Mode: lay.recMode, Redact: a.set.RedactEnabled,
 			Streams: lay.streams, RacVersion: a.env.Version, Now: a.env.Now,
 			MaxBytes: a.set.MaxBytes, HeadBytes: a.set.HeadBytes,
+			Parent: parentRef(a.env.Getenv("RAC_REF")),
 		})
 	})
 	if err != nil {
@@ -354,47 +357,16 @@ func (a *App) startRecording(id session.Identity, argv []string, lay layout) *re
 	return rec
 }
 
-// openSessionForWrite opens (creating) the store and the session folder.
-// Only the default location (never an explicit RAC_HOME) falls back to
-// $TMPDIR/rac-UID when it cannot be written, as in sandboxes that forbid
-// writes under the home directory.
-func (a *App) openSessionForWrite(id session.Identity) (*store.Session, error) {
-	loc := store.Locate(a.env.Getenv)
-	if loc.Err != nil {
-		return nil, loc.Err
+// parentRef is the RAC_REF rac found in its environment when it is a
+// qualified reference (a recorded make running a wrapped git): the new
+// recording's parent. Anything else is no parent: the variable is only
+// a hint, and a reader must never be handed a path-like string from it.
+func parentRef(v string) string {
+	r, err := resolve.Parse(v)
+	if err != nil || r.Session == "" {
+		return ""
 	}
-	sd, err := openSessionAt(loc.Path, id)
-	if err == nil || loc.Explicit || !store.IsUnwritable(err) {
-		return sd, err
-	}
-	_, statErr := os.Lstat(loc.Fallback)
-	sd, ferr := openSessionAt(loc.Fallback, id)
-	if ferr != nil {
-		return nil, fmt.Errorf("%v; fallback %s: %w", err, loc.Fallback, ferr)
-	}
-	if errors.Is(statErr, fs.ErrNotExist) {
-		a.warnf("cannot write %s (%v); recording in %s instead ('rac out' searches both)", loc.Path, FirstLine(err), loc.Fallback)
-	}
-	return sd, nil
-}
-
-func openSessionAt(path string, id session.Identity) (*store.Session, error) {
-	st, err := store.CreateStore(path)
-	if err != nil {
-		return nil, err
-	}
-	sd, err := st.Session(id.Name, true)
-	if err == nil {
-		err = sd.WriteInfo(id)
-	}
-	if err != nil {
-		if sd != nil {
-			sd.Close()
-		}
-		st.Close()
-		return nil, err
-	}
-	return sd, nil
+	return r.String()
 }
 
 // withPrivateUmask runs fn with umask 077 so the store's folders are 0700

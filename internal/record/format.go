@@ -101,6 +101,10 @@ type Meta struct {
 	PID        int       `json:"pid"`
 	MaxBytes   int64     `json:"max_bytes,omitempty"`
 	HeadBytes  int64     `json:"head_bytes,omitempty"`
+	// Parent is the recording this one ran inside (the RAC_REF rac found
+	// in its environment, a qualified reference): a wrapped git started by
+	// a recorded make. "" for a run started from outside any recording.
+	Parent string `json:"parent,omitempty"`
 }
 
 // Counts are bytes and lines of one stream. A last line without a newline

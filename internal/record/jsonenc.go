@@ -153,6 +153,9 @@ func encodeMeta(m *Meta) ([]byte, error) {
 	if m.HeadBytes != 0 {
 		o.int("head_bytes", m.HeadBytes)
 	}
+	if m.Parent != "" {
+		o.str("parent", m.Parent)
+	}
 	return o.close(), err
 }
 

@@ -30,7 +30,7 @@ func TestEncodeMetaIsMarshalIndent(t *testing.T) {
 		Argv: []string{"git", "push", trickyString, ""}, Cwd: "/work/" + trickyString,
 		StartedAt: time.Date(2026, 11, 30, 8, 15, 1, 123456789, zone), RacVersion: "0.1.0-dev",
 		Mode: ModePipes, Streams: []string{Stdout, Stderr}, Redact: true, PID: 31337,
-		MaxBytes: 64 << 20, HeadBytes: 1 << 20,
+		MaxBytes: 64 << 20, HeadBytes: 1 << 20, Parent: "user-ann/0041-make",
 	}
 	requireAllSet(t, full)
 	for name, m := range map[string]Meta{

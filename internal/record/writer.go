@@ -31,6 +31,9 @@ type CreateOptions struct {
 	// HeadBytes are kept whole and the rest is a rolling tail.
 	MaxBytes  int64
 	HeadBytes int64
+	// Parent is the qualified reference of the recording this one runs
+	// inside ("" for none), already validated by the caller.
+	Parent string
 }
 
 // Writer is a recording being written. It becomes visible in the session
@@ -102,6 +105,7 @@ func Create(o CreateOptions) (*Writer, error) {
 		Format: FormatVersion, Session: w.Session, Name: name, Seq: seq,
 		Argv: o.Argv, Cwd: o.Cwd, StartedAt: now().UTC(), RacVersion: o.RacVersion,
 		Mode: o.Mode, Streams: o.Streams, Redact: o.Redact, PID: os.Getpid(),
+		Parent: o.Parent,
 	}
 	if w.cap != nil {
 		w.Meta.MaxBytes, w.Meta.HeadBytes = w.cap.max, w.cap.head

@@ -3,6 +3,7 @@ package resolve
 import (
 	"errors"
 	"io/fs"
+	"sort"
 
 	"github.com/rac-cli/rac/internal/record"
 	"github.com/rac-cli/rac/internal/store"
@@ -24,9 +25,12 @@ func (t *Target) Close() error { return t.Dir.Close() }
 
 // Find resolves ref to a recording folder without opening the recording.
 // current is the session of the shell asking; stores are searched in order
-// (the store, then the fallback store) for the session, never for another
-// session. A reference to a removed recording, or into a removed session,
-// is an error wrapping ErrExpired.
+// (the store, then the fallback stores) for the session, never for another
+// session. A session may have folders in several stores (a sandbox made
+// some recordings in a fallback): their recordings are resolved together,
+// and a name found in two stores is a DuplicateError naming both. A
+// reference to a removed recording, or into a removed session, is an
+// error wrapping ErrExpired.
 func Find(stores []*store.Store, current, ref string) (*Target, error) {
 	r, err := Parse(ref)
 	if err != nil {
@@ -36,29 +40,72 @@ func Find(stores []*store.Store, current, ref string) (*Target, error) {
 	if sessName == "" {
 		sessName = current
 	}
-	st, sd, err := findSession(stores, sessName)
+	dirs, err := FindSessions(stores, sessName)
 	if err != nil {
 		if r.Session == "" && errors.Is(err, ErrNotFound) {
 			return nil, &NotFoundError{Session: sessName, Ref: r.Short, Reason: EmptySession}
 		}
 		return nil, err
 	}
-	names, err := record.ListNames(sd)
+	keep := -1
+	defer func() {
+		for i, d := range dirs {
+			if i != keep {
+				d.Close()
+			}
+		}
+	}()
+	names, where, err := mergedNames(dirs)
 	if err != nil {
-		sd.Close()
 		return nil, err
 	}
 	name, err := InSession(sessName, names, r.Short)
 	if errors.Is(err, ErrNotFound) {
-		if exp := expired(sd, r.Short); exp != nil {
-			err = exp
+		for _, d := range dirs {
+			if exp := expired(d, r.Short); exp != nil {
+				return nil, exp
+			}
 		}
 	}
 	if err != nil {
-		sd.Close()
 		return nil, err
 	}
-	return &Target{Store: st, Dir: sd, Name: name}, nil
+	if ds := where[name]; len(ds) > 1 {
+		dup := &DuplicateError{Session: sessName, Name: name}
+		for _, i := range ds {
+			dup.Stores = append(dup.Stores, dirs[i].Store.Path)
+		}
+		return nil, dup
+	}
+	keep = where[name][0]
+	return &Target{Store: dirs[keep].Store, Dir: dirs[keep], Name: name}, nil
+}
+
+// mergedNames lists the recordings of a session's folders together, by
+// number, and which folders (indexes into dirs) hold each name.
+func mergedNames(dirs []*store.Session) ([]string, map[string][]int, error) {
+	where := map[string][]int{}
+	var names []string
+	for i, d := range dirs {
+		ns, err := record.ListNames(d)
+		if err != nil {
+			return nil, nil, err
+		}
+		for _, n := range ns {
+			if len(where[n]) == 0 {
+				names = append(names, n)
+			}
+			where[n] = append(where[n], i)
+		}
+	}
+	if len(dirs) > 1 {
+		sort.SliceStable(names, func(i, j int) bool {
+			a, _ := record.ParseName(names[i])
+			b, _ := record.ParseName(names[j])
+			return a < b
+		})
+	}
+	return names, where, nil
 }
 
 // Open resolves ref (as Find does) and opens the recording.
@@ -83,6 +130,30 @@ func Open(stores []*store.Store, current, ref string) (*record.Recording, error)
 func FindSession(stores []*store.Store, name string) (*store.Session, error) {
 	_, sd, err := findSession(stores, name)
 	return sd, err
+}
+
+// FindSessions opens the session's folder in every store that has one,
+// in the stores' order; none is a NotFoundError (NoSession). The caller
+// closes them.
+func FindSessions(stores []*store.Store, name string) ([]*store.Session, error) {
+	var dirs []*store.Session
+	for _, st := range stores {
+		sd, err := st.Session(name, false)
+		if err == nil {
+			dirs = append(dirs, sd)
+			continue
+		}
+		if !errors.Is(err, store.ErrNoSession) {
+			for _, d := range dirs {
+				d.Close()
+			}
+			return nil, err
+		}
+	}
+	if len(dirs) == 0 {
+		return nil, &NotFoundError{Session: name, Reason: NoSession}
+	}
+	return dirs, nil
 }
 
 func findSession(stores []*store.Store, name string) (*store.Store, *store.Session, error) {

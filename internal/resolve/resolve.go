@@ -118,12 +118,20 @@ func InSession(sessionName string, names []string, short string) (string, error)
 		if err != nil {
 			return notFound()
 		}
+		var same []string
 		for _, n := range names {
 			if seq, _ := record.ParseName(n); seq == want {
-				return n, nil
+				same = append(same, n)
 			}
 		}
-		return notFound()
+		switch len(same) {
+		case 0:
+			return notFound()
+		case 1:
+			return same[0], nil
+		}
+		// one number twice: two stores of the session raced for it
+		return "", fmt.Errorf("%w %q in session %q: it matches %s", ErrAmbiguous, short, sessionName, strings.Join(same, ", "))
 	}
 	var cands []string
 	for _, n := range names {

@@ -160,6 +160,17 @@ type state struct {
 	fn    func(Hit) error
 	arena []byte
 	fold  []byte // scratch for a folded line
+	// maxLine is the most of one line searched (0: record.MaxLineText,
+	// what 'rac out read' shows of a line; tests make it small)
+	maxLine int
+	long    []byte // a block grown for a long line (grow)
+}
+
+func (st *state) lineCap() int {
+	if st.maxLine > 0 {
+		return st.maxLine
+	}
+	return record.MaxLineText
 }
 
 func (st *state) stopped() bool {
@@ -292,8 +303,15 @@ func (st *state) piece(p record.Piece, stream string, bp *[]byte) error {
 			return errStopped
 		}
 		if carry == len(buf) { // a line longer than the block
-			buf = append(buf, make([]byte, len(buf))...)
-			*bp = buf
+			if carry >= st.lineCap() {
+				var final bool
+				var err error
+				if carry, final, err = st.longLine(p.R, buf, stream, find, &nl); err != nil || final {
+					return err
+				}
+				continue
+			}
+			buf = st.grow(buf)
 		}
 		k, err := io.ReadFull(p.R, buf[carry:])
 		final := err == io.EOF || err == io.ErrUnexpectedEOF
@@ -315,6 +333,50 @@ func (st *state) piece(p record.Piece, stream string, bp *[]byte) error {
 			return nil
 		}
 		carry = copy(buf, data[end:])
+	}
+}
+
+// grow doubles a full block, up to the line cap (the pooled block is
+// never longer). The grown block is the search's own, reused by its
+// later pieces and never handed back to the pool: the pool keeps blocks
+// of one size, and no long line pins its memory past this recording.
+func (st *state) grow(buf []byte) []byte {
+	n := min(2*len(buf), max(st.lineCap(), len(buf)))
+	if cap(st.long) < n {
+		st.long = make([]byte, n)
+	}
+	big := st.long[:n]
+	copy(big, buf)
+	return big
+}
+
+// longLine handles a line longer than the line cap, whose start fills
+// buf: it searches the line's first lineCap bytes, what 'rac out read'
+// shows of it, and reads past the rest in blocks of buf's size, so memory
+// stays O(cap) and time O(bytes) whatever the line's length. It returns
+// the bytes after the line's newline, moved to buf's start (their count),
+// or final when the piece ends inside the line. nl counts as in chunk.
+func (st *state) longLine(r io.Reader, buf []byte, stream string, find *finder, nl *int64) (int, bool, error) {
+	if err := st.chunk(buf[:st.lineCap()], stream, find, nl); err != nil {
+		return 0, false, err
+	}
+	for {
+		if st.stopped() {
+			return 0, false, errStopped
+		}
+		k, err := io.ReadFull(r, buf)
+		final := err == io.EOF || err == io.ErrUnexpectedEOF
+		if err != nil && !final {
+			return 0, false, err
+		}
+		if i := bytes.IndexByte(buf[:k], '\n'); i >= 0 {
+			*nl++
+			// at the piece's end the next read gives EOF and searches these
+			return copy(buf, buf[i+1:k]), false, nil
+		}
+		if final {
+			return 0, true, nil
+		}
 	}
 }
 

@@ -85,8 +85,12 @@ type Palette struct {
 	Dim     Style // secondary text: times, sizes
 	Match   Style // bold red: what grep matched
 	Failed  Style // red: a failed outcome
-	Running Style // cyan: a recording still running
+	Running Style // yellow: a recording still running
+	Marked  Style // magenta: incomplete or cut, what a reader must not miss
 	OK      Style // green: exit 0
+	Name    Style // magenta: a reference before a grep hit
+	Sep     Style // cyan: the separators of a grep hit, explain's line locations
+	LineNo  Style // green: a line number
 
 	on     bool
 	colors []*color.Color
@@ -108,8 +112,12 @@ func newPalette() *Palette {
 	p.Dim = mk(color.Faint)
 	p.Match = mk(color.FgRed, color.Bold)
 	p.Failed = mk(color.FgRed)
-	p.Running = mk(color.FgCyan)
+	p.Running = mk(color.FgYellow)
+	p.Marked = mk(color.FgMagenta)
 	p.OK = mk(color.FgGreen)
+	p.Name = mk(color.FgMagenta)
+	p.Sep = mk(color.FgCyan)
+	p.LineNo = mk(color.FgGreen)
 	return p
 }
 

@@ -46,6 +46,13 @@ func (p *Printer) SetMidLine(mid bool) {
 	p.mu.Unlock()
 }
 
+// setWriter moves the printer to w (into a pager and back).
+func (p *Printer) setWriter(w io.Writer) {
+	p.mu.Lock()
+	p.w = w
+	p.mu.Unlock()
+}
+
 // Error prints err as one "rac:" line and, when hint is not empty, a
 // "rac: hint:" line after it. A nil err prints nothing.
 func (p *Printer) Error(err error, hint string) {

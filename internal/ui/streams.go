@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 	"os"
+	"strconv"
 	"sync"
 )
 
@@ -30,6 +31,8 @@ type IOStreams struct {
 	width                         int
 
 	outColors, errColors *Palette
+	getenv               func(string) string // from SetColorMode: COLUMNS
+	pager                *pager              // while StartPager's pager runs
 
 	printerOnce sync.Once
 	printer     *Printer
@@ -80,9 +83,10 @@ func isTTY(fake *bool, f *os.File) bool {
 	return isTerminal(f)
 }
 
-// TerminalWidth is the number of columns of the terminal on stdout, 80
-// when it does not say, and 0 when stdout is not a terminal: then nothing
-// is cut to fit (a pipe gets everything).
+// TerminalWidth is the number of columns of the terminal on stdout; when
+// the terminal does not say, $COLUMNS (from the environment SetColorMode
+// was given), else 80; and 0 when stdout is not a terminal: then nothing
+// is cut to fit (a pipe gets everything, for grep and for files).
 func (s *IOStreams) TerminalWidth() int {
 	if s.width > 0 {
 		return s.width
@@ -92,6 +96,11 @@ func (s *IOStreams) TerminalWidth() int {
 	}
 	if w := terminalWidth(s.OutFile); w > 0 {
 		return w
+	}
+	if s.getenv != nil {
+		if w, err := strconv.Atoi(s.getenv("COLUMNS")); err == nil && w > 0 {
+			return w
+		}
 	}
 	return defaultWidth
 }
@@ -121,7 +130,9 @@ func (s *IOStreams) SetOutErrShared(shared bool) { s.shared = &shared }
 // ColorEnabled with its own terminal-ness, once, when the --color flag and
 // the environment are known (before the first line is printed; colour is
 // off until then). It is not safe to call while another goroutine prints.
+// getenv is also where TerminalWidth reads $COLUMNS.
 func (s *IOStreams) SetColorMode(mode ColorMode, getenv func(string) string) {
+	s.getenv = getenv
 	s.outColors.set(ColorEnabled(mode, getenv, s.IsStdoutTTY()))
 	s.errColors.set(ColorEnabled(mode, getenv, s.IsStderrTTY()))
 }

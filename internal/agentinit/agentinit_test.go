@@ -1,0 +1,273 @@
+package agentinit
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func getenv(home string) func(string) string {
+	return func(k string) string {
+		if k == "HOME" {
+			return home
+		}
+		return ""
+	}
+}
+
+func run(t *testing.T, home string, o Options) Result {
+	t.Helper()
+	o.Getenv = getenv(home)
+	if o.Cwd == "" {
+		o.Cwd = filepath.Join(home, "proj")
+	}
+	res, err := Run(o)
+	require.NoError(t, err)
+	return res
+}
+
+const otherHooks = `{
+  "model": "opus",
+  "permissions": {
+    "allow": ["Bash(git log:*)"]
+  },
+  "hooks": {
+    "PreToolUse": [
+      {
+        "matcher": "Edit",
+        "hooks": [{"type": "command", "command": "fmt-hook"}]
+      }
+    ],
+    "SessionStart": [
+      {
+        "hooks": [
+          {
+            "type": "command",
+            "command": "echo hi"
+          }
+        ]
+      }
+    ]
+  }
+}
+`
+
+func TestSettingsRoundTrip(t *testing.T) {
+	files := map[string]string{
+		"other hooks":          otherHooks,
+		"no hooks":             "{\n  \"model\": \"opus\"\n}\n",
+		"four spaces":          "{\n    \"a\": 1,\n    \"hooks\": {\n        \"Stop\": []\n    }\n}",
+		"tabs":                 "{\n\t\"a\": [1, 2]\n}\n",
+		"compact":              `{"a":1,"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"x"}]}]}}`,
+		"empty object":         "{}",
+		"unicode and escapes":  "{\"name\": \"caf\u00e9 \\\"\\u00e9\\\"\", \"x\": {\"y\": [true, null, 1.5e3]}}\n",
+		"our group with extra": "{\n  \"hooks\": {\n    \"SessionStart\": [\n      {\"matcher\": \"startup\", \"hooks\": [{\"type\": \"command\", \"command\": \"other\"}]}\n    ]\n  }\n}\n",
+	}
+	for _, target := range []string{"claude", "codex", "gemini"} {
+		for name, text := range files {
+			t.Run(target+"/"+name, func(t *testing.T) {
+				home := t.TempDir()
+				o := Options{Target: target, Rewrite: target == "claude"}
+				file, err := Options{Target: target, Getenv: getenv(home)}.file()
+				require.NoError(t, err)
+				require.NoError(t, os.MkdirAll(filepath.Dir(file), 0o700))
+				require.NoError(t, os.WriteFile(file, []byte(text), 0o644))
+
+				res := run(t, home, o)
+				assert.True(t, res.Changed)
+				assert.Equal(t, file, res.Path)
+				b, err := os.ReadFile(file)
+				require.NoError(t, err)
+				require.True(t, json.Valid(b), "%s", b)
+				backup, err := os.ReadFile(res.Backup)
+				require.NoError(t, err)
+				assert.Equal(t, text, string(backup))
+				checkInstalled(t, target, b)
+
+				again := run(t, home, o)
+				assert.False(t, again.Changed, "installed twice")
+
+				o.Remove, o.Rewrite = true, false
+				run(t, home, o)
+				b, err = os.ReadFile(file)
+				require.NoError(t, err)
+				assert.Equal(t, text, string(b))
+				st, err := os.Stat(file)
+				require.NoError(t, err)
+				assert.Equal(t, os.FileMode(0o644), st.Mode().Perm())
+			})
+		}
+	}
+}
+
+// checkInstalled parses the settings and finds rac's handlers.
+func checkInstalled(t *testing.T, target string, b []byte) {
+	t.Helper()
+	var s struct {
+		Hooks map[string][]group `json:"hooks"`
+	}
+	require.NoError(t, json.Unmarshal(b, &s))
+	want := map[string][2]string{ // event: matcher, command
+		"codex":  {"Bash", "rac hook codex"},
+		"gemini": {"run_shell_command", "rac hook gemini"},
+		"claude": {"", "rac hook claude-session"},
+	}[target]
+	event := map[string]string{"codex": "PreToolUse", "gemini": "BeforeTool", "claude": "SessionStart"}[target]
+	groups := s.Hooks[event]
+	require.NotEmpty(t, groups)
+	last := groups[len(groups)-1]
+	assert.Equal(t, want[0], last.Matcher)
+	require.Len(t, last.Hooks, 1)
+	assert.Equal(t, want[1], last.Hooks[0].Command)
+	if target == "claude" {
+		pre := s.Hooks["PreToolUse"]
+		assert.Equal(t, handler{Type: "command", Command: "rac hook claude", Timeout: 10}, pre[len(pre)-1].Hooks[0])
+	}
+}
+
+func TestSettingsMissing(t *testing.T) {
+	home := t.TempDir()
+	res := run(t, home, Options{Target: "claude"})
+	assert.True(t, res.Changed)
+	assert.Empty(t, res.Backup)
+	b, err := os.ReadFile(res.Path)
+	require.NoError(t, err)
+	assert.Equal(t, `{
+  "hooks": {
+    "SessionStart": [
+      {
+        "hooks": [
+          {
+            "type": "command",
+            "command": "rac hook claude-session"
+          }
+        ]
+      }
+    ]
+  }
+}
+`, string(b))
+	st, err := os.Stat(res.Path)
+	require.NoError(t, err)
+	assert.Equal(t, os.FileMode(0o600), st.Mode().Perm())
+
+	res = run(t, home, Options{Target: "claude", Remove: true})
+	assert.True(t, res.Deleted)
+	_, err = os.Stat(res.Path)
+	assert.ErrorIs(t, err, os.ErrNotExist)
+
+	// removing from a missing file changes nothing
+	res = run(t, home, Options{Target: "codex", Remove: true})
+	assert.False(t, res.Changed)
+}
+
+func TestSettingsRefused(t *testing.T) {
+	for name, text := range map[string]string{
+		"invalid":          `{"hooks": {`,
+		"comments":         "{\n  // a comment\n  \"a\": 1\n}\n",
+		"array":            `[]`,
+		"hooks not object": `{"hooks": []}`,
+		"event not list":   `{"hooks": {"BeforeTool": {}}}`,
+		"empty":            ``,
+	} {
+		t.Run(name, func(t *testing.T) {
+			home := t.TempDir()
+			file := filepath.Join(home, ".gemini", "settings.json")
+			require.NoError(t, os.MkdirAll(filepath.Dir(file), 0o700))
+			require.NoError(t, os.WriteFile(file, []byte(text), 0o644))
+			for _, remove := range []bool{false, true} {
+				_, err := Run(Options{Target: "gemini", Remove: remove, Getenv: getenv(home)})
+				require.Error(t, err)
+				assert.Contains(t, err.Error(), "nothing was changed")
+				b, _ := os.ReadFile(file)
+				assert.Equal(t, text, string(b))
+				_, err = os.Stat(file + ".rac-backup")
+				assert.ErrorIs(t, err, os.ErrNotExist)
+			}
+		})
+	}
+}
+
+func TestPrintAndProject(t *testing.T) {
+	home := t.TempDir()
+	cwd := filepath.Join(home, "proj")
+	res := run(t, home, Options{Target: "codex", Project: true, Print: true, Cwd: cwd})
+	assert.Equal(t, filepath.Join(cwd, ".codex", "hooks.json"), res.Path)
+	assert.Contains(t, string(res.Text), `"command": "rac hook codex"`)
+	assert.Contains(t, strings.Join(res.Notes, "\n"), "trusted")
+	_, err := os.Stat(res.Path)
+	assert.ErrorIs(t, err, os.ErrNotExist, "--print writes nothing")
+
+	_, err = Run(Options{Target: "codex", User: true, Project: true, Getenv: getenv(home)})
+	assert.ErrorIs(t, err, ErrUsage)
+	_, err = Run(Options{Target: "gemini", Rewrite: true, Getenv: getenv(home)})
+	assert.ErrorIs(t, err, ErrUsage)
+	_, err = Run(Options{Target: "cursor", Getenv: getenv(home)})
+	assert.ErrorIs(t, err, ErrUsage)
+}
+
+func TestBlockRoundTrip(t *testing.T) {
+	for name, text := range map[string]string{
+		"missing":            "",
+		"with newline":       "# Project\n\nRules.\n",
+		"without newline":    "# Project\n\nRules.",
+		"ends in blank line": "# Project\n\n",
+		"unicode":            "# Проект ☕\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			home := t.TempDir()
+			cwd := filepath.Join(home, "proj")
+			require.NoError(t, os.MkdirAll(cwd, 0o700))
+			file := filepath.Join(cwd, "AGENTS.md")
+			if text != "" {
+				require.NoError(t, os.WriteFile(file, []byte(text), 0o644))
+			}
+			res := run(t, home, Options{Target: "agents-md", Cwd: cwd})
+			assert.True(t, res.Changed)
+			assert.Equal(t, file, res.Path)
+			b, err := os.ReadFile(file)
+			require.NoError(t, err)
+			assert.True(t, strings.HasPrefix(string(b), text))
+			assert.Contains(t, string(b), "rac out explain REF")
+			assert.Equal(t, 1, strings.Count(string(b), blockBegin))
+
+			assert.False(t, run(t, home, Options{Target: "agents-md", Cwd: cwd}).Changed)
+
+			run(t, home, Options{Target: "agents-md", Cwd: cwd, Remove: true})
+			b, err = os.ReadFile(file)
+			if text == "" {
+				assert.ErrorIs(t, err, os.ErrNotExist)
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, text, string(b))
+		})
+	}
+}
+
+func TestBlockUpdated(t *testing.T) {
+	old := "# P\n\n" + blockBegin + "\nold text\n" + blockEnd + "\n\nMore.\n"
+	got := string(editBlock([]byte(old), false))
+	assert.Equal(t, "# P\n\n"+block+"\n\nMore.\n", got)
+	assert.Equal(t, "# P\n\nMore.\n", string(editBlock([]byte(got), true)))
+}
+
+func TestUserFiles(t *testing.T) {
+	env := map[string]string{"HOME": "/h", "CODEX_HOME": "/ch", "GEMINI_CLI_HOME": "/gh", "CLAUDE_CONFIG_DIR": "/cc"}
+	for target, want := range map[string]string{
+		"claude": "/cc/settings.json", "codex": "/ch/hooks.json", "gemini": "/gh/.gemini/settings.json",
+		"agents-md": "/ch/AGENTS.md", "claude-md": "/cc/CLAUDE.md", "gemini-md": "/gh/.gemini/GEMINI.md",
+	} {
+		f, err := Options{Target: target, User: true, Getenv: func(k string) string { return env[k] }}.file()
+		require.NoError(t, err)
+		assert.Equal(t, want, f, target)
+	}
+	f, err := Options{Target: "claude", Getenv: getenv("/h")}.file()
+	require.NoError(t, err)
+	assert.Equal(t, "/h/.claude/settings.json", f)
+}

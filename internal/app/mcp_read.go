@@ -1,0 +1,86 @@
+package app
+
+import (
+	"slices"
+
+	"github.com/rac-cli/rac/internal/record"
+	"github.com/rac-cli/rac/internal/termtext"
+)
+
+// LinesInfo says what ReadLines read: the recording, the stream it chose
+// and how many lines that stream holds, for a front end that states its
+// cuts and the next range to ask for (the MCP server).
+type LinesInfo struct {
+	Ref    string
+	Stream string // "" when lines of every stream came in arrival order
+	// Lines is the number of lines of Stream (0 when Stream is "").
+	Lines  int64
+	Status string
+}
+
+// ReadLines is Read for a front end that bounds what it returns: each line
+// goes to fn (cleaned as a terminal shows it, its text cut to maxText
+// bytes before cleaning, more saying how many bytes were left out), so
+// memory stays bounded by the lines asked for, never by the recording.
+// When no stream is named it reads the only stream with output, so line
+// numbers are that stream's and a tail stays O(lines). Notes go to Note as
+// for Read. fn may return record.ErrStop to end early.
+func (a *App) ReadLines(req ReadRequest, maxText int, fn func(l ReadLine, more int) error) (LinesInfo, error) {
+	if err := checkStream(req.Stream); err != nil {
+		return LinesInfo{}, err
+	}
+	if req.Head < 0 || req.Tail < 0 {
+		return LinesInfo{}, Usagef("head and tail take a number of lines from 0")
+	}
+	lo := record.LineOptions{Stream: req.Stream, Head: req.Head, Tail: req.Tail}
+	if req.Lines != "" {
+		var err error
+		if lo.From, lo.To, err = ParseLines(req.Lines); err != nil {
+			return LinesInfo{}, err
+		}
+	}
+	rec, err := a.Open(req.Ref)
+	if err != nil {
+		return LinesInfo{}, err
+	}
+	defer rec.Close()
+	if req.Stream != "" && !slices.Contains(rec.Streams(), req.Stream) {
+		if slices.Contains(rec.Streams(), record.Combined) {
+			return LinesInfo{}, Usagef("%s holds one combined stream (stdout and stderr as they reached the terminal or one file): read it without a stream", rec.Ref())
+		}
+		return LinesInfo{}, Usagef("%s has no %s stream", rec.Ref(), req.Stream)
+	}
+	if lo.Stream == "" {
+		if lo.Stream, err = onlyStream(rec); err != nil {
+			if req.Lines != "" {
+				return LinesInfo{}, err
+			}
+			lo.Stream = "" // both streams have output: arrival order
+		}
+	}
+	info := LinesInfo{Ref: rec.Ref(), Stream: lo.Stream, Status: rec.Status}
+	if lo.Stream != "" {
+		info.Lines = rec.StreamLines(lo.Stream)
+	}
+	a.noteStatus(rec)
+	if (req.HeadSet && req.Head == 0) || (req.TailSet && req.Tail == 0) {
+		return info, nil
+	}
+	red, err := a.Redactor()
+	if err != nil {
+		return info, err
+	}
+	err = rec.Lines(lo, func(l record.Line) error {
+		text, more := l.Text, 0
+		if len(text) > maxText {
+			text, more = text[:maxText], len(text)-maxText
+		}
+		if !l.Marker {
+			text = termtext.Defuse(termtext.CleanLine(text))
+		}
+		// redacted again on the way out: a recording made with
+		// --no-redact must not hand a secret to a model
+		return fn(ReadLine{Stream: l.Stream, Line: l.N, Text: red.String(ValidUTF8(string(text))), Marker: l.Marker}, more)
+	})
+	return info, err
+}

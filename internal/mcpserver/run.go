@@ -1,0 +1,271 @@
+package mcpserver
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/rac-cli/rac/internal/app"
+	"github.com/rac-cli/rac/internal/termtext"
+)
+
+// RunIn is the run tool's input.
+type RunIn struct {
+	Argv           []string `json:"argv,omitempty" jsonschema:"the command and its arguments, run without a shell (give argv or command)"`
+	Command        string   `json:"command,omitempty" jsonschema:"a shell command line, run with sh -c (give argv or command)"`
+	Cwd            string   `json:"cwd,omitempty" jsonschema:"the absolute directory to run in; default: the server's"`
+	TimeoutSeconds int      `json:"timeout_seconds,omitempty" jsonschema:"stop the command after this many seconds (SIGTERM, then SIGKILL); default 600, at most 3600"`
+	Session        string   `json:"session,omitempty" jsonschema:"record into this session; default: this conversation's"`
+}
+
+// RunOut is the run tool's structured result.
+type RunOut struct {
+	Ref     *string      `json:"ref" jsonschema:"the recording's reference for read, grep and explain; null when it was not recorded"`
+	Summary []string     `json:"summary" jsonschema:"the compact summary: the command, its outcome, the first and last lines of each stream"`
+	Result  *app.RunView `json:"result" jsonschema:"the shape of rac run --json: status, exit code, signal, duration, bytes and lines per stream"`
+	Cut     []string     `json:"cut" jsonschema:"every cut this result made, empty when none"`
+	Notes   []string     `json:"notes" jsonschema:"rac's own messages about the run"`
+}
+
+const (
+	defaultRunTimeout = 600
+	maxRunTimeout     = 3600
+	// runGrace is how long past its timeout a run may take (rac run's
+	// SIGTERM, run.kill_after, the drain) before its group is killed.
+	runGrace = 30 * time.Second
+	// runOutputMax bounds what is kept of rac run's own stdout and stderr
+	// (the summary and its messages), long before the budget cuts it.
+	runOutputMax = 1 << 20
+)
+
+func (s *Server) addRun() {
+	mcp.AddTool(s.srv, &mcp.Tool{
+		Name:  "run",
+		Title: "Run and record a command",
+		Description: "Run a command (argv, or a shell command line), record its full output with rac and return a compact summary: " +
+			"its outcome, the first and last lines of each stream, and the reference to read, grep or explain the rest. " +
+			"stdin is empty; the command gets its own process group, stopped at the timeout and when this server exits, " +
+			"and whatever it leaves running is killed when the call returns.",
+		Annotations: &mcp.ToolAnnotations{DestructiveHint: new(true), OpenWorldHint: new(true)},
+	}, s.run)
+}
+
+func (s *Server) run(ctx context.Context, _ *mcp.CallToolRequest, in RunIn) (*mcp.CallToolResult, RunOut, error) {
+	argv := in.Argv
+	switch {
+	case len(argv) > 0 && in.Command != "":
+		return nil, RunOut{}, s.toolError(app.Usagef("give argv or command, not both"))
+	case in.Command != "":
+		argv = []string{"sh", "-c", in.Command}
+	case len(argv) == 0 || argv[0] == "":
+		return nil, RunOut{}, s.toolError(app.Usagef("missing command: give argv (the command and its arguments) or command (a shell command line)"))
+	}
+	if in.Cwd != "" && !filepath.IsAbs(in.Cwd) {
+		return nil, RunOut{}, s.toolError(app.Usagef("cwd must be an absolute path, not %q", cutString(in.Cwd, 200)))
+	}
+	timeout := in.TimeoutSeconds
+	switch {
+	case timeout < 0 || timeout > maxRunTimeout:
+		return nil, RunOut{}, s.toolError(app.Usagef("timeout_seconds takes 1 to %d", maxRunTimeout))
+	case timeout == 0:
+		timeout = defaultRunTimeout
+	}
+	name := in.Session
+	if name == "" {
+		var err error
+		if name, err = s.defaultSession(); err != nil {
+			return nil, RunOut{}, s.toolError(err)
+		}
+	}
+	if len(s.o.Rac) == 0 {
+		return nil, RunOut{}, s.toolError(errors.New("the run tool has no rac to start (Options.Rac)"))
+	}
+	args := append(append([]string{}, s.o.Rac[1:]...), "run", "--session", name, "--summary", "--json",
+		"--timeout", strconv.Itoa(timeout)+"s", "--")
+	stdout, stderr, err := s.startRac(ctx, s.o.Rac[0], append(args, argv...), in.Cwd, time.Duration(timeout)*time.Second+runGrace)
+	if err != nil {
+		return nil, RunOut{}, s.toolError(err)
+	}
+	out, err := parseRun(stdout, stderr)
+	if err != nil {
+		return nil, RunOut{}, s.toolError(err)
+	}
+	for i, l := range out.Summary {
+		out.Summary[i] = s.o.App.RedactString(l)
+	}
+	build := func(k int, _ bool) (string, any) {
+		o := out
+		o.Cut = append([]string{}, out.Cut...)
+		if k < len(out.Summary) {
+			// the last line is the reference: it stays
+			o.Summary = append(append([]string{}, out.Summary[:max(0, k-1)]...), out.Summary[len(out.Summary)-1])
+			ref := "the recording"
+			if o.Ref != nil {
+				ref = *o.Ref
+			}
+			o.Cut = append(o.Cut, fmt.Sprintf("budget: %d summary lines not shown; read %s for the output", len(out.Summary)-len(o.Summary), ref))
+		}
+		return runText(o), o
+	}
+	text, o := build(fit(len(out.Summary), int(s.o.Budget), false, build), false)
+	return textResult(text), o.(RunOut), nil
+}
+
+// startRac runs rac (run ...) in a process group of its own, so the whole
+// command tree can be killed: after limit, when ctx ends (the call was
+// cancelled, the server is stopping), and, for what the command left
+// running, when it returns. It returns rac's stdout and stderr, bounded.
+func (s *Server) startRac(ctx context.Context, exe string, args []string, dir string, limit time.Duration) ([]byte, []byte, error) {
+	ctx, cancel := context.WithTimeout(ctx, limit)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, exe, args...)
+	cmd.Dir = dir
+	var stdout, stderr boundedBuffer
+	stdout.max, stderr.max = runOutputMax, runOutputMax
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	cmd.SysProcAttr = groupAttr()
+	cmd.Cancel = func() error { return killGroup(cmd.Process.Pid) }
+	// a process the command left holding rac's pipes must not hold the call
+	cmd.WaitDelay = 5 * time.Second
+	if err := cmd.Start(); err != nil {
+		return nil, nil, fmt.Errorf("cannot start rac run: %w", err)
+	}
+	pgid := cmd.Process.Pid
+	if !s.groups.add(pgid) {
+		_ = killGroup(pgid) // the server stopped while it started
+	}
+	err := cmd.Wait()
+	_ = killGroup(pgid) // what the command left running in its group
+	s.groups.remove(pgid)
+	var ee *exec.ExitError
+	if err != nil && !errors.As(err, &ee) && !errors.Is(err, exec.ErrWaitDelay) {
+		return nil, nil, fmt.Errorf("rac run: %w", err)
+	}
+	if ctx.Err() != nil {
+		return stdout.Bytes(), stderr.Bytes(), fmt.Errorf("the command was killed: %w", context.Cause(ctx))
+	}
+	return stdout.Bytes(), stderr.Bytes(), nil
+}
+
+// parseRun reads rac run --summary --json's output: the summary on
+// stdout, rac's own lines and then the JSON view on stderr.
+func parseRun(stdout, stderr []byte) (RunOut, error) {
+	out := RunOut{Summary: []string{}, Cut: []string{}, Notes: []string{}}
+	for l := range strings.SplitSeq(strings.TrimRight(string(stdout), "\n"), "\n") {
+		if l != "" {
+			out.Summary = append(out.Summary, app.ValidUTF8(l))
+		}
+	}
+	var msgs []string
+	for l := range strings.SplitSeq(strings.TrimRight(string(stderr), "\n"), "\n") {
+		if strings.HasPrefix(l, "{") {
+			var v app.RunView
+			if json.Unmarshal([]byte(l), &v) == nil {
+				out.Result = &v
+				continue
+			}
+		}
+		if strings.HasPrefix(l, "rac: recording ") {
+			continue // the start line: the reference is in the view
+		}
+		if l != "" {
+			msgs = append(msgs, app.ValidUTF8(termtext.EscapeLine(strings.TrimPrefix(l, "rac: "))))
+		}
+	}
+	if out.Result == nil {
+		return out, fmt.Errorf("rac run failed before the command ran: %s", cutString(strings.Join(msgs, "; "), 2000))
+	}
+	out.Ref = out.Result.Ref
+	for _, m := range msgs {
+		out.Notes = append(out.Notes, cutString(m, 1000))
+	}
+	return out, nil
+}
+
+func runText(o RunOut) string {
+	var b strings.Builder
+	for _, l := range o.Summary {
+		b.WriteString(termtext.EscapeLine(l))
+		b.WriteByte('\n')
+	}
+	for _, n := range o.Notes {
+		fmt.Fprintf(&b, "rac: %s\n", n)
+	}
+	for _, c := range o.Cut {
+		fmt.Fprintf(&b, "rac: cut: %s\n", c)
+	}
+	return b.String()
+}
+
+// boundedBuffer keeps the first max bytes written to it.
+type boundedBuffer struct {
+	bytes.Buffer
+	max int
+}
+
+func (b *boundedBuffer) Write(p []byte) (int, error) {
+	if room := b.max - b.Len(); room > 0 {
+		b.Buffer.Write(p[:min(len(p), room)])
+	}
+	return len(p), nil
+}
+
+// groups are the process groups of the run calls under way.
+type groups struct {
+	mu     sync.Mutex
+	live   map[int]bool
+	closed bool // the server is stopping: no group may start
+}
+
+func newGroups() *groups { return &groups{live: map[int]bool{}} }
+
+// add tracks a group; false when the server is stopping already.
+func (g *groups) add(pgid int) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.closed {
+		return false
+	}
+	g.live[pgid] = true
+	return true
+}
+
+func (g *groups) remove(pgid int) {
+	g.mu.Lock()
+	delete(g.live, pgid)
+	g.mu.Unlock()
+}
+
+// killAll kills every group still under way: the server is stopping.
+func (g *groups) killAll() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.closed = true
+	for pgid := range g.live {
+		_ = killGroup(pgid)
+	}
+}
+
+// killGroup sends SIGKILL to the process group pgid (never to a group of
+// 0 or 1, which kill would take as the caller's own or every process).
+func killGroup(pgid int) error {
+	if pgid <= 1 {
+		return nil
+	}
+	err := syscall.Kill(-pgid, syscall.SIGKILL)
+	if errors.Is(err, syscall.ESRCH) {
+		return nil
+	}
+	return err
+}

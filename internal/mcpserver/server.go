@@ -1,0 +1,213 @@
+// Package mcpserver is rac mcp: rac's recordings, search, explanations and
+// (when allowed) a summarising run tool, served over the Model Context
+// Protocol with the official Go SDK. It calls the same internal/app
+// services as the command line and returns their views, every result
+// within a byte budget with each cut stated and the next range to ask for.
+//
+// It owns the tools' contracts, the budget and the choice of a call's
+// session. It never imports cobra, viper, color, ui or config (the front
+// end passes plain values), never writes to os.Stdout or os.Stderr itself
+// (the transport does), and never lets a tool's failure end the server: a
+// bad call is a tool error the model can read.
+package mcpserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/rac-cli/rac/internal/app"
+	"github.com/rac-cli/rac/internal/resolve"
+	"github.com/rac-cli/rac/internal/session"
+	"github.com/rac-cli/rac/internal/store"
+)
+
+// MinBudget is the smallest budget a result gets: below it not even a tool
+// error with its candidates would fit.
+const MinBudget = 2 << 10
+
+// Options are the server's inputs, as plain values.
+type Options struct {
+	// App is the base application: the environment and settings of rac
+	// mcp. Each call works on a copy with the call's session.
+	App *app.App
+	// Budget bounds every result: its text and its structured content
+	// together, in bytes (mcp.budget). Below MinBudget, MinBudget.
+	Budget int64
+	// Run offers the run tool (mcp.run).
+	Run bool
+	// Rac is the command that starts rac itself (its executable): the run
+	// tool starts "rac run" through it, in a process group of its own.
+	Rac []string
+	// ParentPID is the harness process that started the server
+	// (os.Getppid()): the default session is the one its SessionStart hook
+	// last announced. 0: none.
+	ParentPID int
+	// Version is rac's version, the server's in initialize.
+	Version string
+}
+
+// Server is one rac mcp.
+type Server struct {
+	o      Options
+	srv    *mcp.Server
+	groups *groups
+}
+
+// New builds the server and its tools.
+func New(o Options) *Server {
+	if o.Budget < MinBudget {
+		o.Budget = MinBudget
+	}
+	s := &Server{o: o, groups: newGroups()}
+	// built once here: each call's copy of the App shares it
+	_, _ = o.App.Redactor()
+	s.srv = mcp.NewServer(&mcp.Implementation{Name: "rac", Title: "rac recordings", Version: o.Version}, &mcp.ServerOptions{
+		Instructions: instructions(o.Run),
+		Capabilities: &mcp.ServerCapabilities{},
+	})
+	s.addTools()
+	return s
+}
+
+func instructions(run bool) string {
+	s := "rac keeps the full output of commands run through 'rac run' (references look like SESSION/NAME, e.g. claude-1a2b/0042-go-test). " +
+		"Use list to find recordings, read for their lines (head, tail or a range), grep to search them and explain for why a command failed. " +
+		"Every result is bounded; a cut result says what it left out and what to ask for next."
+	if run {
+		s += " run runs a command, records it and returns a compact summary with its reference."
+	}
+	return s
+}
+
+// MCP returns the SDK server, for a caller that connects its own transport.
+func (s *Server) MCP() *mcp.Server { return s.srv }
+
+// Serve answers one client on t until it leaves or ctx ends, then kills
+// what the run tool started and has not ended.
+func (s *Server) Serve(ctx context.Context, t mcp.Transport) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go func() {
+		// at once, not after the calls under way have returned: they
+		// wait for the commands
+		<-ctx.Done()
+		s.groups.killAll()
+	}()
+	err := s.srv.Run(ctx, t)
+	if errors.Is(err, context.Canceled) {
+		return nil
+	}
+	return err
+}
+
+// Close kills the process groups of run calls still under way.
+func (s *Server) Close() { s.groups.killAll() }
+
+// callApp is the App of one call, whose notes and warnings it collects.
+type callApp struct {
+	*app.App
+	notes []string
+}
+
+// appFor chooses the session of one call: the session argument; else the
+// one the harness's SessionStart hook announced for the server's parent;
+// else rac run's rules, unless they found nothing better than the default
+// session. A qualified reference names its own session and needs none.
+func (s *Server) appFor(sess, ref string) (*callApp, error) {
+	name := ""
+	switch {
+	case sess != "":
+		if err := session.CheckName(sess, "session"); err != nil {
+			return nil, err
+		}
+		name = sess
+	case strings.Contains(ref, "/"):
+	default:
+		var err error
+		if name, err = s.defaultSession(); err != nil {
+			return nil, err
+		}
+	}
+	c := &callApp{App: s.o.App.WithSession(name)}
+	c.Note = func(m string) { c.notes = append(c.notes, m) }
+	c.Warn = func(m string) { c.notes = append(c.notes, "warning: "+m) }
+	return c, nil
+}
+
+// ErrNoSession is a call that names no session when the server cannot
+// tell which conversation it serves.
+var ErrNoSession = errors.New("no session")
+
+func (s *Server) defaultSession() (string, error) {
+	if s.o.ParentPID > 0 {
+		start, _ := store.ProcStart(s.o.ParentPID)
+		if n, ok, err := s.o.App.HarnessSession(s.o.ParentPID, start); err == nil && ok {
+			return n.Session, nil
+		}
+	}
+	id, err := s.o.App.WithSession("").Identify(false)
+	if err != nil {
+		return "", err
+	}
+	if id.Rule != session.RuleDefault {
+		return id.Name, nil
+	}
+	cands, _ := s.o.App.RecentSessions(8)
+	msg := fmt.Sprintf("%v: this server cannot tell which conversation it serves (no SessionStart hook announced one for its harness, pid %d, and rac run's rules found none); pass session", ErrNoSession, s.o.ParentPID)
+	if len(cands) == 0 {
+		return "", errors.New(msg + " (the store has no sessions yet)")
+	}
+	return "", fmt.Errorf("%s, one of (most recent first): %s", msg, strings.Join(cands, ", "))
+}
+
+// toolError turns a service's error into the text of a tool error: what
+// went wrong and what to call next, redacted and bounded.
+func (s *Server) toolError(err error) error {
+	msg := app.FirstLine(err)
+	var hint string
+	switch {
+	case errors.Is(err, resolve.ErrAmbiguous):
+		hint = "; give more of the name, or the number"
+	case errors.Is(err, resolve.ErrNotFound), errors.Is(err, resolve.ErrExpired):
+		hint = "; list shows the recordings there are"
+	case errors.Is(err, resolve.ErrInvalid):
+		hint = "; references look like SESSION/NAME, a number, a name prefix or last"
+	}
+	msg = s.o.App.RedactString(app.ValidUTF8("rac: " + msg + hint))
+	if limit := int(s.o.Budget) - 64; len(msg) > limit {
+		msg = msg[:limit] + " [rac: message cut]"
+	}
+	return errors.New(msg)
+}
+
+// checkRef refuses a reference before any store is opened (traversal,
+// absolute paths, odd bytes): the error says what references look like.
+func checkRef(ref string) error {
+	_, err := resolve.Parse(ref)
+	return err
+}
+
+// wd is the server's working directory, the default cwd of run.
+func wd() string {
+	d, err := os.Getwd()
+	if err != nil {
+		return "/"
+	}
+	return d
+}
+
+// ServeIO is Serve over newline-delimited JSON on r and w (rac mcp's
+// stdin and stdout).
+func (s *Server) ServeIO(ctx context.Context, r io.Reader, w io.Writer) error {
+	return s.Serve(ctx, &mcp.IOTransport{Reader: io.NopCloser(r), Writer: nopWriteCloser{w}})
+}
+
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }

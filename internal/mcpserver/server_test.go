@@ -1,0 +1,355 @@
+package mcpserver_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/rac-cli/rac/internal/mcpserver"
+	"github.com/rac-cli/rac/internal/store"
+)
+
+const budget = 8 << 10
+
+func TestInitializeAndListTools(t *testing.T) {
+	f := newFixture(t)
+	for _, run := range []bool{false, true} {
+		t.Run(fmt.Sprintf("run=%v", run), func(t *testing.T) {
+			cs := f.connect(t, mcpserver.Options{Budget: budget, Run: run, Version: "1.2.3"})
+			ir := cs.InitializeResult()
+			require.NotNil(t, ir)
+			assert.Equal(t, "rac", ir.ServerInfo.Name)
+			assert.Equal(t, "1.2.3", ir.ServerInfo.Version)
+			assert.NotNil(t, ir.Capabilities.Tools)
+			tools, err := cs.ListTools(context.Background(), nil)
+			require.NoError(t, err)
+			var names []string
+			for _, tl := range tools.Tools {
+				names = append(names, tl.Name)
+				assert.NotEmpty(t, tl.Description, tl.Name)
+				assert.NotNil(t, tl.InputSchema, tl.Name)
+			}
+			want := []string{"list", "read", "grep", "explain"}
+			if run {
+				want = append(want, "run")
+			}
+			assert.ElementsMatch(t, want, names, "run is offered only when mcp.run is true")
+		})
+	}
+}
+
+func TestReadListGrepExplain(t *testing.T) {
+	f := newFixture(t)
+	ref := f.record(t, "s1", true, "sh", "-c", "seq 1 300; echo 'error: it broke' >&2; exit 3")
+	f.record(t, "s1", true, "sh", "-c", "echo second")
+	cs := f.connect(t, mcpserver.Options{Budget: budget})
+
+	t.Run("read tail by default", func(t *testing.T) {
+		res, text, sc := call(t, cs, budget, "read", map[string]any{"ref": ref, "stream": "stdout"})
+		require.False(t, res.IsError, text)
+		assert.Contains(t, text, "300: 300\n")
+		assert.Contains(t, text, "221: 221\n")
+		assert.NotContains(t, text, "220: 220\n", "80 lines")
+		assert.Equal(t, ref, sc["ref"])
+		assert.Equal(t, float64(300), sc["stream_lines"])
+		assert.Len(t, sc["lines"], 80)
+	})
+	t.Run("read a range in a session", func(t *testing.T) {
+		res, text, sc := call(t, cs, budget, "read", map[string]any{"ref": "1", "session": "s1", "stream": "stdout", "lines": "10:12"})
+		require.False(t, res.IsError, text)
+		assert.Equal(t, "s1/0001-sh stdout (exited), 300 lines:\n10: 10\n11: 11\n12: 12\n", text)
+		assert.Empty(t, sc["cut"])
+		assert.Nil(t, sc["next"])
+	})
+	t.Run("read both streams", func(t *testing.T) {
+		_, text, _ := call(t, cs, budget, "read", map[string]any{"ref": ref, "tail": 2})
+		assert.Contains(t, text, "stdout:300: 300\nstderr:1: error: it broke\n")
+	})
+	t.Run("list newest first", func(t *testing.T) {
+		res, text, sc := call(t, cs, budget, "list", map[string]any{"session": "s1"})
+		require.False(t, res.IsError, text)
+		entries := sc["entries"].([]any)
+		require.Len(t, entries, 2)
+		assert.Equal(t, "s1/0002-sh", entries[0].(map[string]any)["ref"])
+		assert.Equal(t, float64(2), sc["total"])
+		_, _, sc = call(t, cs, budget, "list", map[string]any{"session": "s1", "limit": 1})
+		assert.Len(t, sc["entries"], 1)
+		assert.Equal(t, float64(1), sc["next_skip"])
+		assert.Contains(t, fmt.Sprint(sc["cut"]), "limit: 1 older entries not shown")
+		_, _, sc = call(t, cs, budget, "list", map[string]any{"all_sessions": true})
+		assert.Len(t, sc["entries"], 2)
+	})
+	t.Run("grep", func(t *testing.T) {
+		res, text, sc := call(t, cs, budget, "grep", map[string]any{"text": "IT BROKE", "ignore_case": true, "session": "s1", "context": 1})
+		require.False(t, res.IsError, text)
+		assert.Contains(t, text, ref+":stderr:1:error: it broke\n")
+		assert.Equal(t, float64(1), sc["total"])
+		_, text, sc = call(t, cs, budget, "grep", map[string]any{"text": "1", "session": "s1"})
+		assert.Less(t, len(sc["hits"].([]any)), 300/2, "bounded")
+		assert.Equal(t, float64(138), sc["total"], "every hit counted")
+		assert.Contains(t, text, "rac: next: grep skip=")
+		skip := sc["next_skip"]
+		_, _, sc = call(t, cs, budget, "grep", map[string]any{"text": "1", "session": "s1", "skip": skip})
+		first := sc["hits"].([]any)[0].(map[string]any)
+		assert.Greater(t, first["line"], float64(1), "the next page starts after the last hit shown")
+	})
+	t.Run("explain", func(t *testing.T) {
+		res, text, sc := call(t, cs, budget, "explain", map[string]any{"ref": ref})
+		require.False(t, res.IsError, text)
+		assert.Contains(t, text, "error: it broke")
+		assert.Equal(t, ref, sc["ref"])
+		assert.Equal(t, float64(3), sc["exit_code"])
+	})
+}
+
+func TestBadInputIsAToolError(t *testing.T) {
+	f := newFixture(t)
+	f.record(t, "s1", true, "sh", "-c", "echo a")
+	f.record(t, "s1", true, "sh", "-c", "echo b")
+	f.record(t, "s1", true, "true")
+	cs := f.connect(t, mcpserver.Options{Budget: budget})
+	tests := []struct {
+		name, tool string
+		args       map[string]any
+		want       string
+	}{
+		{"unknown reference", "read", map[string]any{"ref": "s1/0099"}, `not found: no recording "0099" in session "s1"; list shows`},
+		{"unknown session", "read", map[string]any{"ref": "nosuch/1"}, `no session "nosuch"`},
+		{"ambiguous prefix", "read", map[string]any{"ref": "s", "session": "s1"}, "ambiguous"},
+		{"traversal", "read", map[string]any{"ref": "../../etc/passwd"}, "invalid reference"},
+		{"absolute path", "explain", map[string]any{"ref": "/etc/passwd"}, "absolute paths are not allowed"},
+		{"traversal in session", "list", map[string]any{"session": "../x"}, "session"},
+		{"huge tail", "read", map[string]any{"ref": "s1/1", "tail": 1 << 40}, "huge range"},
+		{"two ranges", "read", map[string]any{"ref": "s1/1", "head": 1, "tail": 1}, "one of head, tail and lines"},
+		{"bad range", "read", map[string]any{"ref": "s1/1", "lines": "9:3"}, "invalid --lines"},
+		{"bad stream", "read", map[string]any{"ref": "s1/1", "stream": "fd3"}, "invalid --stream"},
+		{"missing ref", "read", map[string]any{}, "ref"},
+		{"empty grep", "grep", map[string]any{"text": "", "session": "s1"}, "empty text"},
+		{"huge context", "grep", map[string]any{"text": "a", "session": "s1", "context": 1000}, "context takes 0 to 10"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, text, _ := call(t, cs, budget, tt.tool, tt.args)
+			assert.True(t, res.IsError, text)
+			assert.Contains(t, text, tt.want)
+		})
+	}
+	// the run tool is not there at all when mcp.run is off
+	_, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "run", Arguments: map[string]any{"argv": []string{"true"}}})
+	assert.ErrorContains(t, err, `unknown tool "run"`)
+	// the server is still there
+	res, text, _ := call(t, cs, budget, "read", map[string]any{"ref": "s1/1"})
+	assert.False(t, res.IsError, text)
+}
+
+func TestReadOfHugeRangesStaysWithinBudget(t *testing.T) {
+	if testing.Short() {
+		t.Skip("records 100 MiB")
+	}
+	f := newFixture(t)
+	// 100 MiB of numbered lines, and one line of 1 MiB
+	ref := f.record(t, "big", true, "sh", "-c", "seq 1 14000000 | sed 's/$/ some text to make the line longer/' | head -c 104857600; head -c 1048576 /dev/zero | tr '\\0' x; echo")
+	cs := f.connect(t, mcpserver.Options{Budget: budget})
+	for _, args := range []map[string]any{
+		{"ref": ref},
+		{"ref": ref, "tail": 10000},
+		{"ref": ref, "head": 10000},
+		{"ref": ref, "lines": "1:"},
+		{"ref": ref, "lines": "2000000:99999999"},
+		{"ref": ref, "tail": 1},
+	} {
+		res, text, sc := call(t, cs, budget, "read", args)
+		require.False(t, res.IsError, text)
+		require.NotEmpty(t, sc["lines"], "%v", args)
+		if args["tail"] == 1 {
+			assert.Contains(t, text, "more bytes not shown", "the 1 MiB line is cut and says so")
+			continue
+		}
+		assert.Contains(t, text, "rac: cut: budget:", "%v: the cut is stated", args)
+		require.NotNil(t, sc["next"], "%v: and the next range", args)
+	}
+	_, _, sc := call(t, cs, budget, "list", map[string]any{"session": "big"})
+	assert.Len(t, sc["entries"], 1)
+	_, _, _ = call(t, cs, budget, "explain", map[string]any{"ref": ref})
+	_, _, sc = call(t, cs, budget, "grep", map[string]any{"text": "line longer", "session": "big"})
+	assert.Greater(t, sc["total"], float64(1_000_000))
+}
+
+func TestNextRangeContinuesARead(t *testing.T) {
+	f := newFixture(t)
+	ref := f.record(t, "s1", true, "sh", "-c", "seq 1 5000")
+	const small = mcpserver.MinBudget
+	cs := f.connect(t, mcpserver.Options{Budget: small})
+	_, _, sc := call(t, cs, small, "read", map[string]any{"ref": ref, "head": 3000})
+	next := sc["next"].(map[string]any)
+	lines := sc["lines"].([]any)
+	last := lines[len(lines)-1].(map[string]any)["line"].(float64)
+	assert.Equal(t, fmt.Sprintf("%d:3000", int(last)+1), next["lines"])
+	_, _, sc = call(t, cs, small, "read", map[string]any{"ref": ref, "lines": next["lines"]})
+	first := sc["lines"].([]any)[0].(map[string]any)["line"].(float64)
+	assert.Equal(t, last+1, first, "no line lost between pages")
+
+	_, _, sc = call(t, cs, small, "read", map[string]any{"ref": ref, "tail": 1000})
+	lines = sc["lines"].([]any)
+	assert.Equal(t, float64(5000), lines[len(lines)-1].(map[string]any)["line"], "a cut tail keeps its end")
+	next = sc["next"].(map[string]any)
+	first = lines[0].(map[string]any)["line"].(float64)
+	assert.Equal(t, fmt.Sprintf("4001:%d", int(first)-1), next["lines"])
+}
+
+func TestSecretsNeverInAResult(t *testing.T) {
+	f := newFixture(t)
+	script := "echo token=$" + secretEnv + "; echo $" + secretEnv + " >&2"
+	redacted := f.record(t, "s1", true, "sh", "-c", script)
+	// made with --no-redact: the bytes hold the secret, the results must not
+	raw := f.record(t, "s1", false, "sh", "-c", script)
+	cs := f.connect(t, mcpserver.Options{Budget: budget, Run: true})
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{"read", map[string]any{"ref": redacted}},
+		{"read", map[string]any{"ref": raw}},
+		{"read", map[string]any{"ref": raw, "stream": "stderr", "lines": "1"}},
+		{"grep", map[string]any{"text": "token", "session": "s1", "context": 2}},
+		{"grep", map[string]any{"text": secret[:8], "session": "s1"}},
+		{"list", map[string]any{"session": "s1"}},
+		{"explain", map[string]any{"ref": raw}},
+		{"run", map[string]any{"command": script, "session": "s1"}},
+		{"run", map[string]any{"argv": []string{"echo", secret}, "session": "s1"}},
+	} {
+		res, text, sc := call(t, cs, budget, c.tool, c.args)
+		require.False(t, res.IsError, "%s %v: %s", c.tool, c.args, text)
+		assert.NotContains(t, text, secret, "%s %v", c.tool, c.args)
+		assert.NotContains(t, fmt.Sprint(sc), secret, "%s %v", c.tool, c.args)
+	}
+	// the raw recording really holds it: the test could fail
+	p := filepath.Join(f.home, "sessions", "s1")
+	found := false
+	_ = filepath.Walk(p, func(path string, info os.FileInfo, err error) error {
+		if err == nil && info.Mode().IsRegular() {
+			if b, _ := os.ReadFile(path); strings.Contains(string(b), secret) {
+				found = true
+			}
+		}
+		return nil
+	})
+	assert.True(t, found, "the --no-redact recording keeps the secret on disk")
+}
+
+func TestDefaultSession(t *testing.T) {
+	f := newFixture(t)
+	f.record(t, "from-hook", true, "echo", "hook")
+	f.record(t, "from-env", true, "echo", "env")
+	f.env["RAC_SESSION"] = "from-env"
+	self := os.Getpid()
+	start, _ := store.ProcStart(self)
+
+	t.Run("rac run's rules without a note", func(t *testing.T) {
+		cs := f.connect(t, mcpserver.Options{Budget: budget, ParentPID: self})
+		_, text, _ := call(t, cs, budget, "list", nil)
+		assert.Contains(t, text, "from-env/0001-echo")
+	})
+	st, err := store.OpenStore(f.home)
+	require.NoError(t, err)
+	defer st.Close()
+	t.Run("a note for another process with that pid", func(t *testing.T) {
+		if runtime.GOOS != "linux" {
+			t.Skip("needs start times from /proc")
+		}
+		require.NoError(t, st.NoteHarness(store.HarnessNote{PID: self, Start: start + 1, Harness: "claude", Session: "from-hook", At: time.Now()}))
+		cs := f.connect(t, mcpserver.Options{Budget: budget, ParentPID: self})
+		_, text, _ := call(t, cs, budget, "list", nil)
+		assert.Contains(t, text, "from-env/0001-echo", "a reused pid never matches")
+	})
+	t.Run("the SessionStart note of the parent", func(t *testing.T) {
+		require.NoError(t, st.NoteHarness(store.HarnessNote{PID: self, Start: start, Harness: "claude", Session: "from-hook", At: time.Now()}))
+		cs := f.connect(t, mcpserver.Options{Budget: budget, ParentPID: self})
+		_, text, _ := call(t, cs, budget, "list", nil)
+		assert.Contains(t, text, "from-hook/0001-echo")
+		_, text, _ = call(t, cs, budget, "read", map[string]any{"ref": "last"})
+		assert.Contains(t, text, "1: hook")
+		// /clear: the hook announces a new session under the same server
+		require.NoError(t, st.NoteHarness(store.HarnessNote{PID: self, Start: start, Harness: "claude", Session: "from-env", At: time.Now().Add(time.Second)}))
+		_, text, _ = call(t, cs, budget, "read", map[string]any{"ref": "last"})
+		assert.Contains(t, text, "1: env")
+		// an argument still wins
+		_, text, _ = call(t, cs, budget, "read", map[string]any{"ref": "last", "session": "from-hook"})
+		assert.Contains(t, text, "1: hook")
+	})
+}
+
+func TestRun(t *testing.T) {
+	f := newFixture(t)
+	cs := f.connect(t, mcpserver.Options{Budget: budget, Run: true})
+	dir := t.TempDir()
+	res, text, sc := call(t, cs, budget, "run", map[string]any{"command": "pwd; seq 1 100; echo oops >&2; exit 2", "cwd": dir, "session": "r1"})
+	require.False(t, res.IsError, text)
+	assert.Contains(t, text, "rac: ref r1/0001-sh")
+	assert.Contains(t, text, dir, "ran in cwd")
+	assert.NotContains(t, text, "\n50\n", "a summary, not the output")
+	result := sc["result"].(map[string]any)
+	assert.Equal(t, float64(2), result["exit_code"])
+	assert.Equal(t, float64(101), result["stdout_lines"])
+	assert.Equal(t, "r1/0001-sh", sc["ref"])
+	// the recording is there for read
+	_, text, _ = call(t, cs, budget, "read", map[string]any{"ref": "r1/1", "stream": "stdout", "lines": "51"})
+	assert.Contains(t, text, "51: 50")
+
+	for _, bad := range []map[string]any{
+		{},
+		{"argv": []string{"true"}, "command": "true"},
+		{"argv": []string{"true"}, "cwd": "relative/dir"},
+		{"argv": []string{"true"}, "timeout_seconds": 99999},
+	} {
+		res, text, _ := call(t, cs, budget, "run", bad)
+		assert.True(t, res.IsError, "%v: %s", bad, text)
+	}
+	res, text, sc = call(t, cs, budget, "run", map[string]any{"argv": []string{"/no/such/command"}, "session": "r1"})
+	require.False(t, res.IsError, text)
+	assert.Equal(t, float64(127), sc["result"].(map[string]any)["exit_code"])
+}
+
+func TestRunKillsItsProcessGroupOnTimeout(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("reads /proc")
+	}
+	f := newFixture(t)
+	cs := f.connect(t, mcpserver.Options{Budget: budget, Run: true})
+	pidfile := filepath.Join(t.TempDir(), "pid")
+	// the background sleep's parent exits at once: it is no descendant of
+	// the command any more, only a member of its process group
+	cmd := fmt.Sprintf("(sleep 300 >/dev/null 2>&1 & echo $! > %s); sleep 300", pidfile)
+	res, text, sc := call(t, cs, budget, "run", map[string]any{"command": cmd, "timeout_seconds": 1, "session": "r1"})
+	require.False(t, res.IsError, text)
+	assert.Equal(t, "timed_out", sc["result"].(map[string]any)["status"])
+	waitGone(t, waitFile(t, pidfile))
+}
+
+func TestServerExitKillsRunningCommands(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("reads /proc")
+	}
+	f := newFixture(t)
+	cs, stop := start(t, mcpserver.Options{App: f.app(""), Rac: []string{os.Args[0]}, Budget: budget, Run: true})
+	pidfile := filepath.Join(t.TempDir(), "pid")
+	cmd := fmt.Sprintf("(sleep 300 >/dev/null 2>&1 & echo $! > %s); sleep 300", pidfile)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_, _ = cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "run", Arguments: map[string]any{"command": cmd, "session": "r1"}})
+	}()
+	pid := waitFile(t, pidfile)
+	stop()
+	waitGone(t, pid)
+	<-done
+}

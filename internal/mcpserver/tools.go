@@ -1,0 +1,310 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/rac-cli/rac/internal/app"
+	"github.com/rac-cli/rac/internal/termtext"
+	"github.com/rac-cli/rac/internal/units"
+)
+
+func (s *Server) addTools() {
+	ro := &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}
+	mcp.AddTool(s.srv, &mcp.Tool{
+		Name:  "list",
+		Title: "List recordings",
+		Description: "List the recordings of commands run through rac in this conversation's session (or a named session, or all sessions), " +
+			"newest first: at most limit entries (default 20), then skip to page to older ones. " +
+			"Each entry has the reference (SESSION/NAME) that read, grep and explain take, the command, its status and exit code, and its size.",
+		Annotations: ro,
+	}, s.list)
+	mcp.AddTool(s.srv, &mcp.Tool{
+		Name:  "read",
+		Title: "Read a recording",
+		Description: "Read the output of a recorded command: its last lines (tail, the default: 80), its first lines (head) or a line range (lines A:B). " +
+			"Lines are numbered per stream from 1, as grep reports them. The result is bounded; when it is cut it says so and gives the range to ask for next.",
+		Annotations: ro,
+	}, s.read)
+	mcp.AddTool(s.srv, &mcp.Tool{
+		Name:  "grep",
+		Title: "Search recordings",
+		Description: "Search the recordings of this conversation's session (or a named session, or all sessions) for literal text (not a regular expression), " +
+			"optionally ignoring ASCII case, with context lines. Hits come oldest recording first with reference, stream and line number (read lines=N: shows more); " +
+			"the result is bounded and says how many hits it left out (skip pages on).",
+		Annotations: ro,
+	}, s.grep)
+	mcp.AddTool(s.srv, &mcp.Tool{
+		Name:  "explain",
+		Title: "Explain a recording",
+		Description: "Explain a recorded command: its outcome and the output lines most likely to be the cause of a failure (or its last lines when nothing stands out), " +
+			"folded and bounded, with line numbers to read around.",
+		Annotations: ro,
+	}, s.explain)
+	if s.o.Run {
+		s.addRun()
+	}
+}
+
+// ListIn is the list tool's input.
+type ListIn struct {
+	Session     string `json:"session,omitempty" jsonschema:"list this session instead of the conversation's"`
+	AllSessions bool   `json:"all_sessions,omitempty" jsonschema:"list every session's recordings"`
+	Limit       int    `json:"limit,omitempty" jsonschema:"at most this many entries, newest first (default 20, at most 200)"`
+	Skip        int    `json:"skip,omitempty" jsonschema:"leave out this many of the newest first, to page to older ones"`
+}
+
+// ListOut is the list tool's structured result.
+type ListOut struct {
+	Sessions []string        `json:"sessions" jsonschema:"the sessions looked at"`
+	Total    int             `json:"total" jsonschema:"how many recordings the scope holds"`
+	Entries  []app.ListEntry `json:"entries" jsonschema:"the recordings shown, newest first (the shape of rac out list --json)"`
+	Cut      []string        `json:"cut" jsonschema:"every cut this result made, empty when none"`
+	NextSkip *int            `json:"next_skip,omitempty" jsonschema:"call again with this skip for the older entries left out"`
+	Notes    []string        `json:"notes"`
+}
+
+func (s *Server) list(_ context.Context, _ *mcp.CallToolRequest, in ListIn) (*mcp.CallToolResult, ListOut, error) {
+	switch {
+	case in.Limit < 0 || in.Skip < 0:
+		return nil, ListOut{}, s.toolError(app.Usagef("limit and skip take numbers from 0"))
+	case in.Limit == 0:
+		in.Limit = 20
+	case in.Limit > 200:
+		in.Limit = 200
+	}
+	sess := in.Session
+	if in.AllSessions {
+		sess = ""
+	}
+	c, err := s.appForScope(sess, in.AllSessions)
+	if err != nil {
+		return nil, ListOut{}, s.toolError(err)
+	}
+	res, err := c.List(app.Scope{Session: in.Session, All: in.AllSessions})
+	if err != nil {
+		return nil, ListOut{}, s.toolError(err)
+	}
+	all := res.Entries
+	slices.Reverse(all) // newest first
+	window := all[min(in.Skip, len(all)):]
+	limited := len(window) > in.Limit
+	window = window[:min(in.Limit, len(window))]
+	build := func(k int, _ bool) (string, any) {
+		out := ListOut{Sessions: res.Sessions, Total: len(all), Entries: window[:k], Cut: []string{}, Notes: append([]string{}, c.notes...)}
+		if out.Sessions == nil {
+			out.Sessions = []string{}
+		}
+		if k < len(window) {
+			out.Cut = append(out.Cut, fmt.Sprintf("budget: %d of the %d entries asked for shown", k, len(window)))
+		}
+		if limited || k < len(window) {
+			n := in.Skip + k
+			out.NextSkip = &n
+			if limited && k == len(window) {
+				out.Cut = append(out.Cut, fmt.Sprintf("limit: %d older entries not shown", len(all)-n))
+			}
+		}
+		return listText(out), out
+	}
+	text, out := build(fit(len(window), int(s.o.Budget), false, build), false)
+	return textResult(text), out.(ListOut), nil
+}
+
+// appForScope is appFor for list and grep: a named session or all of them
+// need no default session.
+func (s *Server) appForScope(sess string, all bool) (*callApp, error) {
+	if all {
+		return s.appFor("", "all/")
+	}
+	return s.appFor(sess, "")
+}
+
+func listText(o ListOut) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d recordings in %s, newest first:\n", o.Total, strings.Join(o.Sessions, ", "))
+	for _, e := range o.Entries {
+		outcome := e.Status
+		switch {
+		case e.ExitCode != nil:
+			outcome = fmt.Sprintf("%s %d", e.Status, *e.ExitCode)
+		case e.Signal != nil:
+			outcome = e.Status + " " + *e.Signal
+		}
+		size := e.StdoutBytes + e.StderrBytes + e.CombinedBytes
+		fmt.Fprintf(&b, "%s  %s  %s  %s  %s\n", e.Ref, outcome, e.StartedAt.UTC().Format("2006-01-02T15:04:05Z"),
+			units.Bytes(size), cutString(termtext.EscapeLine(termtext.QuoteArgv(e.Argv)), 200))
+	}
+	for _, n := range o.Notes {
+		fmt.Fprintf(&b, "rac: %s\n", n)
+	}
+	for _, c := range o.Cut {
+		fmt.Fprintf(&b, "rac: cut: %s\n", c)
+	}
+	if o.NextSkip != nil {
+		fmt.Fprintf(&b, "rac: next: list skip=%d\n", *o.NextSkip)
+	}
+	return b.String()
+}
+
+// GrepIn is the grep tool's input.
+type GrepIn struct {
+	Text        string `json:"text" jsonschema:"the literal text to find (not a regular expression)"`
+	IgnoreCase  bool   `json:"ignore_case,omitempty" jsonschema:"ignore ASCII case"`
+	Context     int    `json:"context,omitempty" jsonschema:"lines of context before and after each hit (at most 10)"`
+	Session     string `json:"session,omitempty" jsonschema:"search this session instead of the conversation's"`
+	AllSessions bool   `json:"all_sessions,omitempty" jsonschema:"search every session"`
+	Skip        int    `json:"skip,omitempty" jsonschema:"leave out this many hits first, to page on"`
+}
+
+// GrepOut is the grep tool's structured result.
+type GrepOut struct {
+	Hits     []app.GrepHit `json:"hits" jsonschema:"the hits shown (the shape of rac out grep --json)"`
+	Total    int           `json:"total" jsonschema:"how many hits there are in all"`
+	Cut      []string      `json:"cut" jsonschema:"every cut this result made, empty when none"`
+	NextSkip *int          `json:"next_skip,omitempty" jsonschema:"call again with this skip for the hits left out"`
+	Notes    []string      `json:"notes"`
+}
+
+// maxContext bounds grep's context: more would not fit a result.
+const maxContext = 10
+
+func (s *Server) grep(_ context.Context, _ *mcp.CallToolRequest, in GrepIn) (*mcp.CallToolResult, GrepOut, error) {
+	if in.Context < 0 || in.Context > maxContext || in.Skip < 0 {
+		return nil, GrepOut{}, s.toolError(app.Usagef("context takes 0 to %d lines, skip a number from 0", maxContext))
+	}
+	c, err := s.appForScope(in.Session, in.AllSessions)
+	if err != nil {
+		return nil, GrepOut{}, s.toolError(err)
+	}
+	budget := int(s.o.Budget)
+	maxText := max(64, (budget-1024)/(4*(1+2*in.Context)))
+	var hits []app.GrepHit
+	cost, seen, full := 0, 0, false
+	total, err := c.GrepEach(app.GrepRequest{Text: in.Text, IgnoreCase: in.IgnoreCase, Context: in.Context,
+		Scope: app.Scope{Session: in.Session, All: in.AllSessions}}, maxText, func(h app.GrepHit) error {
+		// every hit is counted; only those that fit are kept
+		seen++
+		if seen <= in.Skip || full {
+			return nil
+		}
+		hc := hitCost(h)
+		if cost+hc > budget {
+			full = true
+			return nil
+		}
+		hits = append(hits, h)
+		cost += hc
+		return nil
+	})
+	if err != nil {
+		return nil, GrepOut{}, s.toolError(err)
+	}
+	build := func(k int, _ bool) (string, any) {
+		out := GrepOut{Hits: hits[:k], Total: total, Cut: []string{}, Notes: append([]string{}, c.notes...)}
+		if shownTo := in.Skip + k; shownTo < total {
+			out.NextSkip = &shownTo
+			out.Cut = append(out.Cut, fmt.Sprintf("budget: hits %d to %d of %d not shown", shownTo+1, total, total))
+		}
+		return grepText(out, in), out
+	}
+	text, out := build(fit(len(hits), budget, false, build), false)
+	return textResult(text), out.(GrepOut), nil
+}
+
+func hitCost(h app.GrepHit) int {
+	n := 96 + 2*len(h.Ref) + 2*len(h.Text)
+	for _, l := range h.Before {
+		n += 32 + 2*len(l.Text)
+	}
+	for _, l := range h.After {
+		n += 32 + 2*len(l.Text)
+	}
+	return n
+}
+
+func grepText(o GrepOut, in GrepIn) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d hits for %q:\n", o.Total, cutString(in.Text, 200))
+	for i, h := range o.Hits {
+		if in.Context > 0 && i > 0 {
+			b.WriteString("--\n")
+		}
+		line := func(n int64, text, mark string) {
+			fmt.Fprintf(&b, "%s%s%s%s%d%s%s\n", h.Ref, mark, h.Stream, mark, n, mark, termtext.EscapeLine(text))
+		}
+		for _, l := range h.Before {
+			line(l.Line, l.Text, "-")
+		}
+		line(h.Line, h.Text, ":")
+		for _, l := range h.After {
+			line(l.Line, l.Text, "-")
+		}
+	}
+	for _, n := range o.Notes {
+		fmt.Fprintf(&b, "rac: %s\n", n)
+	}
+	for _, c := range o.Cut {
+		fmt.Fprintf(&b, "rac: cut: %s\n", c)
+	}
+	if o.NextSkip != nil {
+		fmt.Fprintf(&b, "rac: next: grep skip=%d\n", *o.NextSkip)
+	}
+	return b.String()
+}
+
+// ExplainIn is the explain tool's input.
+type ExplainIn struct {
+	Ref     string `json:"ref" jsonschema:"the recording: SESSION/NAME as rac printed it, or within the session a number, a name prefix or last"`
+	Session string `json:"session,omitempty" jsonschema:"the session a short ref is looked up in; default: this conversation's"`
+}
+
+func (s *Server) explain(_ context.Context, _ *mcp.CallToolRequest, in ExplainIn) (*mcp.CallToolResult, any, error) {
+	if err := checkRef(in.Ref); err != nil {
+		return nil, nil, s.toolError(err)
+	}
+	c, err := s.appFor(in.Session, in.Ref)
+	if err != nil {
+		return nil, nil, s.toolError(err)
+	}
+	rep, err := c.Explain(in.Ref)
+	if err != nil {
+		return nil, nil, s.toolError(err)
+	}
+	lines := rep.Lines
+	budget := int(s.o.Budget)
+	var res *mcp.CallToolResult
+	for k := len(lines); k >= 0; k-- {
+		rep.Lines = lines[:k]
+		j, err := rep.JSON()
+		if err != nil {
+			return nil, nil, s.toolError(err)
+		}
+		var tb strings.Builder
+		if err := rep.WriteText(&tb); err != nil {
+			return nil, nil, s.toolError(err)
+		}
+		text := tb.String()
+		for _, n := range c.notes {
+			text += "rac: " + n + "\n"
+		}
+		if k < len(lines) {
+			text += fmt.Sprintf("rac: cut: budget: %d of the %d lines of the report shown\n", k, len(lines))
+		}
+		res = textResult(text)
+		res.StructuredContent = json.RawMessage(j)
+		if ResultSize(res) <= budget {
+			return res, nil, nil
+		}
+	}
+	// even the report without lines is too big: its text gives way
+	t := res.Content[0].(*mcp.TextContent)
+	room := max(0, budget-ResultSize(res)+len(t.Text)-64)
+	t.Text = cutString(t.Text, room) + "\nrac: cut: budget: the text ends here; the structured content has the report\n"
+	return res, nil, nil
+}

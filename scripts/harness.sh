@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# harness: the end-to-end suite against the real agent harnesses (Claude
+# Code, Codex CLI, Gemini CLI at pinned versions from the npm registry),
+# each driven offline by a mock of its model API (internal/harnesstest).
+# Usage: scripts/harness.sh [RAC_BINARY]   (make harness passes bin/rac)
+#
+# The packages go into a cache folder (RAC_HARNESS_CACHE, default
+# ~/.cache/rac-harness), installed once per version set. When they (or
+# node and npm) cannot be had, the suite prints a loud SKIP with the
+# reason and exits 0: a machine without the registry still runs make.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+CLAUDE_VER=2.1.328
+CODEX_VER=0.169.0
+GEMINI_VER=0.61.0
+CACHE=${RAC_HARNESS_CACHE:-$HOME/.cache/rac-harness}
+RAC=${1:-bin/rac}
+
+skip() {
+  echo
+  echo "=================================================================="
+  echo "SKIP: make harness: $*"
+  echo "=================================================================="
+  exit 0
+}
+
+if ! command -v npm >/dev/null || ! command -v node >/dev/null; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    echo "harness: installing node and npm"
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm >/dev/null \
+      || skip "node and npm are missing and apt-get could not install them"
+  else
+    skip "node and npm are missing (install nodejs and npm, or run as root to let apt-get do it)"
+  fi
+fi
+
+stamp="$CACHE/.installed-$CLAUDE_VER-$CODEX_VER-$GEMINI_VER"
+if [ ! -f "$stamp" ]; then
+  echo "harness: installing @anthropic-ai/claude-code@$CLAUDE_VER @openai/codex@$CODEX_VER @google/gemini-cli@$GEMINI_VER into $CACHE"
+  mkdir -p "$CACHE"
+  if ! npm install --prefix "$CACHE" --no-audit --no-fund --loglevel=error \
+      "@anthropic-ai/claude-code@$CLAUDE_VER" "@openai/codex@$CODEX_VER" "@google/gemini-cli@$GEMINI_VER" >"$CACHE/npm.log" 2>&1; then
+    tail -5 "$CACHE/npm.log"
+    skip "npm install failed (no registry?); log: $CACHE/npm.log"
+  fi
+  touch "$stamp"
+fi
+
+BIN="$CACHE/node_modules/.bin"
+for h in claude codex gemini; do
+  [ -x "$BIN/$h" ] || skip "$h is missing from $BIN after npm install"
+done
+echo "harness: $("$BIN/claude" --version 2>&1 | head -1); $("$BIN/codex" --version 2>&1 | head -1); gemini $("$BIN/gemini" --version 2>&1 | head -1)"
+
+if [ $# -eq 0 ] || [ ! -x "$RAC" ]; then
+  CGO_ENABLED=0 go build -o "$RAC" ./cmd/rac || exit 1
+fi
+RAC=$(cd "$(dirname "$RAC")" && pwd)/$(basename "$RAC")
+
+# the mocks' worlds live outside /tmp (Codex's workspace-write sandbox
+# may write /tmp, not a home): under the cache folder
+export RAC_HARNESS=1 RAC_HARNESS_BIN="$BIN" RAC_HARNESS_RAC="$RAC" RAC_HARNESS_WORLDS="$CACHE/worlds"
+out=$(mktemp)
+go test -count=1 -timeout 10m -v ./internal/harnesstest/ 2>&1 | tee "$out" | grep -E '^(=== RUN|--- |    --- |PASS|FAIL|ok|panic)|SKIP'
+status=${PIPESTATUS[0]}
+echo
+echo "harness: $(grep -c -- '--- PASS' "$out") passed, $(grep -c -- '--- FAIL' "$out") failed, $(grep -c -- '--- SKIP' "$out") skipped (stubs for the hooks and MCP, until they land)"
+if [ "$status" != 0 ]; then
+  grep -B2 -A40 -E -- '--- FAIL|Error Trace' "$out" | head -300
+  echo "harness: FAILED; the full log (every request the mocks got) is in $out"
+  exit "$status"
+fi
+rm -f "$out"
