@@ -12,8 +12,7 @@ import (
 // yet: each needs ValidArgsFunction: completeRef(c) (completeRefs(c) for
 // rm) in its constructor. The test fails once one does, so that it is
 // removed here.
-var refCompletionGaps = map[string]bool{
-}
+var refCompletionGaps = map[string]bool{}
 
 // TestRefsComplete: every visible command whose usage takes a REF
 // completes references (cli_completion.txtar tests what they offer).
