@@ -154,7 +154,8 @@ stderr '^err$'
 stderr -count=1 '^rac: warning: not recording this command: only [0-9.]+ (B|KiB) free on the file system of the store .* \(gc.min_free_bytes is 1 MiB\); gc runs after the command$'
 ! stderr 'rac: ref'
 exec rac out list
-stdout -count=1 '^test/'
+stdout '^session test$'
+stdout -count=1 '^000[0-9]-'
 
 # and gc ran, although gc.interval had not passed since the last pass
 waitgone $SMALLFS/store/sessions/old/0001-echo-old-one
