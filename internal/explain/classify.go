@@ -17,21 +17,35 @@ import (
 //     test's own message (one that reads like a failed expectation; a plain
 //     t.Log line of the test ranks as a term), a tool's "error:"/"fatal:"
 //     line, git's "! [rejected]" and "CONFLICT", an ERROR/FATAL log line.
+//
 //  2. A line that only contains an error term (failed, not found, denied,
 //     ...) comes next.
+//
 //  3. Summaries and consequences come after those: go test's FAIL lines,
 //     make's "*** [...] Error 1", npm's error block, "N errors", cargo's
 //     "could not compile", a Traceback header.
+//
 //  4. Hints, notes, warnings and INFO lines that mention a term come last,
 //     and never make a report show "cause" on their own.
+//
 //  5. Within a tier the earlier line wins (the first error of a cascade is
 //     its cause; a chained Python traceback prints its first exception
 //     first), compared by per-stream line number, then by the order the
 //     streams are given: the recording does not keep the order between
 //     streams, and a low line number is the best guess of an early line.
 //
+//  6. Blocks are read as units: a heading that announces its detail (it
+//     ends with ':', or is a tool's "Error: Summary" over an indented
+//     excerpt) brings the detail line below it; a test runner's failure
+//     heading ("● suite › test") and the expectation under an assertion
+//     ("expected: 31", then "got: 30") are causes; the message printed
+//     just before a "stack traceback:" is; so is the last line a failed
+//     test printed under its result line. A linter's coded line ranks by
+//     its code's letter (E and F are errors), not by the words it holds.
+//
 // Lines that say a test passed ("--- PASS: TestErrorHandling", "ok  pkg/errors")
-// and counts of zero ("0 failed") are never candidates.
+// and counts of zero ("0 failed") are never candidates, nor is code that
+// pytest quotes in a failure section, nor a word inside a path.
 const (
 	tierNone    = -1
 	tierContext = 0
@@ -84,13 +98,22 @@ type pendingLine struct {
 
 // lineState is what classification remembers between lines of one stream.
 type lineState struct {
-	goTest    int
-	test      string                   // the test whose lines follow ("=== RUN/CONT/NAME")
-	pending   map[string][]pendingLine // log lines of tests that have not ended
-	traceback bool                     // inside a Python traceback: the next unindented line is the exception
-	next      string                   // the next line is a message of this kind ("thread ... panicked at ...:" is followed by its message)
-	heading   *pendingLine             // a term line that heads a block if the next line is indented deeper
-	headDepth int                      // its indent
+	goTest      int
+	test        string                   // the test whose lines follow ("=== RUN/CONT/NAME")
+	pending     map[string][]pendingLine // log lines of tests that have not ended
+	traceback   bool                     // inside a Python traceback: the next unindented line is the exception
+	next        string                   // the next line is a message of this kind ("thread ... panicked at ...:" is followed by its message)
+	heading     *pendingLine             // a term line that heads a block if the next line is indented deeper
+	headDepth   int                      // its indent
+	detail      int                      // lines left to find the detail of a heading that announced one
+	body        bool                     // that heading's indented body comes before its detail
+	pair        bool                     // the line before was an expectation ("Expected: 3"): an actual value may follow
+	frames      bool                     // inside a stack trace printed after its message: indented lines are frames
+	prevCause   bool                     // the line before this one is the message its stack trace belongs to
+	pyCode      int                      // pytest's failure sections run to this line: their source excerpts are code
+	output      *pendingLine             // the last line a failed test printed under its result line
+	inOutput    bool                     // inside that output
+	outputLines int                      // the lines of it seen
 }
 
 // hold keeps a log line of the running test until its end says whether
@@ -117,7 +140,9 @@ func testName(t []byte) string {
 }
 
 // wantAll says the next line must be classified even without an anchor.
-func (s *lineState) wantAll() bool { return s.traceback || s.next != "" || s.heading != nil }
+func (s *lineState) wantAll() bool {
+	return s.traceback || s.next != "" || s.heading != nil || s.detail > 0 || s.pair || s.frames || s.inOutput
+}
 
 // shapes are compiled on first use: rac run never explains, and its
 // start-up must not pay for these.
@@ -181,6 +206,32 @@ func (sc *scanner) classify(s []byte, line int) (int, string) {
 		kind := st.next
 		st.next = ""
 		return tierCause, kind
+	}
+	if st.frames {
+		if indent > 0 {
+			return tierNone, "" // a frame of the stack trace
+		}
+		st.frames = false
+	}
+	if line < st.pyCode {
+		// Inside a pytest failure section only its "E" lines speak; the
+		// source it quotes and its locals are code, whatever words they hold.
+		switch {
+		case indent == 0 && t[0] == '=' && shapes().pytestBar.Match(t):
+			st.pyCode = 0
+		case indent == 0 && hasPrefix(t, "E "), isPytestSection(t):
+		default:
+			return tierNone, ""
+		}
+	}
+	if isPytestSection(t) {
+		st.pyCode = line + maxPytestSection
+	}
+	if st.pair {
+		st.pair = false
+		if hasPrefixFold(t, "received:") || hasPrefixFold(t, "got:") || hasPrefixFold(t, "actual:") {
+			return tierCause, kindDetail
+		}
 	}
 
 	// go test: markers and the lines of passing tests.
@@ -254,6 +305,14 @@ func (sc *scanner) classify(s []byte, line int) (int, string) {
 	}
 
 	if isLoc {
+		if code := lintCode(rest); code != 0 {
+			// A linter's coded line ("E0602: Undefined variable"): the
+			// letter is its severity, whatever words the message holds.
+			if code == 'E' || code == 'F' {
+				return tierCause, kindCompiler
+			}
+			return contextIfTerm(t)
+		}
 		switch diagSeverity(rest) {
 		case tierCause:
 			return tierCause, kindCompiler
@@ -267,13 +326,12 @@ func (sc *scanner) classify(s []byte, line int) (int, string) {
 		}
 		return tierCause, kindTool
 	}
-	if indent == 0 {
-		if name, ok := exceptionPrefix(t); ok {
-			if bytes.HasSuffix(name, []byte("Warning")) {
-				return contextIfTerm(t)
-			}
-			return tierCause, kindException
+	if name, ok := exceptionPrefix(t); ok && (indent == 0 || !bytes.HasSuffix(name, []byte("Warning"))) {
+		// Test runners indent the error of a failed test under its name.
+		if bytes.HasSuffix(name, []byte("Warning")) {
+			return contextIfTerm(t)
 		}
+		return tierCause, kindException
 	}
 	switch logLevel(t) {
 	case levelError:
@@ -353,6 +411,24 @@ func toolShape(t []byte, indent int, st *lineState) (int, string, bool) {
 	case isCodeFrame(t):
 		return tierNone, "", true
 
+	// A stack trace printed after its message (Lua's "stack traceback:"):
+	// the line before it is the message, its frames are context.
+	case hasPrefixFold(t, "stack traceback:"):
+		st.frames, st.prevCause = true, true
+		return tierSummary, kindSummary, true
+	// A test runner's failure heading ("● suite › test") and the
+	// expectation under a failed assertion ("Expected: 3", "expected: 31").
+	case indent <= 4 && hasPrefix(t, "● "):
+		return tierCause, kindTest, true
+	case hasPrefixFold(t, "expected:") && len(t) > len("expected:"):
+		st.pair = true
+		return tierCause, kindDetail, true
+	// The output of a failed test, under its result line (ctest's
+	// "***Failed"): the last line it printed is most often its reason.
+	case bytes.Contains(t, []byte("***Failed")) || bytes.Contains(t, []byte("***Exception")):
+		st.inOutput, st.output, st.outputLines = true, nil, 0
+		return tierSummary, kindSummary, true
+
 	// Causes.
 	case hasPrefix(t, "panic: "), hasPrefix(t, "fatal error: "):
 		return tierCause, kindPanic, true
@@ -401,6 +477,36 @@ func isCountLine(t []byte) bool {
 		}
 	}
 	return false
+}
+
+// maxPytestSection bounds the lines a pytest failure section is taken to
+// run, should its closing bar never come.
+const maxPytestSection = 1000
+
+// isPytestSection recognises the rule that opens a pytest failure section,
+// "____ test_name ____", or divides its frames, "_ _ _ _".
+func isPytestSection(t []byte) bool {
+	if hasPrefix(t, "_ _ _ _") {
+		return true
+	}
+	return hasPrefix(t, "___") && bytes.HasSuffix(t, []byte("___")) && bytes.IndexByte(t, ' ') > 0 &&
+		len(bytes.Trim(t, "_ ")) > 0
+}
+
+// lintCode reads a linter's message code after a position, a capital
+// letter and four digits before a colon ("C0103: ...", "E0602: ..."), and
+// returns its letter, or 0 when there is none.
+func lintCode(rest []byte) byte {
+	rest = bytes.TrimLeft(rest, " ")
+	if len(rest) < 6 || rest[0] < 'A' || rest[0] > 'Z' || rest[5] != ':' {
+		return 0
+	}
+	for _, c := range rest[1:5] {
+		if !isDigit(c) {
+			return 0
+		}
+	}
+	return rest[0]
 }
 
 // exitLine recognises a line that reports an exit status or a count of
@@ -718,12 +824,26 @@ func termIndex(t []byte) int {
 		case "without", "zero":
 			next = prevNegation
 		}
-		if term && !zeroCount(t, start, i, prev) {
+		if term && !zeroCount(t, start, i, prev) && !inPath(t, start) {
 			return start
 		}
 		prev = next
 	}
 	return -1
+}
+
+// inPath reports a word that is part of a path ("/tmp/ci/failing-tests/x"):
+// a name, not a statement.
+func inPath(t []byte, start int) bool {
+	for k := start - 1; k >= 0; k-- {
+		switch t[k] {
+		case '/':
+			return true
+		case ' ', '\t', '"', '\'', '(', '=':
+			return false
+		}
+	}
+	return false
 }
 
 // isBanner reports a heading in capitals: at least two words of letters,

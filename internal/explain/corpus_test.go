@@ -74,7 +74,7 @@ type corpusSet struct {
 }
 
 var corpusSets = []corpusSet{
-	{name: "tuning", dir: corpusDir, cases: corpusCases},
+	{name: "tuning", dir: corpusDir, cases: func() []corpusCase { return append(corpusCases(), tuningWideCases()...) }},
 	{name: "held-out", dir: heldoutDir, cases: heldoutCases},
 }
 
@@ -209,6 +209,12 @@ func scoreCorpusSet(t *testing.T, env *corpusEnv, set corpusSet) {
 		}
 	}
 	n := len(results)
+	tools := map[string]bool{}
+	for _, c := range cases {
+		if _, ok := results[c.name]; ok && len(c.tools) > 0 {
+			tools[c.tools[0]] = true // the tool the case is about; the rest only serve it
+		}
+	}
 	pct := func(k, of int) string {
 		if of == 0 {
 			return fmt.Sprintf("%d/0", k)
@@ -221,10 +227,10 @@ func scoreCorpusSet(t *testing.T, env *corpusEnv, set corpusSet) {
 		}
 		return fmt.Sprintf("%.1f", float64(total)/float64(n))
 	}
-	line := fmt.Sprintf("explain corpus %s: %d runs; failures with the cause shown: explain %s two pipes, %s combined; "+
+	line := fmt.Sprintf("explain corpus %s: %d runs of %d tools; failures with the cause shown: explain %s two pipes, %s combined; "+
 		"passing runs with their pass line and no cause %s; mean lines %s (combined %s); "+
 		"beside tail -10 %s, grep|head -4 %s, head -10+tail -10 %s",
-		set.name, n, pct(pipes, fails), pct(comb, fails), pct(passOK, passes), mean(lines), mean(clines),
+		set.name, n, len(tools), pct(pipes, fails), pct(comb, fails), pct(passOK, passes), mean(lines), mean(clines),
 		pct(tl, fails), pct(gr, fails), pct(ht, fails))
 	t.Log(line)
 	fmt.Println(line) // on stdout too, so make test logs carry the score

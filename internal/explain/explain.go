@@ -205,7 +205,11 @@ func Explain(in Input) (*Report, error) {
 			}
 		}
 	}
-	for i, n := range tailShares(rings, tail) {
+	shares := tailShares(rings, tail)
+	if passed {
+		passShares(rings, shares)
+	}
+	for i, n := range shares {
 		r := rings[i]
 		for _, e := range r.last(n) {
 			rep.Lines = append(rep.Lines, Line{Stream: name(i), Line: e.line, Text: redact(e.text), Count: 1, Kind: kindTail})
@@ -299,6 +303,59 @@ func tailShares(rings []*ring, n int) []int {
 		}
 	}
 	return shares
+}
+
+// passShares makes room in a passing run's tail for the line that says it
+// passed ("Tests: 3 passed, 3 total"), when a runner writes a few lines
+// after it and another stream took part of the tail: lines are taken from
+// the streams with the most.
+func passShares(rings []*ring, shares []int) {
+	total := 0
+	for _, n := range shares {
+		total += n
+	}
+	for i, r := range rings {
+		lines := r.last(r.n)
+		d := 0
+		for k := len(lines) - 1; k >= 0; k-- {
+			if isPassLine([]byte(strings.TrimSpace(lines[k].text))) {
+				d = len(lines) - k
+				break
+			}
+		}
+		if d <= shares[i] || d > total {
+			continue
+		}
+		for shares[i] < d {
+			j := -1
+			for k := range shares {
+				if k != i && shares[k] > 0 && (j < 0 || shares[k] > shares[j]) {
+					j = k
+				}
+			}
+			if j < 0 {
+				break
+			}
+			shares[j]--
+			shares[i]++
+		}
+		return
+	}
+}
+
+// isPassLine recognises a line that says a run passed: a count that
+// passed ("3 passed", "2 passing", "100% tests passed"), or unittest's
+// and PHPUnit's "OK".
+func isPassLine(t []byte) bool {
+	if string(t) == "OK" || hasPrefix(t, "OK (") {
+		return true
+	}
+	for _, w := range []string{" passed", " passing", "% tests passed"} {
+		if i := bytes.Index(t, []byte(w)); i > 0 && isDigit(t[i-1]) {
+			return true
+		}
+	}
+	return false
 }
 
 // candidate is a line that may be shown.
@@ -427,6 +484,10 @@ type scanner struct {
 	// maxLine bytes are kept and judged once it ends.
 	long   []byte
 	inLong bool
+
+	// prev is the line before the one being judged, when the buffer
+	// still holds it (nil otherwise): a stack trace's message is there.
+	prev []byte
 }
 
 func (sc *scanner) run(r io.Reader, buf []byte) error {
@@ -510,6 +571,7 @@ func (sc *scanner) chunk(b []byte) {
 	for pos := 0; pos < len(b); {
 		if sc.state.wantAll() {
 			e := pos + bytes.IndexByte(b[pos:], '\n')
+			sc.prev = prevLine(b, pos)
 			sc.line(b[pos:e], sc.next)
 			sc.next++
 			pos = e + 1
@@ -524,11 +586,21 @@ func (sc *scanner) chunk(b []byte) {
 		ls := pos + bytes.LastIndexByte(b[pos:h], '\n') + 1
 		sc.next += bytes.Count(b[pos:ls], []byte{'\n'})
 		e := h + bytes.IndexByte(b[h:], '\n')
+		sc.prev = prevLine(b, ls)
 		sc.line(b[ls:e], sc.next)
 		sc.next++
 		pos = e + 1
 	}
+	sc.prev = nil
 	sc.ring.capture(b, sc.next)
+}
+
+// prevLine is the line of b that ends just before offset ls, a line start.
+func prevLine(b []byte, ls int) []byte {
+	if ls == 0 {
+		return nil
+	}
+	return b[bytes.LastIndexByte(b[:ls-1], '\n')+1 : ls-1]
 }
 
 // line classifies one line and keeps it when it is a candidate.
@@ -548,16 +620,78 @@ func (sc *scanner) line(raw []byte, n int) {
 			sc.store.promote(tierCause, kindReport, sc.stream, h.line, []byte(h.text))
 		}
 	}
+	st := &sc.state
+	detail := st.detail > 0 && sc.isDetail(c, t)
+	sc.endOutput(n, t)
 	tier, kind := sc.classify(c, n)
+	if st.prevCause {
+		st.prevCause = false
+		if p := bytes.TrimSpace(termtext.CleanLine(sc.prev[:min(len(sc.prev), maxLine)])); len(p) > 0 {
+			sc.store.promote(tierCause, kindException, sc.stream, n-1, p)
+		}
+	}
+	if detail {
+		st.detail = 0
+		sc.store.promote(tierCause, kindDetail, sc.stream, n, s)
+	}
 	if tier == tierNone {
 		return
 	}
 	sc.addText(tier, kind, n, s)
 	if tier == tierTerm && kind == kindTerm {
-		sc.state.heading = &pendingLine{line: n, text: string(s)}
-		sc.state.headDepth = len(c) - len(t)
+		st.heading = &pendingLine{line: n, text: string(s)}
+		st.headDepth = len(c) - len(t)
+	}
+	// A heading that announces its detail: "CMake Error at f:4 (cmd):"
+	// over its message, an assertion's "...strictly equal:" over the
+	// values, or a tool's "Error: Summary" whose detail follows its
+	// indented source excerpt. The block is reported by both lines.
+	if tier >= tierTerm && !detail {
+		colon := t[len(t)-1] == ':'
+		if colon || len(c) == len(t) && hasPrefix(t, "Error: ") {
+			st.detail, st.body = maxDetailLook, !colon
+		}
 	}
 }
+
+// maxDetailLook bounds how far below its heading a detail is looked for.
+const maxDetailLook = 8
+
+// isDetail says whether a line is the detail a heading announced, and
+// counts the lines looked at: blank lines, source excerpts and (when the
+// heading has a body) indented lines come before it.
+func (sc *scanner) isDetail(c, t []byte) bool {
+	st := &sc.state
+	st.detail--
+	switch {
+	case len(t) == 0, isCodeFrame(t), st.body && len(c) > len(t):
+		return false
+	}
+	st.detail = 0
+	return true
+}
+
+// endOutput follows the output of a failed test under its result line:
+// it ends at a blank line, and its last line is kept as the test's reason.
+func (sc *scanner) endOutput(n int, t []byte) {
+	st := &sc.state
+	if !st.inOutput {
+		return
+	}
+	if len(t) > 0 && st.outputLines < maxOutputLines {
+		st.outputLines++
+		st.output = &pendingLine{line: n, text: string(t)}
+		return
+	}
+	st.inOutput = false
+	if o := st.output; o != nil {
+		st.output = nil
+		sc.store.promote(tierCause, kindTest, sc.stream, o.line, []byte(o.text))
+	}
+}
+
+// maxOutputLines bounds the output of a failed test that is followed.
+const maxOutputLines = 20
 
 func (sc *scanner) addText(tier int, kind string, n int, s []byte) {
 	sc.store.add(tier, kind, sc.stream, n, s)

@@ -254,7 +254,9 @@ func TestNotErrors(t *testing.T) {
 		{"zero counts", lines("0 errors, 0 warnings", "failures: 0", "Build succeeded with no errors", "errors=0 failed=0",
 			"finished without errors", "panicked=false")},
 		{"identifiers and paths", lines("GET /api/errors 200", "loaded error_pages.html", "handler=TestErrorHandling",
-			"wrote panic.go", "ErrNotFoundHandling registered", "non-fatal: skipped")},
+			"wrote panic.go", "ErrNotFoundHandling registered", "non-fatal: skipped", "rootdir: /ci/failed-builds/x",
+			"cd \"/srv/timeout-tests\"")},
+		{"linter conventions", lines("a.py:4:4: C0103: Variable name \"T\" has an invalid name")},
 		{"go stack frames", lines("panic({0x55a7a0?, 0x6cadd0?})", "\t/usr/local/go/src/runtime/panic.go:860 +0x13a")},
 		{"info and warning lines only", lines("INFO retry after timeout", "WARN: disk almost full, writes may fail")},
 	} {
@@ -427,6 +429,8 @@ func TestAnchorsCoverShapes(t *testing.T) {
 		"3 errors", "error: |-", "x.c:1:2: warning: failed x", "hint: rejected x", "INFO: x failed",
 		"Automatic merge failed; x", "During handling of the above exception, another exception occurred:",
 		"test x ... FAILED", "failures:", "test result: FAILED. x", "TypeError [ERR_X]: x", "Uncaught Error: x",
+		"● suite › x", "Expected: 3", "    expected: 31", "a.py:7:11: E0602: Undefined variable 'x'",
+		"stack traceback:", "2/3 Test #2: x ....***Failed    0.00 sec",
 	}
 	for _, s := range samples {
 		sc := &scanner{store: newStore(), ring: &ring{}}
@@ -843,11 +847,27 @@ func TestPassed(t *testing.T) {
 	assert.Contains(t, rep.String(), "passed; 1 warning lines, then the last 6 lines:")
 }
 
+// TestPassLineInTail: a passing run's tail keeps the line that says it
+// passed, even when another stream wrote last and a runner printed lines
+// after it.
+func TestPassLineInTail(t *testing.T) {
+	rep, err := Explain(Input{Meta: exited(0), Streams: []Stream{
+		{Name: "stdout", R: strings.NewReader(lines("console.log", "a", "b", "c", "d", "e", "f"))},
+		{Name: "stderr", R: strings.NewReader(lines("PASS ./a.test.js", "Tests:       3 passed, 3 total", "Snapshots:   0 total",
+			"Time:        0.5 s", "Ran all test suites."))},
+	}})
+	require.NoError(t, err)
+	assert.Equal(t, ShowsPass, rep.Shows)
+	assert.Contains(t, texts(rep), "Tests:       3 passed, 3 total", "report:\n%s", rep)
+	assert.Len(t, rep.Lines, MaxPassTail)
+}
+
 // TestBlocks: failure blocks whose cause lines hold no failure word of
 // their own, tied to where the failure is reported.
 func TestBlocks(t *testing.T) {
 	for _, tc := range []struct {
 		name, out, first, kind string
+		also                   string // another line that must be shown ("" = none)
 	}{
 		{name: "subtest message far above its FAIL", out: lines("=== RUN   TestA", "=== RUN   TestA/one",
 			"    a_test.go:9: Parse(one) is 2", "=== RUN   TestA/two", "    a_test.go:7: parsing two", "--- FAIL: TestA (0.00s)",
@@ -860,12 +880,39 @@ func TestBlocks(t *testing.T) {
 		{name: "banner in capitals", out: lines("==================", "WARNING: DATA RACE", "Write at 0x1 by goroutine 7:",
 			"  main.f()", "--- FAIL: TestF (0.00s)", "FAIL"),
 			first: "WARNING: DATA RACE", kind: kindReport},
+		{name: "a test runner's failure heading", out: lines("FAIL ./a.test.js", "  ● cart › totals", "",
+			"    expect(received).toBe(expected)", "", "Tests:       1 failed, 3 passed, 4 total"),
+			first: "● cart › totals", kind: kindTest},
+		{name: "an expectation and its actual value", out: lines("Failures:", "", "  1) cart totals",
+			"     Failure/Error: expect(t).to eq(3)", "", "       expected: 3", "            got: 2", "",
+			"Failed examples:", "", "rspec ./spec/a_spec.rb:4 # cart totals", "2 examples, 1 failure"),
+			first: "1) cart totals", kind: kindDetail, also: "expected: 3"},
+		{name: "the message before a stack traceback", out: lines("loading", "lua: a.lua:3: the index is nil",
+			"stack traceback:", "	[C]: in function 'error'", "	a.lua:3: in main chunk"),
+			first: "lua: a.lua:3: the index is nil", kind: kindException},
+		{name: "a heading whose detail follows its body", out: lines("", "Error: Missing argument", "",
+			"  on main.tf line 1:", "   1: output \"x\" {", "", "The argument \"value\" is required."),
+			first: "Error: Missing argument", kind: kindException, also: "The argument \"value\" is required."},
+		{name: "the output of a failed test under its result", out: lines("1/2 Test #1: a ....   Passed    0.00 sec",
+			"2/2 Test #2: b ....***Failed    0.00 sec", "reading b.conf", "b.conf:4: the value is not a duration", "",
+			"50% tests passed, 1 tests failed out of 2"),
+			first: "b.conf:4: the value is not a duration", kind: kindTest},
+		{name: "a linter's error code among conventions", out: lines("a.py:1:0: C0114: Missing module docstring",
+			"a.py:4:4: C0103: Variable name \"T\" has an invalid name", "a.py:7:11: E0602: Undefined variable 'x'"),
+			first: "a.py:7:11: E0602: Undefined variable 'x'", kind: kindCompiler},
+		{name: "code quoted in a pytest section", out: lines("____ test_x ____", "", "    def connect(timeout=2):",
+			"        if timeout is not None:", "            sock.settimeout(timeout)", "E       OSError: unreachable", "",
+			"==== short test summary info ====", "FAILED a.py::test_x - OSError: unreachable"),
+			first: "E       OSError: unreachable", kind: kindTest},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rep := explainOut(t, tc.out, "")
 			require.NotEmpty(t, rep.Lines, "report:\n%s", rep)
 			assert.Equal(t, tc.first, rep.Lines[0].Text, "report:\n%s", rep)
 			assert.Equal(t, tc.kind, rep.Lines[0].Kind)
+			if tc.also != "" {
+				assert.Contains(t, texts(rep), tc.also, "report:\n%s", rep)
+			}
 		})
 	}
 }

@@ -19,6 +19,11 @@ import (
 const heldoutDir = "testdata/heldout"
 
 func heldoutCases() []corpusCase {
+	return append(heldoutFirstCases(), heldoutWideCases()...)
+}
+
+// heldoutFirstCases are the first held-out set: 82 runs of 24 tools.
+func heldoutFirstCases() []corpusCase {
 	gomod := func(files map[string]string) map[string]string { return goModule(files) }
 	cargo := func(lib string) map[string]string {
 		return map[string]string{
@@ -523,9 +528,11 @@ func heldoutCases() []corpusCase {
 	}
 }
 
-// heldoutPin is the SHA-256 of heldout.txt as it was committed before the
-// ranking was generalised: the held-out set cannot be changed to fit.
-const heldoutPin = "04088286fd05f502da2257a1a046cd793c2abf5d59389ec41ea12acfdd389a70"
+// heldoutPin is the SHA-256 of heldout.txt as it was pinned before the
+// rules were last changed: first with the 82 runs of 24 tools, then again
+// once the widened cases (heldout_wide_test.go) were recorded and marked,
+// before any rule was touched. The held-out set cannot be changed to fit.
+const heldoutPin = "e7867dc4cc376fdc2cfa5394ae8ad0baa59dd4a4addb5badb681de806ca78b1d"
 
 const heldoutList = heldoutDir + "/heldout.txt"
 

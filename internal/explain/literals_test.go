@@ -25,12 +25,12 @@ import (
 // one case so far: the list may only shrink (a new case that holds one
 // elsewhere, or a rule rewritten by shape, removes it).
 var inheritedLiterals = map[string]bool{
-	"! [": true, "=== CONT": true, "=== PAUSE": true, "Automatic merge failed": true, "Caused by: ": true,
-	"The above exception was the direct cause": true, "code ": true, "cxx": true, "differ": true,
-	"error: failed to push some refs": true, "fails": true, "html": true, "left: ": true, "left:": true,
-	"mismatch": true, "mjs": true, "non-": true, "not remade because of errors": true, "null": true,
-	"proto": true, "rejected]": true, "right: ": true, "right:": true, "segmentation fault": true, "sql": true,
-	"timed out": true, "timed": true, "timeouts": true, "toml": true, "unexpected": true, "without": true,
+	"! [": true, "=== CONT": true, "=== PAUSE": true, "Automatic merge failed": true,
+	"The above exception was the direct cause": true, "cxx": true,
+	"error: failed to push some refs": true, "fails": true, "left: ": true, "left:": true,
+	"mjs": true, "not remade because of errors": true, "null": true,
+	"rejected]": true, "right: ": true, "right:": true, "segmentation fault": true, "sql": true,
+	"timed out": true, "timed": true, "timeouts": true, "toml": true, "without": true,
 }
 
 func TestNoCaseLiterals(t *testing.T) {

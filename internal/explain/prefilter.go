@@ -63,6 +63,11 @@ var anchors = []anchor{
 	{"***", 0, false},    // make's own messages ("*** No rule to make target")
 	{"invalid", 2, false},
 	{"data race", 5, false},
+	{"expected:", 1, false}, // an expectation under a failed assertion
+	{"\u25cf ", 1, true},    // a test runner's failure heading ("● suite › test")
+	{": E", 1, true},        // a linter's error code ("E0602: Undefined variable")
+	{"___", 0, true},        // pytest\'s failure sections: what they quote is code
+	{"_ _ _", 0, true},
 }
 
 // prefilter finds the first line holding an anchor.
