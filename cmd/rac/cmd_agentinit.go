@@ -2,11 +2,14 @@ package main
 
 import (
 	"errors"
+	"os"
+	"os/exec"
 
 	"github.com/spf13/cobra"
 
 	"github.com/rac-cli/rac/internal/agentinit"
 	"github.com/rac-cli/rac/internal/app"
+	"github.com/rac-cli/rac/internal/shellinit"
 )
 
 func newAgentInitCmd(c *cli) *cobra.Command {
@@ -26,6 +29,11 @@ agents-md, claude-md and gemini-md add a short instructions block.
 		ValidArgs: agentinit.Targets,
 		RunE: func(_ *cobra.Command, args []string) error {
 			o.Target, o.Getenv = args[0], c.env.Getenv
+			// the hook command names this rac by path unless the name
+			// finds this very binary
+			exe, _ := os.Executable()
+			onPath, _ := exec.LookPath("rac")
+			o.Program = shellinit.Program(exe, onPath)
 			res, err := agentinit.Run(o)
 			if errors.Is(err, agentinit.ErrUsage) {
 				return app.Usage(err)

@@ -2,10 +2,12 @@ package main
 
 import (
 	"os"
+	"os/exec"
 
 	"github.com/spf13/cobra"
 
 	"github.com/rac-cli/rac/internal/hook"
+	"github.com/rac-cli/rac/internal/shellinit"
 )
 
 // newHookCmd answers an agent harness's hook. It never fails the
@@ -40,8 +42,11 @@ answers nothing.`,
 				c.p.Errorf("hook: want one of claude, codex, gemini, claude-session")
 			default:
 				s := c.settings
+				exe, _ := os.Executable()
+				onPath, _ := exec.LookPath("rac")
 				_, err := hook.Handle(args[0], c.streams.In, c.streams.Out, hook.Options{
 					Wrap: s.Hook.Wrap.V, Interactive: s.Run.Interactive.V, Getenv: c.env.Getenv, PPID: os.Getppid(),
+					Rac: shellinit.Program(exe, onPath), Exe: exe,
 				})
 				if err != nil {
 					c.p.Errorf("hook %s: %v (answered nothing)", args[0], err)

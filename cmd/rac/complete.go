@@ -4,12 +4,10 @@ package main
 // person may type after rac out read, explain, path and rm.
 
 import (
-	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/rac-cli/rac/internal/app"
 	"github.com/rac-cli/rac/internal/ui"
 )
 
@@ -49,7 +47,7 @@ func refCompletions(c *cli, cmd *cobra.Command, toComplete string) ([]cobra.Comp
 	if out := refsIn(c, session, toComplete, false); len(out) > 0 {
 		return out, dir
 	}
-	sessions := sessionsFrom(c, toComplete)
+	sessions := c.app.SessionsStarting(toComplete)
 	switch len(sessions) {
 	case 0:
 		return nil, dir
@@ -65,48 +63,19 @@ func refCompletions(c *cli, cmd *cobra.Command, toComplete string) ([]cobra.Comp
 
 // refsIn are the recordings of session ("" for the current one) whose
 // name (or, qualified, SESSION/NAME) starts with prefix, described by
-// their outcome and command; "last" leads a short list.
+// their outcome and command.
 func refsIn(c *cli, session, prefix string, qualified bool) []cobra.Completion {
-	res, err := c.app.List(app.Scope{Session: session})
-	if err != nil {
-		return nil
-	}
 	var out []cobra.Completion
-	for _, e := range res.Entries {
-		ref := e.Name
-		if qualified {
-			ref = e.Ref
-		}
-		if strings.HasPrefix(ref, prefix) {
+	for _, k := range c.app.Candidates(session, prefix, qualified) {
+		desc := "the newest recording"
+		if e := k.Entry; e != nil {
 			signal := ""
 			if e.Signal != nil {
 				signal = *e.Signal
 			}
-			desc := ui.OutcomeShort(e.Status, e.ExitCode, signal) + "  " + ui.Quote(e.Argv)
-			out = append(out, cobra.CompletionWithDesc(ref, desc))
+			desc = ui.OutcomeShort(e.Status, e.ExitCode, signal) + "  " + ui.Quote(e.Argv)
 		}
-	}
-	if !qualified && len(res.Entries) > 0 && strings.HasPrefix("last", prefix) {
-		out = append([]cobra.Completion{cobra.CompletionWithDesc("last", "the newest recording")}, out...)
-	}
-	return out
-}
-
-// sessionsFrom are the sessions of every store whose name starts with prefix.
-func sessionsFrom(c *cli, prefix string) []string {
-	stores, err := c.app.Stores()
-	if err != nil {
-		return nil
-	}
-	defer stores.Close()
-	var out []string
-	for _, st := range stores {
-		names, _ := st.Sessions()
-		for _, n := range names {
-			if strings.HasPrefix(n, prefix) && !slices.Contains(out, n) {
-				out = append(out, n)
-			}
-		}
+		out = append(out, cobra.CompletionWithDesc(k.Ref, desc))
 	}
 	return out
 }

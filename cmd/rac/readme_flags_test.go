@@ -18,11 +18,7 @@ import (
 // removed here.
 var readmeFlagGaps = map[string]bool{
 	// sections not written yet
-	"rac doctor": true, "rac mcp": true, "rac shell-init": true, "rac out last": true,
-	// flags the sections do not name
-	"rac out read --session": true, "rac out read --no-pager": true, "rac out explain --session": true,
-	"rac out path --session": true, "rac out rm --session": true, "rac session --session": true,
-	"rac out list --tree": true, "rac out grep --ignore-case": true, "rac out grep --context": true,
+	"rac mcp": true,
 }
 
 // readmeSections maps a command path ("rac out read") to README's text

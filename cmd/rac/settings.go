@@ -7,8 +7,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/rac-cli/rac/internal/app"
+	"github.com/rac-cli/rac/internal/appconfig"
 	"github.com/rac-cli/rac/internal/config"
-	"github.com/rac-cli/rac/internal/redact"
 	"github.com/rac-cli/rac/internal/ui"
 )
 
@@ -33,24 +33,7 @@ func (c *cli) setup(cmd *cobra.Command) error {
 	for _, w := range s.Warnings {
 		c.p.Warnf("%s", w.String())
 	}
-	set := app.Settings{
-		Session:        c.session,
-		IDVars:         s.Session.IDVars.V,
-		MarkerVars:     s.Session.MarkerVars.V,
-		RedactEnabled:  s.Redact.Enabled.V,
-		RedactEnvNames: s.Redact.EnvNames.V,
-		RedactAllow:    s.Redact.Allow.V,
-		MaxBytes:       s.Record.MaxBytes.V,
-		HeadBytes:      s.Record.HeadBytes.V,
-		StoreWorkdir:   s.Store.Workdir.V,
-		GC: app.GCLimits{
-			MaxAge: s.GC.MaxAge.V, MaxSessionBytes: s.GC.MaxSessionBytes.V, MaxStoreBytes: s.GC.MaxStoreBytes.V,
-			MinFreeBytes: s.GC.MinFreeBytes.V, Interval: s.GC.Interval.V, Off: gcOff,
-		},
-	}
-	for _, r := range s.Redact.Rules.V {
-		set.RedactRules = append(set.RedactRules, redact.RuleSpec{Name: r.Name, Prefix: r.Prefix, Pattern: r.Pattern})
-	}
+	set := appconfig.Settings(s, c.session, gcOff)
 	c.app = app.New(c.env, set)
 	c.app.Warn = func(msg string) { c.p.Warnf("%s", msg) }
 	c.app.Note = func(msg string) { c.p.Infof("%s", msg) }

@@ -38,7 +38,9 @@ type Options struct {
 	Getenv  func(string) string
 	// Cwd is the project folder ("": the working folder).
 	Cwd string
-	// Program is how the harness runs rac ("rac" when empty).
+	// Program is how the harness runs rac: "rac" (when empty) where the
+	// harness finds this rac by that name, else its absolute path
+	// (shellinit.Program).
 	Program string
 }
 
@@ -167,7 +169,7 @@ func (o Options) file() (string, error) {
 // routes are the hooks of a harness; with rewrite, claude gets both.
 func (o Options) routes() []route {
 	cmd := func(name string) []handler {
-		return []handler{{Type: "command", Command: o.Program + " hook " + name}}
+		return []handler{{Type: "command", Command: hookCommand(o.Program, name)}}
 	}
 	switch o.Target {
 	case "claude":

@@ -271,3 +271,60 @@ func TestUserFiles(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "/h/.claude/settings.json", f)
 }
+
+// Program names rac in the hook command: a path as one shell word; an
+// entry of rac by any path or spelling counts as installed, and --remove
+// takes it out byte for byte.
+func TestProgramPath(t *testing.T) {
+	for _, tt := range []struct{ program, want string }{
+		{"", "rac hook codex"},
+		{"rac", "rac hook codex"},
+		{"/opt/rac/bin/rac", "/opt/rac/bin/rac hook codex"},
+		{"/home/a b/rac", "'/home/a b/rac' hook codex"},
+		{"/x/it's/rac", `'/x/it'\''s/rac' hook codex`},
+	} {
+		t.Run(tt.want, func(t *testing.T) {
+			home := t.TempDir()
+			file := filepath.Join(home, ".codex", "hooks.json")
+			require.NoError(t, os.MkdirAll(filepath.Dir(file), 0o700))
+			require.NoError(t, os.WriteFile(file, []byte(otherHooks), 0o600))
+			res := run(t, home, Options{Target: "codex", Program: tt.program})
+			require.True(t, res.Changed)
+			b, err := os.ReadFile(file)
+			require.NoError(t, err)
+			var s struct {
+				Hooks map[string][]group `json:"hooks"`
+			}
+			require.NoError(t, json.Unmarshal(b, &s))
+			pre := s.Hooks["PreToolUse"]
+			require.Len(t, pre, 2)
+			assert.Equal(t, tt.want, pre[1].Hooks[0].Command)
+			assert.True(t, isOurs(pre[1].Hooks[0].Command, "codex"))
+			// installed again by another spelling of rac: nothing changes
+			assert.False(t, run(t, home, Options{Target: "codex", Program: "/elsewhere/rac"}).Changed)
+			assert.False(t, run(t, home, Options{Target: "codex", Program: tt.program}).Changed)
+			run(t, home, Options{Target: "codex", Remove: true})
+			b, err = os.ReadFile(file)
+			require.NoError(t, err)
+			assert.Equal(t, otherHooks, string(b))
+		})
+	}
+}
+
+func TestIsOurs(t *testing.T) {
+	for cmd, want := range map[string]bool{
+		"rac hook codex":                true,
+		"/usr/local/bin/rac hook codex": true,
+		"'/a b/rac' hook codex":         true,
+		`'/a'\''b/rac' hook codex`:      true,
+		"  rac  hook   codex ":          true,
+		"rac hook claude":               false,
+		"racx hook codex":               false,
+		"'/a b/racx' hook codex":        false,
+		"'/a b/rac hook codex":          false,
+		"rac hook codex --x":            false,
+		"sh -c 'rac hook codex'":        false,
+	} {
+		assert.Equal(t, want, isOurs(cmd, "codex"), cmd)
+	}
+}

@@ -5,6 +5,8 @@ import (
 	"path"
 	"slices"
 	"strings"
+
+	"github.com/rac-cli/rac/internal/termtext"
 )
 
 // handler and group are the hook entries of Claude Code, Codex and Gemini
@@ -30,10 +32,20 @@ type route struct {
 }
 
 // isOurs reports whether a handler's command is "rac hook NAME" (rac by
-// any path).
+// any path, plain or in the single quotes of termtext.ShellQuote).
 func isOurs(command, name string) bool {
+	if prog, ok := strings.CutSuffix(strings.TrimSpace(command), " hook "+name); ok && len(prog) > 2 && prog[0] == '\'' {
+		unq, ok := strings.CutSuffix(prog[1:], "'")
+		return ok && path.Base(strings.ReplaceAll(unq, `'\''`, "'")) == "rac"
+	}
 	f := strings.Fields(command)
 	return len(f) == 3 && path.Base(f[0]) == "rac" && f[1] == "hook" && f[2] == name
+}
+
+// hookCommand is the handler command running rac's hook name: prog as one
+// shell word (the harnesses run it through a shell).
+func hookCommand(prog, name string) string {
+	return termtext.ShellQuote(prog) + " hook " + name
 }
 
 // find returns the hooks.EVENT array and, when rac's handler NAME is in it,

@@ -165,21 +165,30 @@ func (a *App) checkSession() Check {
 // hooks, per harness, user-wide and in the working folder.
 func (a *App) harnessFiles(cwd string) map[string][]string {
 	home := a.env.Getenv("HOME")
-	codex := a.env.Getenv("CODEX_HOME")
-	if codex == "" && home != "" {
-		codex = filepath.Join(home, ".codex")
+	// where each harness keeps its user settings, as rac agent-init
+	// writes them: the harness's own variable, else under HOME
+	dir := func(v, sub string) string {
+		if d := a.env.Getenv(v); d != "" {
+			return d
+		}
+		if home == "" {
+			return ""
+		}
+		return filepath.Join(home, sub)
 	}
 	files := map[string][]string{
 		"claude": {filepath.Join(cwd, ".claude", "settings.json"), filepath.Join(cwd, ".claude", "settings.local.json")},
 		"codex":  {filepath.Join(cwd, ".codex", "hooks.json")},
 		"gemini": {filepath.Join(cwd, ".gemini", "settings.json")},
 	}
-	if home != "" {
-		files["claude"] = append(files["claude"], filepath.Join(home, ".claude", "settings.json"))
-		files["gemini"] = append(files["gemini"], filepath.Join(home, ".gemini", "settings.json"))
+	if d := dir("CLAUDE_CONFIG_DIR", ".claude"); d != "" {
+		files["claude"] = append(files["claude"], filepath.Join(d, "settings.json"))
 	}
-	if codex != "" {
-		files["codex"] = append(files["codex"], filepath.Join(codex, "hooks.json"))
+	if d := dir("CODEX_HOME", ".codex"); d != "" {
+		files["codex"] = append(files["codex"], filepath.Join(d, "hooks.json"))
+	}
+	if d := dir("GEMINI_CLI_HOME", ""); d != "" {
+		files["gemini"] = append(files["gemini"], filepath.Join(d, ".gemini", "settings.json"))
 	}
 	return files
 }
@@ -191,7 +200,8 @@ func (a *App) checkHooks(d DoctorEnv) Check {
 	for _, h := range []string{"claude", "codex", "gemini"} {
 		found := ""
 		for _, f := range files[h] {
-			if b, err := readSmall(f); err == nil && strings.Contains(string(b), "rac hook") {
+			// rac hook NAME, or rac named by a quoted path ('/a b/rac' hook)
+			if b, err := readSmall(f); err == nil && (strings.Contains(string(b), "rac hook") || strings.Contains(string(b), "rac' hook")) {
 				found = f
 				break
 			}
@@ -212,7 +222,7 @@ func (a *App) checkHooks(d DoctorEnv) Check {
 			c.Detail += "; not for " + strings.Join(without, ", ")
 		}
 		if strings.Contains(strings.Join(with, " "), "codex") {
-			c.Detail += "; Codex runs project hooks only in a trusted project"
+			c.Detail += "; Codex runs a hook only once it is trusted"
 		}
 	}
 	return c

@@ -76,6 +76,8 @@ func newWorld(t *testing.T) *World {
 		"LANG=C.UTF-8", "TERM=dumb", "NO_COLOR=1", "SHELL=/bin/bash",
 		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com",
 		"GIT_CONFIG_NOSYSTEM=1",
+		// the same commit hash in every world: two worlds' git log compare
+		"GIT_AUTHOR_DATE=2026-01-01T00:00:00Z", "GIT_COMMITTER_DATE=2026-01-01T00:00:00Z",
 	}
 	require.NoError(t, os.WriteFile(filepath.Join(w.WD, "notes.txt"), []byte("alpha\nbeta\n"), 0o600))
 	w.Run("git", "init", "-q")
@@ -121,6 +123,8 @@ func (w *World) Run(name string, args ...string) string {
 type Harness struct {
 	Stdout, Stderr string
 	Err            error
+	// PID is the harness process's pid (the hooks note sessions under it).
+	PID int
 }
 
 // start starts a harness in its own process group (so the test can
@@ -149,7 +153,7 @@ func (w *World) harness(bin string, env []string, args ...string) Harness {
 	defer cancel()
 	cmd, stdout, stderr := w.start(ctx, bin, env, args...)
 	err := cmd.Wait()
-	h := Harness{Stdout: stdout.String(), Stderr: stderr.String(), Err: err}
+	h := Harness{Stdout: stdout.String(), Stderr: stderr.String(), Err: err, PID: cmd.Process.Pid}
 	w.t.Logf("%s %s: err=%v\nstdout (end): %s\nstderr: %s", filepath.Base(bin), strings.Join(args, " "), err, tail(h.Stdout, 400), tail(h.Stderr, 3000))
 	return h
 }

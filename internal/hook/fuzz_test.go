@@ -50,17 +50,20 @@ func FuzzRewrite(f *testing.F) {
 	}
 	programs := ParsePrograms(append(slices.Clone(defaultWrap), "echo", "a", "x y"))
 	f.Fuzz(func(t *testing.T, src string, gemini bool) {
-		r := &Rewriter{Programs: programs}
-		if gemini {
-			r.Session = "gemini-s"
-		}
-		out, changed := r.Rewrite(src)
-		if !changed {
-			if out != src {
-				t.Fatalf("unchanged but different: %q -> %q", src, out)
+		// rac by name, and by a path that needs quoting (Codex's hook)
+		for _, rac := range []string{"", "/o p/rac"} {
+			r := &Rewriter{Programs: programs, Rac: rac}
+			if gemini {
+				r.Session = "gemini-s"
 			}
-		} else {
-			checkRewrite(t, src, out)
+			out, changed := r.Rewrite(src)
+			if !changed {
+				if out != src {
+					t.Fatalf("unchanged but different: %q -> %q", src, out)
+				}
+			} else {
+				checkRewrite(t, src, out, wrapperFor(rac))
+			}
 		}
 		// the adapters never panic and answer JSON or nothing
 		in, _ := json.Marshal(map[string]any{"hook_event_name": "PreToolUse", "tool_name": "Bash",
@@ -80,16 +83,18 @@ func FuzzRewrite(f *testing.F) {
 	})
 }
 
-func checkRewrite(t *testing.T, src, out string) {
+func checkRewrite(t *testing.T, src, out, wrapper string) {
 	t.Helper()
 	oa, ow := calls(t, src)
 	ra, rw := calls(t, out)
+	_, ww := calls(t, wrapper+"x")
+	wrap := ww[0][:3] // rac run --, as source text
 	if len(ow) != len(rw) {
 		t.Fatalf("%q -> %q: %d commands, now %d", src, out, len(ow), len(rw))
 	}
 	for i := range ow {
 		words := rw[i]
-		if len(words) >= 3 && slices.Equal(words[:3], []string{"rac", "run", "--"}) &&
+		if len(words) >= 3 && slices.Equal(words[:3], wrap) &&
 			!(len(ow[i]) >= 3 && slices.Equal(ow[i][:3], words[:3])) {
 			words = words[3:]
 		}
@@ -102,8 +107,8 @@ func checkRewrite(t *testing.T, src, out string) {
 		}
 	}
 	// only insertions: deleting them gives the original back
-	back := strings.ReplaceAll(strings.ReplaceAll(out, "RAC_SESSION=gemini-s ", ""), Wrapper, "")
-	orig := strings.ReplaceAll(strings.ReplaceAll(src, "RAC_SESSION=gemini-s ", ""), Wrapper, "")
+	back := strings.ReplaceAll(strings.ReplaceAll(out, "RAC_SESSION=gemini-s ", ""), wrapper, "")
+	orig := strings.ReplaceAll(strings.ReplaceAll(src, "RAC_SESSION=gemini-s ", ""), wrapper, "")
 	if back != orig {
 		t.Fatalf("%q -> %q: not only insertions", src, out)
 	}

@@ -32,6 +32,25 @@ type Options struct {
 	// PPID is the hook's parent process; its command line and its
 	// ancestors' are looked at for claude's rule flags (0: not looked at).
 	PPID int
+	// Rac is how a shell that inherits the hook's PATH names this rac:
+	// "rac" when that name finds this very binary, else its absolute path
+	// (shellinit.Program); "" means "rac".
+	Rac string
+	// Exe is this rac's absolute path (os.Executable); "" when unknown.
+	Exe string
+}
+
+// racFor is how the inserted text names rac for harness. Codex runs each
+// command in a login shell (bash -lc), which resets PATH from
+// /etc/profile and the profile files, so a rac the hook found on Codex's
+// PATH may be "command not found" there: Codex always gets the absolute
+// path. Claude Code and Gemini CLI run commands with their own PATH, the
+// one the hook inherits, so Rac holds there.
+func (o Options) racFor(harness string) string {
+	if harness == "codex" && o.Exe != "" {
+		return o.Exe
+	}
+	return o.Rac
 }
 
 // Handle reads one tool call of harness from in and writes the answer to
@@ -148,8 +167,11 @@ func (c *call) with(key string, v any) map[string]json.RawMessage {
 	return out
 }
 
-func (o Options) rewriter(sessionName string) *Rewriter {
-	return &Rewriter{Programs: ParsePrograms(o.Wrap), Getenv: o.Getenv, Interactive: o.Interactive, Session: sessionName}
+func (o Options) rewriter(harness, sessionName string) *Rewriter {
+	return &Rewriter{
+		Programs: ParsePrograms(o.Wrap), Getenv: o.Getenv, Interactive: o.Interactive,
+		Session: sessionName, Rac: o.racFor(harness),
+	}
 }
 
 func claude(c *call, o Options, out io.Writer) (string, error) {
@@ -163,7 +185,7 @@ func claude(c *call, o Options, out io.Writer) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	rewritten, changed := o.rewriter("").Rewrite(cmd)
+	rewritten, changed := o.rewriter("claude", "").Rewrite(cmd)
 	if !changed {
 		return "nothing to wrap", nil
 	}
@@ -197,7 +219,7 @@ func codex(c *call, o Options, out io.Writer) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	rewritten, changed := o.rewriter("").Rewrite(cmd)
+	rewritten, changed := o.rewriter("codex", "").Rewrite(cmd)
 	if !changed {
 		return "nothing to wrap", nil
 	}
@@ -247,7 +269,7 @@ func gemini(c *call, o Options, out io.Writer) (string, error) {
 	if id != "" {
 		name = session.DerivedName("gemini", id)
 	}
-	rewritten, changed := o.rewriter(name).Rewrite(cmd)
+	rewritten, changed := o.rewriter("gemini", name).Rewrite(cmd)
 	if !changed {
 		return "nothing to wrap", nil
 	}

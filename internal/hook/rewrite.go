@@ -1,16 +1,28 @@
 package hook
 
 import (
+	"path"
 	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/rac-cli/rac/internal/capture"
+	"github.com/rac-cli/rac/internal/termtext"
 )
 
-// Wrapper is the text inserted before a wrapped command's first word.
+// Wrapper is the text inserted before a wrapped command's first word when
+// rac is named rac (Rewriter.Rac "").
 const Wrapper = "rac run -- "
+
+// wrapperFor is the text inserted for rac named rac: the name, or a path
+// quoted for the shell when it needs it.
+func wrapperFor(rac string) string {
+	if rac == "" || rac == "rac" {
+		return Wrapper
+	}
+	return termtext.ShellQuote(rac) + " run -- "
+}
 
 // Program is one hook.wrap entry: a program and the words that must
 // follow it ("git"; "python -m pytest"; "docker build").
@@ -50,6 +62,10 @@ type Rewriter struct {
 	// every command the model runs with rac itself gets RAC_SESSION=Session
 	// (Gemini CLI exports no conversation id to its shells).
 	Session string
+	// Rac is how the inserted text names rac: "rac" (or "") where the
+	// shell finds this rac by that name, else an absolute path (Codex's
+	// login shell resets PATH). A path is quoted when it needs it.
+	Rac string
 }
 
 type insertion struct {
@@ -126,8 +142,10 @@ func (r *Rewriter) call(c *syntax.CallExpr) string {
 	if r.Session != "" && !assigns(c, "RAC_SESSION") {
 		session = "RAC_SESSION=" + r.Session + " "
 	}
-	if first == "rac" {
-		return session // the model's own rac commands read the same session
+	if first == "rac" || path.Base(first) == "rac" {
+		// already wrapped (by name or by path), or the model's own rac
+		// commands, which read the same session
+		return session
 	}
 	if first == "" || slices.Contains(neverWrap, first) || !r.wrapped(c.Args) {
 		return ""
@@ -143,7 +161,7 @@ func (r *Rewriter) call(c *syntax.CallExpr) string {
 	if capture.IsInteractive(argv, getenv, r.Interactive) {
 		return ""
 	}
-	return session + Wrapper
+	return session + wrapperFor(r.Rac)
 }
 
 // wrapped reports whether args start with one of the programs.

@@ -1,9 +1,13 @@
 package hook
 
 import (
+	"bytes"
+	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 var defaultWrap = []string{"git", "kubectl", "helm", "go", "cargo", "npm", "pnpm", "yarn", "make",
@@ -145,4 +149,74 @@ func TestRewriteSession(t *testing.T) {
 		got, _ := r.Rewrite(in)
 		assert.Equal(t, want, got, in)
 	}
+}
+
+// Rac names rac in the inserted text: a plain path as it is, one that
+// needs it quoted; a command rac already runs, by name or by path, is
+// left alone (and, for Gemini, given the session).
+func TestRewriteRacPath(t *testing.T) {
+	tests := []struct {
+		name, rac, session, in, want string
+	}{
+		{"default", "", "", "git status", "rac run -- git status"},
+		{"the name", "rac", "", "git status", "rac run -- git status"},
+		{"absolute path", "/opt/rac/bin/rac", "", "git status", "/opt/rac/bin/rac run -- git status"},
+		{"path in a list", "/opt/rac", "", "cd x && make", "cd x && /opt/rac run -- make"},
+		{"path with a space", "/home/a b/rac", "", "git status", "'/home/a b/rac' run -- git status"},
+		{"path with a quote", "/x/it's/rac", "", "go vet", `'/x/it'\''s/rac' run -- go vet`},
+		{"wrapped by path", "/opt/rac", "", "/opt/rac run -- git push", "/opt/rac run -- git push"},
+		{"wrapped by another path", "/opt/rac", "", "./bin/rac run -- git push", "./bin/rac run -- git push"},
+		{"session and path", "/opt/rac", "gemini-s", "git log", "RAC_SESSION=gemini-s /opt/rac run -- git log"},
+		{"the model's rac by path", "rac", "gemini-s", "/usr/local/bin/rac out read last", "RAC_SESSION=gemini-s /usr/local/bin/rac out read last"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := &Rewriter{Programs: ParsePrograms(defaultWrap), Rac: tt.rac, Session: tt.session}
+			got, _ := r.Rewrite(tt.in)
+			assert.Equal(t, tt.want, got)
+			again, _ := r.Rewrite(got)
+			assert.Equal(t, got, again, "a second rewrite changed it")
+		})
+	}
+}
+
+// Codex's login shell resets PATH, so Codex gets the absolute path
+// whatever Rac says; Claude Code and Gemini CLI get Rac.
+func TestHandleRacName(t *testing.T) {
+	const exe = "/opt/rac/bin/rac"
+	for _, tt := range []struct {
+		name, harness, rac, exe, in, want string
+	}{
+		{"codex, rac on PATH", "codex", "rac", exe, codexCall("git status"), exe + " run -- git status"},
+		{"codex, rac not on PATH", "codex", exe, exe, codexCall("git status"), exe + " run -- git status"},
+		{"codex, no executable", "codex", "rac", "", codexCall("git status"), "rac run -- git status"},
+		{"claude, rac on PATH", "claude", "rac", exe, claudeIn("bypassPermissions", `{"command":"git status"}`), "rac run -- git status"},
+		{"claude, rac not on PATH", "claude", exe, exe, claudeIn("bypassPermissions", `{"command":"git status"}`), exe + " run -- git status"},
+		{"gemini, rac on PATH", "gemini", "rac", exe, `{"hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":"make"}}`, "rac run -- make"},
+		{"gemini, rac not on PATH", "gemini", exe, exe, `{"hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":"make"}}`, exe + " run -- make"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var out bytes.Buffer
+			_, err := Handle(tt.harness, strings.NewReader(tt.in), &out, Options{
+				Wrap: defaultWrap, Getenv: env("HOME", "/h"), FS: mapFS{}, Rac: tt.rac, Exe: tt.exe,
+			})
+			require.NoError(t, err)
+			var ans struct {
+				Out struct {
+					Updated map[string]any `json:"updatedInput"`
+					Gemini  map[string]any `json:"tool_input"`
+				} `json:"hookSpecificOutput"`
+			}
+			require.NoError(t, json.Unmarshal(out.Bytes(), &ans), out.String())
+			got := ans.Out.Updated["command"]
+			if tt.harness == "gemini" {
+				got = ans.Out.Gemini["command"]
+			}
+			assert.Equal(t, tt.want, got)
+		})
+	}
+}
+
+func codexCall(cmd string) string {
+	return `{"hook_event_name":"PreToolUse","permission_mode":"bypassPermissions","cwd":"/proj","tool_name":"Bash","tool_input":{"command":"` + cmd + `"}}`
 }
