@@ -201,3 +201,49 @@ func TestFreeSpaceGuardTmpfs(t *testing.T) {
 	}
 	testscript.Run(t, p)
 }
+
+// TestReadOnlyHomeFallback: a store on a read-only file system (a
+// sandbox's home, mounted read-only as Codex does) makes rac record in
+// the fallback store, whatever free space the read-only one reports; under
+// an agent the start line is still rac's first line, the note after it.
+func TestReadOnlyHomeFallback(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("skipped: mounting a read-only tmpfs needs root; sandbox_fallback.txtar covers the fallback without it")
+	}
+	mnt := filepath.Join(t.TempDir(), "ro")
+	if err := os.Mkdir(mnt, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "ro,size=64k,mode=0700", "tmpfs", mnt).CombinedOutput(); err != nil {
+		t.Skipf("skipped: cannot mount a tmpfs here (%v: %s)", err, bytes.TrimSpace(out))
+	}
+	t.Cleanup(func() {
+		if out, err := exec.Command("umount", "-l", mnt).CombinedOutput(); err != nil {
+			t.Errorf("unmount %s: %v: %s", mnt, err, out)
+		}
+	})
+	script := filepath.Join(t.TempDir(), "read_only_home.txtar")
+	if err := os.WriteFile(script, []byte(readOnlyHomeScript), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	p := scriptParams(t, "testdata/script")
+	p.Dir, p.Files = "", []string{script}
+	setup := p.Setup
+	p.Setup = func(env *testscript.Env) error {
+		env.Setenv("ROFS", mnt)
+		return setup(env)
+	}
+	testscript.Run(t, p)
+}
+
+const readOnlyHomeScript = `
+env RAC_HOME=
+env XDG_STATE_HOME=$ROFS/state
+env RAC_SESSION=
+env CLAUDE_CODE_SESSION_ID=5a0b7e6f-1c2d-4e5f-8a9b-0c1d2e3f4a5b
+exec rac run -- echo hello
+stdout '^hello$'
+stderr '\Arac: recording claude-5a0b7e6f-1c2d-4e5f-8a9b-0c1d2e3f4a5b/0001-echo-hello\nrac: warning: cannot write .*/ro/state/rac \(.*read-only file system\); recording in .*/tmp/rac-[0-9]+ instead'
+exec rac out read last
+stdout '^hello$'
+`

@@ -46,8 +46,22 @@ func (a *App) recordingAllowed() bool {
 		return true
 	}
 	a.warnf("not recording this command: only %s free on the file system of the store %s (gc.min_free_bytes is %s); gc runs after the command",
-		units.Bytes(free), store.Locate(a.env.Getenv).Path, units.Bytes(a.set.GC.MinFreeBytes))
+		units.Bytes(free), a.recordingPlace(), units.Bytes(a.set.GC.MinFreeBytes))
 	return false
+}
+
+// recordingPlace is where rac run would record: the first of the store's
+// places (store.Places) that can be written, else the store itself. The
+// free-space guard asks its file system, not that of a store a sandbox
+// forbids (a read-only home reports no free space at all).
+func (a *App) recordingPlace() string {
+	loc := store.Locate(a.env.Getenv)
+	for _, p := range store.Places(loc, workdirOf(a.set.StoreWorkdir)) {
+		if store.Writable(p.Path) == nil {
+			return p.Path
+		}
+	}
+	return loc.Path
 }
 
 // lowOnSpace reports the free space of the store's file system and
@@ -57,7 +71,7 @@ func (a *App) lowOnSpace() (int64, bool) {
 	if a.set.GC.MinFreeBytes <= 0 {
 		return 0, false
 	}
-	free, err := gc.FreeBytes(store.Locate(a.env.Getenv).Path)
+	free, err := gc.FreeBytes(a.recordingPlace())
 	return free, err == nil && free < a.set.GC.MinFreeBytes
 }
 

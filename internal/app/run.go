@@ -199,12 +199,19 @@ func (a *App) Run(req RunRequest) (RunResult, error) {
 	}
 	res.Mode = lay.recMode
 	var rec *record.Writer
+	var held []string // warnings of startRecording, printed after the start line
 	switch {
 	case idErr != nil:
 		// a bad RAC_SESSION must not cost the user the command itself
 		a.warnf("not recording this command: %v", idErr)
 	case a.recordingAllowed():
+		// a note about where the recording went (a fallback store) comes
+		// after the start line, which is the line an agent's tool
+		// output most reliably keeps
+		warn := a.Warn
+		a.Warn = func(m string) { held = append(held, m) }
 		rec = a.startRecording(id, req.Argv, lay)
+		a.Warn = warn
 	}
 	reds := &streamRedactors{red: red}
 	var filter func(string, io.Writer) io.WriteCloser
@@ -216,6 +223,9 @@ func (a *App) Run(req RunRequest) (RunResult, error) {
 		if req.OnStart != nil && (res.Announce == AnnounceStart || res.Announce == AnnounceBoth) {
 			req.OnStart(rec.Ref())
 		}
+	}
+	for _, m := range held {
+		a.Warn(m)
 	}
 	var collectors map[string]*Collector
 	var tee func(string) io.Writer
