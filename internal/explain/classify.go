@@ -16,7 +16,8 @@ import (
 //     traceback the line that ends it), a panic and its message, a failing
 //     test's own message (one that reads like a failed expectation; a plain
 //     t.Log line of the test ranks as a term), a tool's "error:"/"fatal:"
-//     line, git's "! [rejected]" and "CONFLICT", an ERROR/FATAL log line.
+//     line, a status tag (git's "! [rejected]") and "CONFLICT", an
+//     ERROR/FATAL log line.
 //
 //  2. A line that only contains an error term (failed, not found, denied,
 //     ...) comes next.
@@ -28,11 +29,16 @@ import (
 //  4. Hints, notes, warnings and INFO lines that mention a term come last,
 //     and never make a report show "cause" on their own.
 //
-//  5. Within a tier the earlier line wins (the first error of a cascade is
-//     its cause; a chained Python traceback prints its first exception
-//     first), compared by per-stream line number, then by the order the
-//     streams are given: the recording does not keep the order between
-//     streams, and a low line number is the best guess of an early line.
+//  5. Within a tier lines of equal weight are ranked by how specific they
+//     are (rank.go): a summary line that names more (a file, a position, a
+//     quoted name, a package or version, an error code, an expected/actual
+//     pair) comes first, and a tool's or log's error line that names
+//     nothing comes after those that name something. Then the earlier line
+//     wins (the first error of a cascade is its cause; a chained Python
+//     traceback prints its first exception first), compared by per-stream
+//     line number, then by the order the streams are given: the recording
+//     does not keep the order between streams, and a low line number is
+//     the best guess of an early line.
 //
 //  6. Blocks are read as units: a heading that announces its detail (it
 //     ends with ':', or is a tool's "Error: Summary" over an indented
@@ -40,8 +46,10 @@ import (
 //     heading ("● suite › test") and the expectation under an assertion
 //     ("expected: 31", then "got: 30") are causes; the message printed
 //     just before a "stack traceback:" is; so is the last line a failed
-//     test printed under its result line. A linter's coded line ranks by
-//     its code's letter (E and F are errors), not by the words it holds.
+//     test printed under its result line; so are two values whose labels
+//     line up under a failed assertion ("  left: 5" over " right: 4"). A
+//     linter's coded line ranks by its code's letter (E and F are errors),
+//     not by the words it holds.
 //
 // Lines that say a test passed ("--- PASS: TestErrorHandling", "ok  pkg/errors")
 // and counts of zero ("0 failed") are never candidates, nor is code that
@@ -62,12 +70,12 @@ const (
 	kindPanic     = "panic"     // a Go or Rust panic and its message
 	kindTest      = "test"      // a failing test's own message (t.Errorf, pytest's E lines)
 	kindTool      = "tool"      // a tool's own error line: "error: ...", "fatal: ...", "Error from server"
-	kindGit       = "git"       // git's "! [rejected]" and "CONFLICT (...)"
+	kindGit       = "git"       // a status tag (git's "! [rejected]") and "CONFLICT (...)"
 	kindLog       = "log"       // a log line at ERROR or FATAL level
 	kindMake      = "make"      // make's own errors ("*** No rule to make target")
 	kindReport    = "report"    // a report's banner, or the heading of a block of frames under it
 	kindTerm      = "term"      // a line that contains an error term
-	kindDetail    = "detail"    // left:/right: under a failed assertion
+	kindDetail    = "detail"    // the detail a heading announced, or values under a failed assertion ("left: 5", "right: 4")
 	kindSummary   = "summary"   // a consequence or summary line
 	kindContext   = "context"   // a hint, note, warning or info line that mentions a term
 	kindTail      = "tail"      // a tail line (no line matched)
@@ -108,6 +116,9 @@ type lineState struct {
 	detail      int                      // lines left to find the detail of a heading that announced one
 	body        bool                     // that heading's indented body comes before its detail
 	pair        bool                     // the line before was an expectation ("Expected: 3"): an actual value may follow
+	values      int                      // lines left to look for a pair of values under a failed assertion
+	value       *pendingLine             // the first of such a pair, until the second shows it is one
+	valueCol    int                      // the column of its colon
 	frames      bool                     // inside a stack trace printed after its message: indented lines are frames
 	prevCause   bool                     // the line before this one is the message its stack trace belongs to
 	pyCode      int                      // pytest's failure sections run to this line: their source excerpts are code
@@ -141,7 +152,58 @@ func testName(t []byte) string {
 
 // wantAll says the next line must be classified even without an anchor.
 func (s *lineState) wantAll() bool {
-	return s.traceback || s.next != "" || s.heading != nil || s.detail > 0 || s.pair || s.frames || s.inOutput
+	return s.traceback || s.next != "" || s.heading != nil || s.detail > 0 || s.pair || s.frames || s.inOutput || s.values > 0
+}
+
+// maxValueLook bounds how far below a failed assertion its values are
+// looked for.
+const maxValueLook = 3
+
+// valuePair follows the lines under a failed assertion for two values
+// whose labels line up ("  left: 5" over " right: 4", "expected: 1" over
+// "actual  : 2"): the pair says what differed, whatever the labels are. It
+// reports whether s is the second of such a pair, after adding the first.
+func (sc *scanner) valuePair(s []byte, line int) bool {
+	st := &sc.state
+	if st.values == 0 {
+		return false
+	}
+	st.values--
+	col := labelColon(s)
+	if col < 0 {
+		st.values, st.value = 0, nil
+		return false
+	}
+	if v := st.value; v != nil && col == st.valueCol {
+		st.values, st.value = 0, nil
+		sc.addText(tierTerm, kindDetail, v.line, []byte(v.text))
+		return true
+	}
+	st.value, st.valueCol = &pendingLine{line: line, text: string(s)}, col
+	return false
+}
+
+// labelColon is the column of the colon of a line shaped "label: value"
+// (a short word, maybe padded with spaces, a colon, a value), or -1.
+func labelColon(s []byte) int {
+	i := 0
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+		i++
+	}
+	start := i
+	for i < len(s) && isLetter(s[i]) {
+		i++
+	}
+	if i == start || i-start > 12 {
+		return -1
+	}
+	for i < len(s) && s[i] == ' ' {
+		i++
+	}
+	if i+2 >= len(s) || s[i] != ':' || s[i+1] != ' ' {
+		return -1
+	}
+	return i
 }
 
 // shapes are compiled on first use: rac run never explains, and its
@@ -202,6 +264,9 @@ func (sc *scanner) classify(s []byte, line int) (int, string) {
 		// Not shaped like an exception: the traceback was cut short;
 		// judge the line on its own.
 	}
+	if sc.valuePair(s, line) {
+		return tierTerm, kindDetail
+	}
 	if st.next != "" {
 		kind := st.next
 		st.next = ""
@@ -236,8 +301,8 @@ func (sc *scanner) classify(s []byte, line int) (int, string) {
 
 	// go test: markers and the lines of passing tests.
 	switch {
-	case hasPrefix(t, "=== RUN") || hasPrefix(t, "=== CONT") || hasPrefix(t, "=== NAME") || hasPrefix(t, "=== PAUSE"):
-		st.goTest, st.test = goRun, testName(t[len("=== RUN"):])
+	case goMarker(t) > 0:
+		st.goTest, st.test = goRun, testName(t[goMarker(t):])
 		return tierNone, ""
 	case hasPrefix(t, "--- PASS:") || hasPrefix(t, "--- SKIP:"):
 		st.goTest = goPass
@@ -368,12 +433,10 @@ func toolShape(t []byte, indent int, st *lineState) (int, string, bool) {
 	// Summaries and consequences: several start like causes.
 	case hasPrefix(t, "error: could not compile"), hasPrefix(t, "error: aborting due to"),
 		hasPrefix(t, "error: test failed"), hasPrefix(t, "error: process didn't exit successfully"),
-		hasPrefix(t, "error: failed to push some refs"), hasPrefix(t, "error: Recipe `"),
+		hasPrefix(t, "error: Recipe `"),
 		hasPrefix(t, "test result: FAILED"), string(t) == "failures:",
 		hasPrefix(t, "npm ERR!"), hasPrefix(t, "npm error"),
-		hasPrefix(t, "Automatic merge failed"),
 		hasPrefix(t, "During handling of the above exception"),
-		hasPrefix(t, "The above exception was the direct cause"),
 		hasPrefix(t, "FAILED "), string(t) == "FAILED",
 		exitLine(t), isCountLine(t):
 		return tierSummary, kindSummary, true
@@ -390,8 +453,6 @@ func toolShape(t []byte, indent int, st *lineState) (int, string, bool) {
 			return tierSummary, kindSummary, true
 		}
 		return tierNone, "", true
-	case hasPrefix(t, "make") && bytes.Contains(t, []byte("not remade because of errors")):
-		return tierSummary, kindSummary, true
 	case bytes.IndexByte(t, '*') >= 0 && bytes.Contains(t, []byte("***")) &&
 		(hasPrefix(t, "make") || hasPrefix(t, "gmake") || bytes.Contains(t, []byte(": ***"))):
 		switch {
@@ -444,14 +505,12 @@ func toolShape(t []byte, indent int, st *lineState) (int, string, bool) {
 		return tierNone, "", true
 	case hasPrefix(t, "not ok ") || hasPrefix(t, "# ") && shapes().tapCount.Match(t):
 		return tierSummary, kindSummary, true
-	case indent <= 2 && (hasPrefix(t, "left: ") || hasPrefix(t, "right: ")):
-		return tierTerm, kindDetail, true
 	case indent == 0 && hasPrefix(t, "E ") && len(t) >= 4 && string(t[1:4]) == "   ":
 		return tierCause, kindTest, true
 	case hasPrefix(t, "error[E"), hasPrefix(t, "error: "), hasPrefix(t, "fatal: "),
 		hasPrefix(t, "Error from server"), hasPrefix(t, "ERROR: "), hasPrefix(t, "FATAL: "):
 		return tierCause, kindTool, true
-	case hasPrefix(t, "! [") && bytes.Contains(t, []byte("rejected]")):
+	case isStatusTag(t):
 		return tierCause, kindGit, true
 	case hasPrefix(t, "CONFLICT ("):
 		return tierCause, kindGit, true
@@ -459,6 +518,37 @@ func toolShape(t []byte, indent int, st *lineState) (int, string, bool) {
 		return tierCause, kindException, true
 	}
 	return 0, "", false
+}
+
+// goMarker is the length of a go test -v marker ("=== RUN", "=== CONT",
+// "=== PAUSE", "=== NAME": three '=', a word in capitals, the test's
+// name), or 0 when t is not one. pytest's bars ("=== 1 failed in 0.1s
+// ===") hold no such word.
+func goMarker(t []byte) int {
+	if !hasPrefix(t, "=== ") {
+		return 0
+	}
+	i := 4
+	for i < len(t) && 'A' <= t[i] && t[i] <= 'Z' {
+		i++
+	}
+	if i-4 < 3 || i < len(t) && t[i] != ' ' || bytes.HasSuffix(t, []byte(" ===")) {
+		return 0
+	}
+	return i
+}
+
+// isStatusTag recognises a status printed as a tag at the start of a line,
+// after at most a mark: " ! [rejected]  main -> main", "[FAILED] x",
+// "* [remote rejected] x". An error term inside the brackets is the
+// outcome of the item the line names.
+func isStatusTag(t []byte) bool {
+	t = bytes.TrimLeft(t, "!*+-x ")
+	if len(t) < 3 || t[0] != '[' {
+		return false
+	}
+	end := bytes.IndexByte(t, ']')
+	return end > 1 && hasTerm(t[1:end])
 }
 
 // isCountLine recognises "3 errors", "2 errors generated.", "1 warning".
@@ -750,7 +840,7 @@ const (
 	prevCan
 	prevSegmentation
 	prevUndefined
-	prevNegation // "without", "zero"
+	prevNegation // "zero"
 	prevData
 )
 
@@ -786,11 +876,11 @@ func termIndex(t []byte) int {
 			buf[k] = lower[t[start+k]]
 		}
 		term, next := false, prevOther
-		switch string(buf[:n]) {
-		case "error", "errors", "errored", "fatal", "fail", "fails", "failed", "failure", "failures", "failing",
-			"panic", "panicked", "exception", "traceback", "denied", "cannot", "can't", "couldn't", "unable",
-			"refused", "timeout", "timeouts", "conflict", "conflicts", "rejected", "reject", "abort", "aborted",
-			"aborting", "crashloopbackoff", "imagepullbackoff", "errimagepull", "invalid":
+		w := buf[:n]
+		switch string(w) {
+		case "errored", "failed", "failing", "panicked", "denied", "cannot", "can't", "couldn't", "unable",
+			"refused", "rejected", "aborted", "aborting", "crashloopbackoff", "imagepullbackoff", "errimagepull",
+			"invalid":
 			term = true
 		case "race":
 			term = prev == prevData
@@ -821,8 +911,11 @@ func termIndex(t []byte) int {
 			next = prevSegmentation
 		case "undefined":
 			next = prevUndefined
-		case "without", "zero":
+		case "zero":
 			next = prevNegation
+		default:
+			// A term, its plural or its third person ("errors", "fails").
+			term = isTermWord(w) || n > 3 && w[n-1] == 's' && isTermWord(w[:n-1])
 		}
 		if term && !zeroCount(t, start, i, prev) && !inPath(t, start) {
 			return start
@@ -830,6 +923,16 @@ func termIndex(t []byte) int {
 		prev = next
 	}
 	return -1
+}
+
+// isTermWord reports a term that takes an -s ("error", "fail").
+func isTermWord(w []byte) bool {
+	switch string(w) {
+	case "error", "fatal", "fail", "failure", "panic", "exception", "traceback", "timeout", "conflict",
+		"reject", "abort":
+		return true
+	}
+	return false
 }
 
 // inPath reports a word that is part of a path ("/tmp/ci/failing-tests/x"):
@@ -922,7 +1025,7 @@ func zeroCount(t []byte, start, end, prev int) bool {
 	if !sep {
 		return false
 	}
-	for _, v := range []string{"false", "none", "null", "nil"} {
+	for _, v := range []string{"false", "none", "nil"} {
 		if hasPrefixFold(t[i:], v) && (i+len(v) == len(t) || !isIdent(t[i+len(v)])) {
 			return true
 		}

@@ -74,7 +74,7 @@ type corpusSet struct {
 }
 
 var corpusSets = []corpusSet{
-	{name: "tuning", dir: corpusDir, cases: func() []corpusCase { return append(corpusCases(), tuningWideCases()...) }},
+	{name: "tuning", dir: corpusDir, cases: func() []corpusCase { return append(append(corpusCases(), tuningWideCases()...), tuningRankCases()...) }},
 	{name: "held-out", dir: heldoutDir, cases: heldoutCases},
 }
 

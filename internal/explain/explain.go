@@ -367,10 +367,15 @@ type candidate struct {
 	text   string
 	key    string
 	count  int
+	spec   int // how specific the line is (see specificity)
 }
 
-// before is the order within a tier: earlier line first, then stream order.
+// before is the order within a tier: the more specific line first (see
+// rank), then the earlier line, then stream order.
 func (c *candidate) before(d *candidate) bool {
+	if rc, rd := rank(c.tier, c.kind, c.spec), rank(d.tier, d.kind, d.spec); rc != rd {
+		return rc > rd
+	}
 	if c.line != d.line {
 		return c.line < d.line
 	}
@@ -378,9 +383,10 @@ func (c *candidate) before(d *candidate) bool {
 }
 
 // store keeps the candidates that can still be shown. Since a tier is
-// ordered by position and only MaxCause lines are shown, each tier keeps
-// only its first MaxCause distinct lines: a later line of the same tier can
-// never be shown, so memory stays bounded however many lines match.
+// ordered (by rank, then position) and only MaxCause lines are shown, each
+// tier keeps only its first MaxCause distinct lines in that order: a line
+// that sorts after them can never be shown, so memory stays bounded
+// however many lines match.
 type store struct {
 	tiers   [nTiers][]*candidate
 	keys    map[string]*candidate
@@ -405,10 +411,11 @@ func (s *store) add(tier int, kind string, stream, line int, text []byte) {
 	}
 	// Most lines of a flood of errors cannot be shown: leave before
 	// allocating anything for them.
-	if h := s.tiers[tier]; len(h) == MaxCause && !(&candidate{line: line, stream: stream}).before(h[len(h)-1]) {
+	spec := specificity(text)
+	if h := s.tiers[tier]; len(h) == MaxCause && !(&candidate{tier: tier, kind: kind, line: line, stream: stream, spec: spec}).before(h[len(h)-1]) {
 		return
 	}
-	c := &candidate{tier: tier, kind: kind, stream: stream, line: line, text: string(text), key: string(s.keyBuf), count: 1}
+	c := &candidate{tier: tier, kind: kind, stream: stream, line: line, text: string(text), key: string(s.keyBuf), count: 1, spec: spec}
 	s.keys[c.key] = c
 	s.insert(c)
 }
@@ -426,10 +433,11 @@ func (s *store) promote(tier int, kind string, stream, line int, text []byte) {
 		}
 		return
 	}
-	if h := s.tiers[tier]; len(h) == MaxCause && !(&candidate{line: line, stream: stream}).before(h[len(h)-1]) {
+	spec := specificity(text)
+	if h := s.tiers[tier]; len(h) == MaxCause && !(&candidate{tier: tier, kind: kind, line: line, stream: stream, spec: spec}).before(h[len(h)-1]) {
 		return
 	}
-	c := &candidate{tier: tier, kind: kind, stream: stream, line: line, text: string(text), key: string(s.keyBuf), count: 1}
+	c := &candidate{tier: tier, kind: kind, stream: stream, line: line, text: string(text), key: string(s.keyBuf), count: 1, spec: spec}
 	s.keys[c.key] = c
 	s.insert(c)
 }
@@ -638,6 +646,9 @@ func (sc *scanner) line(raw []byte, n int) {
 		return
 	}
 	sc.addText(tier, kind, n, s)
+	if tier == tierCause && (kind == kindPanic || kind == kindTest || kind == kindException) {
+		st.values, st.value = maxValueLook, nil
+	}
 	if tier == tierTerm && kind == kindTerm {
 		st.heading = &pendingLine{line: n, text: string(s)}
 		st.headDepth = len(c) - len(t)
@@ -665,6 +676,12 @@ func (sc *scanner) isDetail(c, t []byte) bool {
 	st.detail--
 	switch {
 	case len(t) == 0, isCodeFrame(t), st.body && len(c) > len(t):
+		return false
+	case t[len(t)-1] == ':' && len(c) == len(t):
+		// Another heading at the same depth ("The above exception was the
+		// direct cause of the following exception:" over "Traceback ...:"):
+		// the first announced what follows, not a detail of its own.
+		st.detail = 0
 		return false
 	}
 	st.detail = 0

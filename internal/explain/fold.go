@@ -7,7 +7,7 @@ const maxKey = 256
 // appendKey appends to dst the shape of line t that similar lines share:
 // lines that differ only in numbers, hex ids, paths or timestamps get the
 // same key. A path is a word holding '/' or '\', or a file name with a
-// source-like extension; a number is a run of digits; a hex id is a word
+// extension; a number is a run of digits; a hex id is a word
 // made of hex digits holding at least one digit. Runs of spaces fold to one.
 func appendKey(dst, t []byte) []byte {
 	start := len(dst)
@@ -75,8 +75,8 @@ func appendWords(dst, tok []byte) []byte {
 }
 
 // isPath reports a token that names a file: it holds a path separator, or
-// is a file name with a common source extension (optionally followed by a
-// position, as in "main.c:3:5:").
+// is a file name with an extension (optionally followed by a position, as
+// in "main.c:3:5:").
 func isPath(tok []byte) bool {
 	for _, c := range tok {
 		if c == '/' || c == '\\' {
@@ -103,13 +103,22 @@ func isPath(tok []byte) bool {
 	if dot <= 0 {
 		return false
 	}
-	switch string(tok[dot+1:]) {
-	case "go", "c", "h", "cc", "cpp", "hpp", "cxx", "rs", "py", "java", "kt", "scala", "js", "mjs", "cjs",
-		"ts", "tsx", "jsx", "rb", "pl", "pm", "sh", "cs", "swift", "json", "yaml", "yml", "toml", "xml",
-		"txt", "md", "o", "so", "a", "class", "jar", "log", "mk", "proto", "sql", "html", "css":
-		return true
+	return isExtension(tok[dot+1:])
+}
+
+// isExtension reports the shape of a file extension: one to five
+// lower-case letters and digits, a letter first ("c", "go", "json",
+// "mjs"), which a version ("1.2.3") or a sentence ("Done. Next") is not.
+func isExtension(e []byte) bool {
+	if len(e) == 0 || len(e) > 5 || e[0] < 'a' || e[0] > 'z' {
+		return false
 	}
-	return false
+	for _, c := range e {
+		if !('a' <= c && c <= 'z' || isDigit(c)) {
+			return false
+		}
+	}
+	return true
 }
 
 func isHex(b []byte) bool {

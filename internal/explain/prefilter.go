@@ -50,17 +50,15 @@ var anchors = []anchor{
 	{"conflict", 2, false},
 	{"reject", 1, false},
 	{"abort", 1, false},
-	{"segmentation fault", 2, false},
+	{"segmentation", 2, false}, // "Segmentation fault"
 	{"undefined reference", 3, false},
 	{"backoff", 3, false}, // CrashLoopBackOff, ImagePullBackOff
 	{".go:", 0, false},    // go compiler and vet lines, t.Errorf lines, klog's file.go:NN]
 	{"=== ", 0, false},    // go test -v markers: they say whose log lines follow
 	{"--- ", 0, false},    // --- PASS / --- SKIP / --- FAIL
 	{"\nE   ", 0, true},   // pytest's "E   " lines, at a line start only
-	{"left:", 3, false},   // assert_eq! details under a Rust panic
-	{"right:", 4, false},
-	{"not ok", 4, false}, // TAP's failing test line
-	{"***", 0, false},    // make's own messages ("*** No rule to make target")
+	{"not ok", 4, false},  // TAP's failing test line
+	{"***", 0, false},     // make's own messages ("*** No rule to make target")
 	{"invalid", 2, false},
 	{"data race", 5, false},
 	{"expected:", 1, false}, // an expectation under a failed assertion
