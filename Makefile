@@ -13,8 +13,9 @@ export GOFLAGS := -buildvcs=false
 
 all: build
 
+# rac, and rac-mcp (the MCP server rac mcp runs) beside it
 build:
-	CGO_ENABLED=0 $(GO) build -o $(RAC) ./cmd/rac
+	CGO_ENABLED=0 $(GO) build -o $(BIN)/ ./cmd/rac ./cmd/rac-mcp
 
 # demo: record a real git command, then read it back from a second shell
 # that belongs to another session, by the qualified reference.

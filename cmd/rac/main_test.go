@@ -18,6 +18,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rac-cli/rac/internal/app"
+	"github.com/rac-cli/rac/internal/mcpcmd"
 	"github.com/rac-cli/rac/internal/ui"
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -27,6 +29,10 @@ var update = flag.Bool("update", false, "rewrite the golden parts of testscript 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"rac": func() { os.Exit(Main(os.Args[1:], ui.System())) },
+		// rac mcp runs rac-mcp beside rac: the scripts' PATH has both
+		"rac-mcp": func() {
+			os.Exit(mcpcmd.Main(os.Args[1:], ui.System(), app.Env{Getenv: os.Getenv, Environ: os.Environ, Now: time.Now, Version: version}))
+		},
 	})
 }
 

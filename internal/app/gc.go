@@ -195,6 +195,7 @@ func (a *App) GC(dryRun, background bool) (*gc.Result, error) {
 		for _, st := range stores {
 			if l, err := gc.Lock(st, false); err == nil {
 				_, _ = gc.Run(st, opts)
+				pruneHarness(st, opts, a.env.Now())
 				l.Close()
 			}
 		}
@@ -228,7 +229,17 @@ func gcOnce(st *store.Store, opts gc.Options, now time.Time) (*gc.Result, error)
 	if err := gc.MarkRun(st, now); err != nil {
 		return nil, err
 	}
-	return gc.Run(st, opts)
+	res, err := gc.Run(st, opts)
+	pruneHarness(st, opts, now)
+	return res, err
+}
+
+// pruneHarness drops the harness notes (which session a harness process
+// announced) older than gc.max_age: their processes are long gone.
+func pruneHarness(st *store.Store, opts gc.Options, now time.Time) {
+	if opts.MaxAge > 0 {
+		_, _ = st.PruneHarness(now.Add(-opts.MaxAge)) // best effort, like the notes themselves
+	}
 }
 
 // RemoveResult is what rac out rm did: per reference, an error or nothing;

@@ -64,12 +64,15 @@ func (a *App) Grep(req GrepRequest, w io.Writer) (int, error) {
 	}
 	// every store's folder of each session (a session with none has
 	// recorded nothing yet)
-	dirs := sessionDirs(stores, sessions)
+	dirs, err := a.sessionDirs(stores, sessions)
 	defer func() {
 		for _, d := range dirs {
 			d.Close()
 		}
 	}()
+	if err != nil {
+		return 0, err
+	}
 	jobs, err := search.Jobs(dirs)
 	if err != nil {
 		return 0, err

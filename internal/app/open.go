@@ -71,14 +71,16 @@ func (a *App) openRef(ref string, workdir bool) (*record.Recording, error) {
 // eachRecordingIn opens the recordings of the sessions, each session's
 // folders in every store together in sequence order, and calls fn with
 // each; one that cannot be opened, or a name found in two stores, is a
-// warning, not the end.
+// warning, not the end. A session folder that is refused is handled as
+// sessionDirs says.
 func (a *App) eachRecordingIn(stores Stores, sessions []string, fn func(*record.Recording) error) error {
+	var refused []*FolderError
+	opened := 0
 	for _, sname := range sessions {
-		dirs, err := resolve.FindSessions(stores, sname)
-		if err != nil {
-			continue // the current session has recorded nothing yet
-		}
-		err = a.eachInSessions(dirs, fn)
+		dirs, bad := sessionFolders(stores, sname)
+		refused = append(refused, bad...)
+		opened += len(dirs)
+		err := a.eachInSessions(dirs, fn)
 		for _, d := range dirs {
 			d.Close()
 		}
@@ -86,7 +88,7 @@ func (a *App) eachRecordingIn(stores Stores, sessions []string, fn func(*record.
 			return err
 		}
 	}
-	return nil
+	return a.refusedFolders(refused, opened)
 }
 
 func (a *App) eachInSessions(dirs []*store.Session, fn func(*record.Recording) error) error {
@@ -130,14 +132,70 @@ func (a *App) eachInSessions(dirs []*store.Session, fn func(*record.Recording) e
 	return nil
 }
 
-// sessionDirs opens every folder of the sessions in every store, for a
-// search across them (grep); a session with none is skipped.
-func sessionDirs(stores Stores, sessions []string) []*store.Session {
+// sessionDirs opens every store's folder of each session, for a search
+// across them (grep). A session with no folder has recorded nothing yet.
+// A folder that is refused (a symlink out of the store, a file where the
+// folder belongs) is a warning naming it, and the other folders are still
+// searched; when every folder of the scope is refused, that is the error:
+// nothing could be looked at, so "no match" or "no recordings" would be
+// wrong.
+func (a *App) sessionDirs(stores Stores, sessions []string) ([]*store.Session, error) {
 	var dirs []*store.Session
+	var refused []*FolderError
 	for _, name := range sessions {
-		if ds, err := resolve.FindSessions(stores, name); err == nil {
-			dirs = append(dirs, ds...)
+		ds, bad := sessionFolders(stores, name)
+		dirs = append(dirs, ds...)
+		refused = append(refused, bad...)
+	}
+	return dirs, a.refusedFolders(refused, len(dirs))
+}
+
+// sessionFolders opens a session's folder in every store that has one,
+// in the stores' order, and says why each refused one was.
+func sessionFolders(stores Stores, name string) (dirs []*store.Session, refused []*FolderError) {
+	for _, st := range stores {
+		sd, err := st.Session(name, false)
+		switch {
+		case err == nil:
+			dirs = append(dirs, sd)
+		case errors.Is(err, store.ErrNoSession):
+		default:
+			refused = append(refused, &FolderError{Session: name, Store: st.Path, Err: err})
 		}
 	}
-	return dirs
+	return dirs, refused
 }
+
+// refusedFolders warns of each refused session folder when opened others
+// were read; when none was, the first is the error (the rest warnings).
+func (a *App) refusedFolders(refused []*FolderError, opened int) error {
+	if len(refused) == 0 {
+		return nil
+	}
+	first := 0
+	if opened == 0 {
+		first = 1
+	}
+	for _, e := range refused[first:] {
+		a.warnf("skipping session %s in %s: %s", e.Session, e.Store, FirstLine(e.Err))
+	}
+	if opened == 0 {
+		return refused[0]
+	}
+	return nil
+}
+
+// FolderError is a session folder that list and grep could not read: it
+// is not a plain folder of the store (a symlink out of it, a file), or
+// could not be opened. It wraps the store's error (store.ErrUnsafeFile).
+type FolderError struct {
+	Session string
+	Store   string // the store's path
+	Err     error
+}
+
+func (e *FolderError) Error() string {
+	return "session " + e.Session + " in " + e.Store + " cannot be read: " + e.Err.Error()
+}
+
+func (e *FolderError) Unwrap() error { return e.Err }

@@ -171,8 +171,10 @@ func Summary(command, outcome string, streams []SummaryStream, headN, tailN int,
 		h, t := headN, tailN
 		if len(nonEmpty) == 2 {
 			// a shared budget holds a skipped-lines marker too
-			h = (budgets[i] - 1) / 2
-			t = budgets[i] - 1 - h
+			// with no budget at all (--summary-head 0 --summary-tail 0)
+			// nothing is shown, never a negative window
+			h = max((budgets[i]-1)/2, 0)
+			t = max(budgets[i]-1-h, 0)
 			if s.Output.Lines() <= int64(budgets[i]) {
 				h, t = budgets[i], 0
 			}

@@ -34,12 +34,6 @@ func ResultSize(r *mcp.CallToolResult) int {
 	return n
 }
 
-// jsonLen is the length of s as a JSON string.
-func jsonLen(s string) int {
-	b, _ := json.Marshal(s)
-	return len(b)
-}
-
 // textResult is a result whose text content is text.
 func textResult(text string) *mcp.CallToolResult {
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}

@@ -88,6 +88,7 @@ func newFixture(t *testing.T) *fixture {
 	require.NoError(t, os.Mkdir(home, 0o700))
 	t.Setenv("RAC_HOME", home)
 	t.Setenv(secretEnv, secret)
+	t.Setenv(fakeRacEnv, "1") // for the children only: TestMain has run
 	return &fixture{home: home, env: map[string]string{"RAC_HOME": home, secretEnv: secret, "PATH": os.Getenv("PATH")}}
 }
 
@@ -112,16 +113,13 @@ func (f *fixture) app(session string) *app.App {
 // record runs argv through app.Run into session and returns the reference.
 func (f *fixture) record(t *testing.T, session string, redact bool, argv ...string) string {
 	t.Helper()
-	// two opens: one file for both would record one combined stream
-	var null [3]*os.File
-	for i := range null {
-		var err error
-		null[i], err = os.OpenFile(os.DevNull, os.O_RDWR, 0)
-		require.NoError(t, err)
-		defer null[i].Close()
-	}
+	null, err := os.Open(os.DevNull)
+	require.NoError(t, err)
+	defer null.Close()
 	a := app.New(f.appEnv(), settings(session, redact))
-	res, err := a.Run(app.RunRequest{Argv: argv, Stdin: null[0], Stdout: null[1], Stderr: null[2], Announce: app.AnnounceNone, Mode: "pipe",
+	// with the summary, nothing is forwarded and stdout and stderr are
+	// two pipes, as under an agent
+	res, err := a.Run(app.RunRequest{Argv: argv, Stdin: null, Announce: app.AnnounceNone, Mode: "pipe", Summary: true, SummaryHead: 1, SummaryTail: 1,
 		DrainTimeout: time.Second, KillAfter: time.Second})
 	require.NoError(t, err)
 	require.NotEmpty(t, res.Ref)

@@ -80,11 +80,12 @@ func (s *Server) read(_ context.Context, _ *mcp.CallToolRequest, in ReadIn) (*mc
 		return nil, ReadOut{}, s.toolError(err)
 	}
 	budget := int(s.o.Budget)
-	// one line may take at most half of what the lines get, so that a
-	// single huge line still shows its start
+	// one line may take at most a quarter of the budget (its text counts
+	// twice, in the text and in the structured content), so that a single
+	// huge line still shows its start and the header and cuts still fit
 	maxText := max(64, (budget-1024)/4)
 	var lines []app.ReadLine
-	var more []int       // bytes left out of each line
+	var more []int    // bytes left out of each line
 	var early dropped // the start of a tail, dropped while it was read
 	cost := 0
 	full := false
@@ -118,10 +119,11 @@ func (s *Server) read(_ context.Context, _ *mcp.CallToolRequest, in ReadIn) (*mc
 		return readText(out), out
 	}
 	// a tail drops from its front, a head or range from its end
-	keep := fit(total, budget, in.Tail > 0, build)
-	if full && in.Tail == 0 && keep == total {
-		keep-- // the line that did not fit was kept only to name the next range
+	n := total
+	if full {
+		n-- // the line that did not fit was kept only to name the next range
 	}
+	keep := fit(n, budget, in.Tail > 0, build)
 	text, out := build(keep, in.Tail > 0)
 	return textResult(text), out.(ReadOut), nil
 }

@@ -58,7 +58,7 @@ func (s *Server) addRun() {
 			"stdin is empty; the command gets its own process group, stopped at the timeout and when this server exits, " +
 			"and whatever it leaves running is killed when the call returns.",
 		Annotations: &mcp.ToolAnnotations{DestructiveHint: new(true), OpenWorldHint: new(true)},
-	}, s.run)
+	}, structured(s.run))
 }
 
 func (s *Server) run(ctx context.Context, _ *mcp.CallToolRequest, in RunIn) (*mcp.CallToolResult, RunOut, error) {
@@ -102,7 +102,7 @@ func (s *Server) run(ctx context.Context, _ *mcp.CallToolRequest, in RunIn) (*mc
 		return nil, RunOut{}, s.toolError(err)
 	}
 	for i, l := range out.Summary {
-		out.Summary[i] = s.o.App.RedactString(l)
+		out.Summary[i] = s.base().RedactString(l)
 	}
 	build := func(k int, _ bool) (string, any) {
 		o := out

@@ -16,8 +16,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
+	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -57,6 +57,7 @@ type Server struct {
 	o      Options
 	srv    *mcp.Server
 	groups *groups
+	ready  sync.Once // the redactor of o.App is built
 }
 
 // New builds the server and its tools.
@@ -65,8 +66,8 @@ func New(o Options) *Server {
 		o.Budget = MinBudget
 	}
 	s := &Server{o: o, groups: newGroups()}
-	// built once here: each call's copy of the App shares it
-	_, _ = o.App.Redactor()
+	// in the background: initialize need not wait for it
+	go s.base()
 	s.srv = mcp.NewServer(&mcp.Implementation{Name: "rac", Title: "rac recordings", Version: o.Version}, &mcp.ServerOptions{
 		Instructions: instructions(o.Run),
 		Capabilities: &mcp.ServerCapabilities{},
@@ -83,6 +84,13 @@ func instructions(run bool) string {
 		s += " run runs a command, records it and returns a compact summary with its reference."
 	}
 	return s
+}
+
+// base is the App every call copies, once its redactor is built (built
+// once, so that the copies share it, and never while one is copied).
+func (s *Server) base() *app.App {
+	s.ready.Do(func() { _, _ = s.o.App.Redactor() })
+	return s.o.App
 }
 
 // MCP returns the SDK server, for a caller that connects its own transport.
@@ -134,7 +142,7 @@ func (s *Server) appFor(sess, ref string) (*callApp, error) {
 			return nil, err
 		}
 	}
-	c := &callApp{App: s.o.App.WithSession(name)}
+	c := &callApp{App: s.base().WithSession(name)}
 	c.Note = func(m string) { c.notes = append(c.notes, m) }
 	c.Warn = func(m string) { c.notes = append(c.notes, "warning: "+m) }
 	return c, nil
@@ -147,18 +155,18 @@ var ErrNoSession = errors.New("no session")
 func (s *Server) defaultSession() (string, error) {
 	if s.o.ParentPID > 0 {
 		start, _ := store.ProcStart(s.o.ParentPID)
-		if n, ok, err := s.o.App.HarnessSession(s.o.ParentPID, start); err == nil && ok {
+		if n, ok, err := s.base().HarnessSession(s.o.ParentPID, start); err == nil && ok {
 			return n.Session, nil
 		}
 	}
-	id, err := s.o.App.WithSession("").Identify(false)
+	id, err := s.base().WithSession("").Identify(false)
 	if err != nil {
 		return "", err
 	}
 	if id.Rule != session.RuleDefault {
 		return id.Name, nil
 	}
-	cands, _ := s.o.App.RecentSessions(8)
+	cands, _ := s.base().RecentSessions(8)
 	msg := fmt.Sprintf("%v: this server cannot tell which conversation it serves (no SessionStart hook announced one for its harness, pid %d, and rac run's rules found none); pass session", ErrNoSession, s.o.ParentPID)
 	if len(cands) == 0 {
 		return "", errors.New(msg + " (the store has no sessions yet)")
@@ -179,7 +187,7 @@ func (s *Server) toolError(err error) error {
 	case errors.Is(err, resolve.ErrInvalid):
 		hint = "; references look like SESSION/NAME, a number, a name prefix or last"
 	}
-	msg = s.o.App.RedactString(app.ValidUTF8("rac: " + msg + hint))
+	msg = s.base().RedactString(app.ValidUTF8("rac: " + msg + hint))
 	if limit := int(s.o.Budget) - 64; len(msg) > limit {
 		msg = msg[:limit] + " [rac: message cut]"
 	}
@@ -193,19 +201,10 @@ func checkRef(ref string) error {
 	return err
 }
 
-// wd is the server's working directory, the default cwd of run.
-func wd() string {
-	d, err := os.Getwd()
-	if err != nil {
-		return "/"
-	}
-	return d
-}
-
 // ServeIO is Serve over newline-delimited JSON on r and w (rac mcp's
 // stdin and stdout).
 func (s *Server) ServeIO(ctx context.Context, r io.Reader, w io.Writer) error {
-	return s.Serve(ctx, &mcp.IOTransport{Reader: io.NopCloser(r), Writer: nopWriteCloser{w}})
+	return s.Serve(ctx, drainTransport{&mcp.IOTransport{Reader: io.NopCloser(r), Writer: nopWriteCloser{w}}})
 }
 
 type nopWriteCloser struct{ io.Writer }

@@ -71,8 +71,12 @@ func TestReadListGrepExplain(t *testing.T) {
 		assert.Nil(t, sc["next"])
 	})
 	t.Run("read both streams", func(t *testing.T) {
-		_, text, _ := call(t, cs, budget, "read", map[string]any{"ref": ref, "tail": 2})
-		assert.Contains(t, text, "stdout:300: 300\nstderr:1: error: it broke\n")
+		// two pipes: which of the last lines came first is the scheduler's
+		both := f.record(t, "s2", true, "sh", "-c", "echo out; echo err >&2")
+		_, text, sc := call(t, cs, budget, "read", map[string]any{"ref": both, "head": 10})
+		assert.Contains(t, text, "stdout:1: out\n")
+		assert.Contains(t, text, "stderr:1: err\n")
+		assert.Empty(t, sc["stream"], "arrival order")
 	})
 	t.Run("list newest first", func(t *testing.T) {
 		res, text, sc := call(t, cs, budget, "list", map[string]any{"session": "s1"})
@@ -86,7 +90,8 @@ func TestReadListGrepExplain(t *testing.T) {
 		assert.Equal(t, float64(1), sc["next_skip"])
 		assert.Contains(t, fmt.Sprint(sc["cut"]), "limit: 1 older entries not shown")
 		_, _, sc = call(t, cs, budget, "list", map[string]any{"all_sessions": true})
-		assert.Len(t, sc["entries"], 2)
+		require.Len(t, sc["entries"], 3, "s1's two and s2's one")
+		assert.Equal(t, "s2/0001-sh", sc["entries"].([]any)[0].(map[string]any)["ref"], "the newest")
 	})
 	t.Run("grep", func(t *testing.T) {
 		res, text, sc := call(t, cs, budget, "grep", map[string]any{"text": "IT BROKE", "ignore_case": true, "session": "s1", "context": 1})
@@ -352,4 +357,24 @@ func TestServerExitKillsRunningCommands(t *testing.T) {
 	stop()
 	waitGone(t, pid)
 	<-done
+}
+
+// A client that writes its requests and closes its end at once still gets
+// every answer (the SDK alone would drop those under way at the end of input).
+func TestServeIOAnswersEverythingBeforeTheEndOfInput(t *testing.T) {
+	f := newFixture(t)
+	ref := f.record(t, "s1", true, "echo", "hello")
+	in := strings.Join([]string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`,
+		`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"read","arguments":{"ref":"` + ref + `"}}}`,
+	}, "\n") + "\n"
+	var out strings.Builder
+	srv := mcpserver.New(mcpserver.Options{App: f.app(""), Budget: budget})
+	require.NoError(t, srv.ServeIO(context.Background(), strings.NewReader(in), &out))
+	got := out.String()
+	for _, want := range []string{`"id":1,"result"`, `"id":2,"result"`, `"id":3,"result"`, `1: hello`} {
+		assert.Contains(t, got, want)
+	}
 }

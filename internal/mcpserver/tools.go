@@ -23,14 +23,14 @@ func (s *Server) addTools() {
 			"newest first: at most limit entries (default 20), then skip to page to older ones. " +
 			"Each entry has the reference (SESSION/NAME) that read, grep and explain take, the command, its status and exit code, and its size.",
 		Annotations: ro,
-	}, s.list)
+	}, structured(s.list))
 	mcp.AddTool(s.srv, &mcp.Tool{
 		Name:  "read",
 		Title: "Read a recording",
 		Description: "Read the output of a recorded command: its last lines (tail, the default: 80), its first lines (head) or a line range (lines A:B). " +
 			"Lines are numbered per stream from 1, as grep reports them. The result is bounded; when it is cut it says so and gives the range to ask for next.",
 		Annotations: ro,
-	}, s.read)
+	}, structured(s.read))
 	mcp.AddTool(s.srv, &mcp.Tool{
 		Name:  "grep",
 		Title: "Search recordings",
@@ -38,7 +38,7 @@ func (s *Server) addTools() {
 			"optionally ignoring ASCII case, with context lines. Hits come oldest recording first with reference, stream and line number (read lines=N: shows more); " +
 			"the result is bounded and says how many hits it left out (skip pages on).",
 		Annotations: ro,
-	}, s.grep)
+	}, structured(s.grep))
 	mcp.AddTool(s.srv, &mcp.Tool{
 		Name:  "explain",
 		Title: "Explain a recording",
@@ -48,6 +48,24 @@ func (s *Server) addTools() {
 	}, s.explain)
 	if s.o.Run {
 		s.addRun()
+	}
+}
+
+// structured makes a typed handler's result its structured content
+// without declaring an output schema: inferring and resolving those
+// schemas (ListEntry, RunView) costs more than rac's whole start-up, and
+// a fresh server must answer initialize quickly. The contracts are in the
+// tools' descriptions, the README and these types.
+func structured[In, Out any](h func(context.Context, *mcp.CallToolRequest, In) (*mcp.CallToolResult, Out, error)) mcp.ToolHandlerFor[In, any] {
+	return func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, any, error) {
+		res, out, err := h(ctx, req, in)
+		if err != nil || res == nil {
+			return res, nil, err
+		}
+		if res.StructuredContent == nil {
+			res.StructuredContent = out
+		}
+		return res, nil, nil
 	}
 }
 
@@ -91,7 +109,9 @@ func (s *Server) list(_ context.Context, _ *mcp.CallToolRequest, in ListIn) (*mc
 		return nil, ListOut{}, s.toolError(err)
 	}
 	all := res.Entries
-	slices.Reverse(all) // newest first
+	// newest first: by start across sessions, by number within one
+	slices.Reverse(all)
+	slices.SortStableFunc(all, func(a, b app.ListEntry) int { return b.StartedAt.Compare(a.StartedAt) })
 	window := all[min(in.Skip, len(all)):]
 	limited := len(window) > in.Limit
 	window = window[:min(in.Limit, len(window))]

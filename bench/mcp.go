@@ -1,0 +1,84 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os/exec"
+	"slices"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+func init() { register("mcp", benchMCP) }
+
+// Targets of the MCP issue: a tail stays O(lines), not O(size), and a
+// fresh server answers initialize about as fast as rac starts at all.
+const (
+	mcpTailTarget = 2.0
+	mcpInitTarget = 2.0
+)
+
+// benchMCP: read of the last 80 lines of a 512 MiB recording against a
+// 1 MiB one through one open MCP session, and a fresh rac mcp's first
+// initialize answer against rac --version.
+func benchMCP(b *bench) {
+	b.resetStore()
+	env := append(append([]string(nil), b.env...), "RAC_RECORD_MAX_BYTES=1GiB", "RAC_SESSION=mcpbench",
+		"RAC_GC_MAX_SESSION_BYTES=4GiB", "RAC_GC_MAX_STORE_BYTES=8GiB") // gc must keep the 512 MiB recording
+	big := b.textFile("text-512m.log", 512<<20)
+	small := b.textFile("text-1m.log", 1<<20)
+	b.timeCmd(env, b.rac, "run", "-q", "--no-redact", "--", "cat", big)
+	b.timeCmd(env, b.rac, "run", "-q", "--no-redact", "--", "cat", small)
+
+	ctx := context.Background()
+	cmd := exec.Command(b.rac, "mcp")
+	cmd.Env = env
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	check(err)
+	read := func(ref string) time.Duration {
+		start := time.Now()
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "read", Arguments: map[string]any{"ref": ref, "tail": 80}})
+		d := time.Since(start)
+		check(err)
+		if res.IsError {
+			check(fmt.Errorf("read %s: %s", ref, res.Content[0].(*mcp.TextContent).Text))
+		}
+		return d
+	}
+	var tb, ts []time.Duration
+	for i := 0; i < 20**runs; i++ {
+		tb = append(tb, read("mcpbench/1"))
+		ts = append(ts, read("mcpbench/2"))
+	}
+	check(cs.Close())
+	mb, msm := median(tb), median(ts)
+	fmt.Printf("read tail 80, 512 MiB recording %7.2f ms (fastest %.2f ms)\n", ms(mb), ms(slices.Min(tb)))
+	fmt.Printf("read tail 80, 1 MiB recording   %7.2f ms (fastest %.2f ms)\n", ms(msm), ms(slices.Min(ts)))
+	fmt.Printf("MCP read tail 512 MiB vs 1 MiB %.2fx (target <= %.1fx: %s) over %d interleaved calls each\n",
+		mb.Seconds()/msm.Seconds(), mcpTailTarget, verdict(mb.Seconds()/msm.Seconds() <= mcpTailTarget), len(tb))
+	b.resetStore()
+
+	// a fresh server: from its start to the answer of initialize (the
+	// client's Connect sends initialize and waits for it)
+	initialize := func() time.Duration {
+		cmd := exec.Command(b.rac, "mcp")
+		cmd.Env = env
+		start := time.Now()
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+		d := time.Since(start)
+		check(err)
+		check(cs.Close())
+		return d
+	}
+	var ti, tv []time.Duration
+	for i := 0; i < 10**runs; i++ {
+		ti = append(ti, initialize())
+		tv = append(tv, b.timeCmd(env, b.rac, "--version").wall)
+	}
+	mi, mv := median(ti), median(tv)
+	fmt.Printf("rac mcp: first initialize answer %7.2f ms (fastest %.2f ms)\n", ms(mi), ms(slices.Min(ti)))
+	fmt.Printf("rac --version                   %7.2f ms (fastest %.2f ms)\n", ms(mv), ms(slices.Min(tv)))
+	fmt.Printf("MCP initialize vs rac --version %.2fx (target <= %.1fx: %s) over %d interleaved runs each\n",
+		mi.Seconds()/mv.Seconds(), mcpInitTarget, verdict(mi.Seconds()/mv.Seconds() <= mcpInitTarget), len(ti))
+}
