@@ -25,9 +25,8 @@ stated. Tools use the session the harness's SessionStart hook announced for
 the process that started the server, else the one rac run would find, else
 the call must name one. The server is the program rac-mcp, installed beside
 rac (make build puts both in bin/).`,
-		Example: `  claude mcp add rac -- rac mcp
-  codex mcp add rac -- rac mcp
-  rac mcp --session my-task`,
+		Example: `  rac mcp                     # as a harness starts it: claude mcp add rac -- rac mcp
+  rac mcp --session my-task   # tools default to the session my-task`,
 		Args: cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
 			exe, _ := os.Executable()

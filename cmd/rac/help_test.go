@@ -25,7 +25,6 @@ import (
 // here.
 var helpGaps = map[string]string{
 	"rac version": "root.go",
-	"rac mcp":     "cmd_mcp.go",
 }
 
 // testTree is the whole command tree, as rac builds it for one call.
