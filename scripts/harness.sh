@@ -54,7 +54,7 @@ done
 echo "harness: $("$BIN/claude" --version 2>&1 | head -1); $("$BIN/codex" --version 2>&1 | head -1); gemini $("$BIN/gemini" --version 2>&1 | head -1)"
 
 if [ $# -eq 0 ] || [ ! -x "$RAC" ]; then
-  CGO_ENABLED=0 go build -o "$RAC" ./cmd/rac || exit 1
+  CGO_ENABLED=0 go build -o "$(dirname "$RAC")/" ./cmd/rac ./cmd/rac-mcp || exit 1
 fi
 RAC=$(cd "$(dirname "$RAC")" && pwd)/$(basename "$RAC")
 
@@ -65,7 +65,7 @@ out=$(mktemp)
 go test -count=1 -timeout 10m -v ./internal/harnesstest/ 2>&1 | tee "$out" | grep -E '^(=== RUN|--- |    --- |PASS|FAIL|ok|panic)|SKIP'
 status=${PIPESTATUS[0]}
 echo
-echo "harness: $(grep -c -- '--- PASS' "$out") passed, $(grep -c -- '--- FAIL' "$out") failed, $(grep -c -- '--- SKIP' "$out") skipped (the MCP stubs, until rac mcp lands)"
+echo "harness: $(grep -c -- '--- PASS' "$out") passed, $(grep -c -- '--- FAIL' "$out") failed, $(grep -c -- '--- SKIP' "$out") skipped"
 if [ "$status" != 0 ]; then
   grep -B2 -A40 -E -- '--- FAIL|Error Trace' "$out" | head -300
   echo "harness: FAILED; the full log (every request the mocks got) is in $out"

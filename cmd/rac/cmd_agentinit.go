@@ -15,7 +15,7 @@ import (
 func newAgentInitCmd(c *cli) *cobra.Command {
 	var o agentinit.Options
 	cmd := &cobra.Command{
-		Use:   "agent-init claude|codex|gemini|agents-md|claude-md|gemini-md [--project|--user] [--print] [--remove] [--rewrite]",
+		Use:   "agent-init claude|codex|gemini|agents-md|claude-md|gemini-md [--project|--user] [--print] [--remove] [--rewrite|--mcp]",
 		Short: "Turn rac on for an agent harness",
 		Long: `Install rac's route into a harness's settings file, keeping every other key
 and hook (the file as it was is kept in FILE.rac-backup; a file rac cannot
@@ -23,8 +23,11 @@ parse is refused). claude: a SessionStart hook that records the wrapped
 programs without changing the command text (--rewrite adds the PreToolUse
 rewrite); codex: a PreToolUse hook in hooks.json; gemini: a BeforeTool hook.
 agents-md, claude-md and gemini-md add a short instructions block.
+--mcp registers rac mcp, by rac's absolute path, as the MCP server "rac"
+instead: claude in ~/.claude.json (--project: .mcp.json), codex in
+config.toml ([mcp_servers.rac]), gemini in settings.json.
 --remove takes out exactly what was added.`,
-		Example:   "  rac agent-init claude\n  rac agent-init codex --print\n  rac agent-init agents-md\n  rac agent-init gemini --remove",
+		Example:   "  rac agent-init claude\n  rac agent-init claude --mcp --project\n  rac agent-init codex --print\n  rac agent-init gemini --remove",
 		Args:      cobra.ExactArgs(1),
 		ValidArgs: agentinit.Targets,
 		RunE: func(_ *cobra.Command, args []string) error {
@@ -33,7 +36,7 @@ agents-md, claude-md and gemini-md add a short instructions block.
 			// finds this very binary
 			exe, _ := os.Executable()
 			onPath, _ := exec.LookPath("rac")
-			o.Program = shellinit.Program(exe, onPath)
+			o.Program, o.Exe = shellinit.Program(exe, onPath), exe
 			res, err := agentinit.Run(o)
 			if errors.Is(err, agentinit.ErrUsage) {
 				return app.Usage(err)
@@ -57,5 +60,6 @@ agents-md, claude-md and gemini-md add a short instructions block.
 	f.BoolVar(&o.Print, "print", false, "print the file as it would become; change nothing")
 	f.BoolVar(&o.Remove, "remove", false, "take rac's route out again")
 	f.BoolVar(&o.Rewrite, "rewrite", false, "claude: also the PreToolUse hook that rewrites allowed commands")
+	f.BoolVar(&o.MCP, "mcp", false, "register rac mcp as the harness's MCP server instead of the hooks")
 	return cmd
 }

@@ -35,13 +35,20 @@ type Options struct {
 	Remove bool
 	// Rewrite: for claude, also the PreToolUse rewrite.
 	Rewrite bool
-	Getenv  func(string) string
+	// MCP: register rac mcp as the harness's MCP server "rac" instead of
+	// installing the hooks (claude, codex, gemini).
+	MCP    bool
+	Getenv func(string) string
 	// Cwd is the project folder ("": the working folder).
 	Cwd string
 	// Program is how the harness runs rac: "rac" (when empty) where the
 	// harness finds this rac by that name, else its absolute path
 	// (shellinit.Program).
 	Program string
+	// Exe is rac's absolute path: the MCP registration's command (Program
+	// when empty), since a harness starts its servers with its own PATH
+	// (Codex with almost no environment at all).
+	Exe string
 }
 
 // Result says what Run did.
@@ -94,23 +101,36 @@ func Run(o Options) (Result, error) {
 	if o.User && o.Project {
 		return Result{}, usageError("--user and --project exclude each other")
 	}
-	if o.Rewrite && o.Target != "claude" {
-		return Result{}, usageError("--rewrite is for claude only")
+	if o.Rewrite && (o.Target != "claude" || o.MCP) {
+		return Result{}, usageError("--rewrite is for claude's hooks only, not with --mcp")
 	}
-	file, err := o.file()
+	pick := o.file
+	if o.MCP {
+		pick = o.mcpFile
+	}
+	file, err := pick()
 	if err != nil {
 		return Result{}, err
 	}
 	res := Result{Path: file, remove: o.Remove, target: o.Target}
+	if o.MCP {
+		res.target = "the MCP server rac (" + o.Target + ")"
+	}
 	old, err := os.ReadFile(file)
 	missing := errors.Is(err, fs.ErrNotExist)
 	if err != nil && !missing {
 		return res, err
 	}
 	var next []byte
-	if strings.HasSuffix(o.Target, "-md") {
+	switch {
+	case o.MCP:
+		next, err = o.editMCP(old, missing)
+		if err != nil {
+			return res, fmt.Errorf("%s: %w; nothing was changed", file, err)
+		}
+	case strings.HasSuffix(o.Target, "-md"):
 		next = editBlock(old, o.Remove)
-	} else {
+	default:
 		next, err = o.editSettings(old, missing)
 		if err != nil {
 			return res, fmt.Errorf("%s: %w; nothing was changed (fix the file or move it away, then run this again)", file, err)
@@ -129,41 +149,49 @@ func Run(o Options) (Result, error) {
 }
 
 func (o Options) file() (string, error) {
-	home := o.Getenv("HOME")
-	dir := func(env, sub string) string {
-		if v := o.Getenv(env); v != "" {
-			return v
-		}
-		return path.Join(home, sub)
-	}
-	project := !o.User && (o.Project || strings.HasSuffix(o.Target, "-md"))
-	if !project && home == "" {
-		return "", errors.New("HOME is not set: use --project, or set HOME")
-	}
-	if project && o.Cwd == "" {
-		wd, err := os.Getwd()
-		if err != nil {
-			return "", fmt.Errorf("the working folder: %w", err)
-		}
-		o.Cwd = wd
-	}
 	type where struct{ user, project string }
 	files := map[string]where{
-		"claude":    {path.Join(dir("CLAUDE_CONFIG_DIR", ".claude"), "settings.json"), ".claude/settings.json"},
-		"codex":     {path.Join(dir("CODEX_HOME", ".codex"), "hooks.json"), ".codex/hooks.json"},
-		"gemini":    {path.Join(dir("GEMINI_CLI_HOME", ""), ".gemini", "settings.json"), ".gemini/settings.json"},
-		"agents-md": {path.Join(dir("CODEX_HOME", ".codex"), "AGENTS.md"), "AGENTS.md"},
-		"claude-md": {path.Join(dir("CLAUDE_CONFIG_DIR", ".claude"), "CLAUDE.md"), "CLAUDE.md"},
-		"gemini-md": {path.Join(dir("GEMINI_CLI_HOME", ""), ".gemini", "GEMINI.md"), "GEMINI.md"},
+		"claude":    {path.Join(o.dir("CLAUDE_CONFIG_DIR", ".claude"), "settings.json"), ".claude/settings.json"},
+		"codex":     {path.Join(o.dir("CODEX_HOME", ".codex"), "hooks.json"), ".codex/hooks.json"},
+		"gemini":    {path.Join(o.dir("GEMINI_CLI_HOME", ""), ".gemini", "settings.json"), ".gemini/settings.json"},
+		"agents-md": {path.Join(o.dir("CODEX_HOME", ".codex"), "AGENTS.md"), "AGENTS.md"},
+		"claude-md": {path.Join(o.dir("CLAUDE_CONFIG_DIR", ".claude"), "CLAUDE.md"), "CLAUDE.md"},
+		"gemini-md": {path.Join(o.dir("GEMINI_CLI_HOME", ""), ".gemini", "GEMINI.md"), "GEMINI.md"},
 	}
 	w, ok := files[o.Target]
 	if !ok {
 		return "", usageError(fmt.Sprintf("unknown target %q (want one of %s)", o.Target, strings.Join(Targets, ", ")))
 	}
-	if project {
-		return filepath.Join(o.Cwd, filepath.FromSlash(w.project)), nil
+	return o.pick(w.user, w.project)
+}
+
+// dir is the folder env names, else sub of the home folder.
+func (o Options) dir(env, sub string) string {
+	if v := o.Getenv(env); v != "" {
+		return v
 	}
-	return filepath.FromSlash(w.user), nil
+	return path.Join(o.Getenv("HOME"), sub)
+}
+
+// pick is the user's file or the project's (project is relative to the
+// project folder), as the flags and the target say.
+func (o Options) pick(user, project string) (string, error) {
+	inProject := !o.User && (o.Project || strings.HasSuffix(o.Target, "-md"))
+	if !inProject {
+		if o.Getenv("HOME") == "" && !strings.HasPrefix(user, "/") {
+			return "", errors.New("HOME is not set: use --project, or set HOME")
+		}
+		return filepath.FromSlash(user), nil
+	}
+	cwd := o.Cwd
+	if cwd == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return "", fmt.Errorf("the working folder: %w", err)
+		}
+		cwd = wd
+	}
+	return filepath.Join(cwd, filepath.FromSlash(project)), nil
 }
 
 // routes are the hooks of a harness; with rewrite, claude gets both.
@@ -221,6 +249,9 @@ func (o Options) editSettings(old []byte, missing bool) ([]byte, error) {
 func (o Options) notes() []string {
 	if o.Remove {
 		return nil
+	}
+	if o.MCP {
+		return o.mcpNotes()
 	}
 	switch o.Target {
 	case "claude":

@@ -26,16 +26,23 @@ Some commands run under ` + "`rac run`" + `: it prints ` + "`rac: recording SESS
   output again: read its recording.
 ` + blockEnd
 
-// editBlock installs or removes the block in a markdown file's text old.
-// A file without a final newline gets the block after a blank line and no
-// final newline of its own, so that removing it can tell the two apart and
-// give the file back byte for byte. nil means the file goes.
+// editBlock installs or removes the instructions block in a markdown
+// file's text old.
 func editBlock(old []byte, remove bool) []byte {
-	b := bytes.Index(old, []byte(blockBegin))
+	return editDelimited(old, blockBegin, blockEnd, block, remove)
+}
+
+// editDelimited installs (or replaces) or removes text, which begins with
+// the line begin and ends with the line end, in a file's text old. A file
+// without a final newline gets the text after a blank line and no final
+// newline of its own, so that removing it can tell the two apart and give
+// the file back byte for byte. nil means the file goes.
+func editDelimited(old []byte, begin, end, text string, remove bool) []byte {
+	b := bytes.Index(old, []byte(begin))
 	e := -1
 	if b >= 0 {
-		if i := bytes.Index(old[b:], []byte(blockEnd)); i >= 0 {
-			e = b + i + len(blockEnd)
+		if i := bytes.Index(old[b:], []byte(end)); i >= 0 {
+			e = b + i + len(end)
 		}
 	}
 	if e < 0 { // not there (or its end marker was deleted: leave it)
@@ -43,15 +50,15 @@ func editBlock(old []byte, remove bool) []byte {
 		case remove:
 			return old
 		case len(old) == 0:
-			return []byte(block + "\n")
+			return []byte(text + "\n")
 		case old[len(old)-1] == '\n':
-			return append(append(bytes.Clone(old), '\n'), block+"\n"...)
+			return append(append(bytes.Clone(old), '\n'), text+"\n"...)
 		default:
-			return append(append(bytes.Clone(old), "\n\n"...), block...)
+			return append(append(bytes.Clone(old), "\n\n"...), text...)
 		}
 	}
 	if !remove {
-		return append(append(append([]byte{}, old[:b]...), block...), old[e:]...)
+		return append(append(append([]byte{}, old[:b]...), text...), old[e:]...)
 	}
 	before, after := old[:b], old[e:]
 	if len(after) > 0 && after[0] == '\n' {

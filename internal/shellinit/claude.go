@@ -7,6 +7,8 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -29,11 +31,15 @@ const maxEnvFile = 1 << 20
 type ClaudeHook struct {
 	Stdin  io.Reader
 	Getenv func(string) string
-	// PPID is the hook's parent: the harness, unless CLAUDE_PID names it.
+	// PPID is the hook's parent: the harness, or the shell Claude Code
+	// runs the hook command with (sh -c).
 	PPID int
 	// ProcStart reads a process's start time (store.ProcStart when nil).
 	ProcStart func(pid int) (uint64, error)
-	Now       func() time.Time
+	// Parent reads a process's parent and the names it goes by (command
+	// name, executable, argv[0]); ProcParent when nil.
+	Parent func(pid int) (ppid int, names []string, err error)
+	Now    func() time.Time
 	// Agent is the code rac shell-init bash --agent prints.
 	Agent string
 	// Note records the conversation under the harness pid
@@ -125,8 +131,8 @@ func appendBlock(path, block string) error {
 	return errors.Join(err, f.Close())
 }
 
-// note records the session under the harness pid: CLAUDE_PID when it
-// names a live process, else the hook's parent.
+// note records the session under the harness pid: the pid of the process
+// that will start rac mcp, Claude Code itself (harnessPID).
 func (h ClaudeHook) note(name string) error {
 	if h.Note == nil {
 		return nil
@@ -135,10 +141,7 @@ func (h ClaudeHook) note(name string) error {
 	if procStart == nil {
 		procStart = store.ProcStart
 	}
-	pid := h.PPID
-	if v, err := strconv.Atoi(h.Getenv("CLAUDE_PID")); err == nil && v > 0 {
-		pid = v
-	}
+	pid := h.harnessPID()
 	start, err := procStart(pid)
 	if errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("harness pid %d is not running", pid)
@@ -151,6 +154,67 @@ func (h ClaudeHook) note(name string) error {
 		now = h.Now
 	}
 	return h.Note(store.HarnessNote{PID: pid, Start: start, Harness: "claude", Session: name, At: now().UTC()})
+}
+
+// maxWalk bounds the walk up from the hook to Claude Code: a shell or
+// two, a wrapper script, never a deep tree.
+const maxWalk = 8
+
+// harnessPID is Claude Code's pid: CLAUDE_PID, which Claude Code sets for
+// its hooks and tools, when it is a pid; else the nearest ancestor named
+// claude, since Claude Code runs a hook command through sh -c, so the
+// hook's parent may be that shell and not the harness that starts rac
+// mcp; else the hook's parent.
+func (h ClaudeHook) harnessPID() int {
+	if v, err := strconv.Atoi(h.Getenv("CLAUDE_PID")); err == nil && v > 0 {
+		return v
+	}
+	parent := h.Parent
+	if parent == nil {
+		parent = ProcParent
+	}
+	for pid, i := h.PPID, 0; pid > 1 && i < maxWalk; i++ {
+		ppid, names, err := parent(pid)
+		if err != nil {
+			break
+		}
+		if slices.ContainsFunc(names, isClaude) {
+			return pid
+		}
+		pid = ppid
+	}
+	return h.PPID
+}
+
+// isClaude reports whether a process name is Claude Code's: the native
+// binary is claude (claude.exe as npm installs it).
+func isClaude(name string) bool {
+	base := filepath.Base(name)
+	return base == "claude" || base == "claude.exe"
+}
+
+// ProcParent reads pid's parent and names from the process table: its
+// command name and executable from /proc where there is one, and argv[0].
+func ProcParent(pid int) (int, []string, error) {
+	proc := session.SystemProc()
+	st, err := proc.Stat(pid)
+	if err != nil {
+		return 0, nil, err
+	}
+	var names []string
+	dir := "/proc/" + strconv.Itoa(pid) + "/"
+	if b, err := os.ReadFile(dir + "comm"); err == nil {
+		names = append(names, strings.TrimSuffix(string(b), "\n"))
+	}
+	if exe, err := os.Readlink(dir + "exe"); err == nil {
+		names = append(names, strings.TrimSuffix(exe, " (deleted)"))
+	}
+	if argv, err := proc.Cmdline(pid); err == nil {
+		if a0, _, _ := strings.Cut(string(argv), "\x00"); a0 != "" {
+			names = append(names, a0)
+		}
+	}
+	return st.PPID, names, nil
 }
 
 // StoreNote is a ClaudeHook.Note that writes into the store rac run

@@ -40,9 +40,10 @@ func (r *hookRun) run(stdin string) error {
 			}
 			return uint64(pid) * 10, nil
 		},
-		Now:   func() time.Time { return at },
-		Agent: "function git { :; }\n",
-		Note:  func(n store.HarnessNote) error { r.notes = append(r.notes, n); return nil },
+		Parent: func(int) (int, []string, error) { return 0, nil, fs.ErrNotExist },
+		Now:    func() time.Time { return at },
+		Agent:  "function git { :; }\n",
+		Note:   func(n store.HarnessNote) error { r.notes = append(r.notes, n); return nil },
 	})
 }
 
@@ -143,6 +144,83 @@ func TestClaudeSessionHookProblems(t *testing.T) {
 		})
 		require.ErrorContains(t, err, "note the conversation: disk full")
 	})
+}
+
+// The note goes under Claude Code's pid, the parent of the rac mcp it
+// starts: CLAUDE_PID, else the nearest ancestor named claude (Claude Code
+// runs a hook command through sh -c), else the hook's parent.
+func TestClaudeHarnessPID(t *testing.T) {
+	type proc struct {
+		ppid  int
+		names []string
+	}
+	tree := map[int]proc{
+		500: {400, []string{"sh", "/usr/bin/dash", "/bin/sh"}},
+		400: {300, []string{"claude", "/opt/claude/bin/claude.exe", "claude"}},
+		300: {1, []string{"bash", "/usr/bin/bash", "-bash"}},
+		600: {500, []string{"bash", "/usr/bin/bash", "bash"}},
+		700: {300, []string{"node", "/usr/bin/node", "node"}},
+		800: {1, []string{"MainThread", "/usr/lib/node_modules/.bin/claude.exe"}},
+		900: {910, []string{"sh"}},
+		910: {920, []string{"sh"}},
+		920: {930, []string{"sh"}},
+		930: {940, []string{"sh"}},
+		940: {950, []string{"sh"}},
+		950: {960, []string{"sh"}},
+		960: {970, []string{"sh"}},
+		970: {980, []string{"sh"}},
+		980: {400, []string{"sh"}},
+	}
+	parent := func(pid int) (int, []string, error) {
+		p, ok := tree[pid]
+		if !ok {
+			return 0, nil, fs.ErrNotExist
+		}
+		return p.ppid, p.names, nil
+	}
+	for _, tc := range []struct {
+		name      string
+		ppid      int
+		claudePID string
+		want      int
+	}{
+		{"the hook's parent is the sh -c shell", 500, "", 400},
+		{"the hook's parent is claude", 400, "", 400},
+		{"two shells", 600, "", 400},
+		{"CLAUDE_PID wins", 500, "77", 77},
+		{"CLAUDE_PID not a pid", 500, "x", 400},
+		{"CLAUDE_PID zero", 500, "0", 400},
+		{"no claude above: the parent", 700, "", 700},
+		{"by its executable", 800, "", 800},
+		{"parent unreadable", 4242, "", 4242},
+		{"too far up", 900, "", 900},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := ClaudeHook{PPID: tc.ppid, Parent: parent, Getenv: func(k string) string {
+				if k == "CLAUDE_PID" {
+					return tc.claudePID
+				}
+				return ""
+			}}
+			assert.Equal(t, tc.want, h.harnessPID())
+		})
+	}
+}
+
+// ProcParent reads the test's own process: its parent, and go test's
+// binary among its names.
+func TestProcParent(t *testing.T) {
+	if _, err := os.Stat("/proc/self/stat"); err != nil {
+		t.Skip("no /proc")
+	}
+	ppid, names, err := ProcParent(os.Getpid())
+	require.NoError(t, err)
+	assert.Equal(t, os.Getppid(), ppid)
+	exe, err := os.Executable()
+	require.NoError(t, err)
+	assert.Contains(t, names, exe)
+	_, _, err = ProcParent(1 << 30)
+	assert.Error(t, err)
 }
 
 // StoreNote writes a note HarnessSession reads back.

@@ -1,0 +1,239 @@
+package agentinit
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path"
+	"regexp"
+	"strings"
+	"unicode/utf8"
+)
+
+// The MCP registration (agent-init TARGET --mcp) names rac mcp as the
+// server "rac": in Claude Code's ~/.claude.json (user scope, what
+// `claude mcp add --scope user` writes) or a project's .mcp.json, in
+// Gemini CLI's settings.json, both under "mcpServers"; in Codex's
+// config.toml as the table [mcp_servers.rac]. go.mod has no TOML library,
+// so that table is a delimited block of text rac appends and takes out
+// again, as it does the instructions blocks.
+
+// mcpName is the server's name: Claude Code and Codex show its tools to
+// the model as mcp__rac__TOOL.
+const mcpName = "rac"
+
+// mcpEnvVars are what Codex passes on to the server besides its own short
+// list (HOME, PATH, TMPDIR, ...): Codex starts an MCP server with a
+// cleared environment, so without them rac mcp would look in another
+// store than the commands the agent recorded, and ignore the settings.
+var mcpEnvVars = []string{"RAC_HOME", "XDG_STATE_HOME", "XDG_CONFIG_HOME", "RAC_MCP_RUN", "RAC_MCP_BUDGET"}
+
+const (
+	tomlBegin = "# rac:begin: added by 'rac agent-init codex --mcp'; '--remove' takes it out"
+	tomlEnd   = "# rac:end"
+)
+
+// mcpFile is the file the registration goes in.
+func (o Options) mcpFile() (string, error) {
+	type where struct{ user, project string }
+	files := map[string]where{
+		"claude": {path.Join(o.dir("CLAUDE_CONFIG_DIR", ""), ".claude.json"), ".mcp.json"},
+		"codex":  {path.Join(o.dir("CODEX_HOME", ".codex"), "config.toml"), ".codex/config.toml"},
+		"gemini": {path.Join(o.dir("GEMINI_CLI_HOME", ""), ".gemini", "settings.json"), ".gemini/settings.json"},
+	}
+	w, ok := files[o.Target]
+	if !ok {
+		return "", usageError(fmt.Sprintf("--mcp is for claude, codex and gemini, not %q", o.Target))
+	}
+	return o.pick(w.user, w.project)
+}
+
+// mcpEntry is the server's entry in a JSON settings file.
+type mcpEntry struct {
+	Command string   `json:"command"`
+	Args    []string `json:"args"`
+}
+
+func (o Options) mcpCommand() string {
+	if o.Exe != "" {
+		return o.Exe
+	}
+	return o.Program
+}
+
+// editMCP installs or removes the registration in old.
+func (o Options) editMCP(old []byte, missing bool) ([]byte, error) {
+	if o.Target == "codex" {
+		return o.editTOML(old)
+	}
+	if missing {
+		if o.Remove {
+			return nil, nil
+		}
+		old = []byte(emptyFile)
+	}
+	var b []byte
+	var err error
+	if o.Remove {
+		b, err = removeServer(old)
+	} else {
+		b, err = installServer(old, mcpEntry{Command: o.mcpCommand(), Args: []string{"mcp"}})
+	}
+	if err != nil {
+		return nil, err
+	}
+	if o.Remove && string(b) == emptyFile && string(old) != emptyFile {
+		return nil, nil // only rac's server was in it: it goes
+	}
+	return b, nil
+}
+
+// servers finds mcpServers and its member rac in a JSON settings text.
+func servers(b []byte) (root, srvs, rac *node, err error) {
+	root, err = parseJSON(b)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if root.kind != '{' {
+		return nil, nil, nil, errors.New("its top level is not an object")
+	}
+	srvs, _ = root.get("mcpServers")
+	if srvs == nil {
+		return root, nil, nil, nil
+	}
+	if srvs.kind != '{' {
+		return nil, nil, nil, errors.New(`its "mcpServers" is not an object`)
+	}
+	rac, _ = srvs.get(mcpName)
+	return root, srvs, rac, nil
+}
+
+// isOurServer reports whether an mcpServers entry is rac mcp: rac by any
+// path, with the arguments mcp and nothing but flags after it.
+func isOurServer(b []byte, n *node) bool {
+	var e mcpEntry
+	if json.Unmarshal(b[n.start:n.end], &e) != nil {
+		return false
+	}
+	return path.Base(e.Command) == "rac" && len(e.Args) > 0 && e.Args[0] == "mcp"
+}
+
+func errNotOurs(what string) error {
+	return fmt.Errorf("it already has an MCP server named %q that is not 'rac mcp' (%s); rename or remove it first", mcpName, what)
+}
+
+func installServer(b []byte, e mcpEntry) ([]byte, error) {
+	root, srvs, rac, err := servers(b)
+	switch {
+	case err != nil:
+		return nil, err
+	case rac != nil && isOurServer(b, rac):
+		return b, nil
+	case rac != nil:
+		return nil, errNotOurs("mcpServers." + mcpName)
+	case srvs != nil:
+		return insert(b, srvs, mcpName, e)
+	}
+	return insert(b, root, "mcpServers", map[string]mcpEntry{mcpName: e})
+}
+
+// removeServer deletes rac's entry, with the mcpServers object when it
+// held only that; a "rac" entry that is not rac mcp stays.
+func removeServer(b []byte) ([]byte, error) {
+	root, srvs, rac, err := servers(b)
+	if err != nil || rac == nil || !isOurServer(b, rac) {
+		return b, err
+	}
+	if len(srvs.elems) > 1 {
+		_, i := srvs.get(mcpName)
+		return remove(b, srvs, i), nil
+	}
+	_, i := root.get("mcpServers")
+	return remove(b, root, i), nil
+}
+
+// tomlTable matches a definition of the table mcp_servers.rac outside
+// rac's block: its header, or a dotted key under it.
+var tomlTable = regexp.MustCompile(`(?m)^[ \t]*(\[[ \t]*mcp_servers[ \t]*\.[ \t]*("rac"|'rac'|rac)[ \t]*\]|mcp_servers[ \t]*\.[ \t]*("rac"|'rac'|rac)[ \t]*[.=])`)
+
+func (o Options) editTOML(old []byte) ([]byte, error) {
+	outside := string(old)
+	if b := strings.Index(outside, tomlBegin); b >= 0 {
+		if e := strings.Index(outside[b:], tomlEnd); e >= 0 {
+			outside = outside[:b] + outside[b+e+len(tomlEnd):]
+		}
+	}
+	if !o.Remove && tomlTable.MatchString(outside) {
+		return nil, errNotOurs("[mcp_servers." + mcpName + "]")
+	}
+	if o.Remove && len(old) == 0 {
+		return nil, nil
+	}
+	if !utf8.ValidString(o.mcpCommand()) {
+		return nil, fmt.Errorf("rac's path %q is not UTF-8, which a TOML file cannot hold", o.mcpCommand())
+	}
+	return editDelimited(old, tomlBegin, tomlEnd, o.tomlBlock(), o.Remove), nil
+}
+
+// tomlBlock is Codex's registration. It goes at the end of the file, so
+// the keys after its header are its own.
+func (o Options) tomlBlock() string {
+	vars := make([]string, len(mcpEnvVars))
+	for i, v := range mcpEnvVars {
+		vars[i] = tomlQuote(v)
+	}
+	return tomlBegin + "\n" +
+		"[mcp_servers." + mcpName + "]\n" +
+		"command = " + tomlQuote(o.mcpCommand()) + "\n" +
+		"args = [\"mcp\"]\n" +
+		"# Codex clears an MCP server's environment: these keep rac's store and settings\n" +
+		"env_vars = [" + strings.Join(vars, ", ") + "]\n" +
+		tomlEnd
+}
+
+// tomlQuote is s as a TOML basic string.
+func tomlQuote(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		switch {
+		case r == '"' || r == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r < 0x20, r == 0x7f:
+			fmt.Fprintf(&b, `\u%04X`, r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+// mcpNotes say what the harness does with the registration, and what the
+// server's tools cannot know without a hook.
+func (o Options) mcpNotes() []string {
+	run := "the run tool is off until mcp.run is true (RAC_MCP_RUN=true in the server's environment): once a harness allows it, every command the model asks for runs unchecked"
+	switch o.Target {
+	case "claude":
+		n := []string{"Claude Code starts 'rac mcp' in each new session ('claude mcp list' shows it); with the SessionStart hook (rac agent-init claude) the tools default to the conversation's session, and follow /clear"}
+		if o.Project {
+			n = append(n, ".mcp.json is the project's: Claude Code asks once whether to use its servers (claude -p uses them without asking)")
+		}
+		return append(n, run)
+	case "codex":
+		n := []string{
+			"Codex starts 'rac mcp' in each session ('codex mcp list' shows it) with a cleared environment: env_vars passes rac's variables on",
+			"no Codex hook tells the server which conversation it serves, so a call without a session uses the session of the terminal Codex was started in, shared by every conversation started there: name recordings by their qualified reference (SESSION/NAME, from a 'rac: recording' line) or pass session",
+		}
+		if o.Project {
+			n = append(n, "Codex reads a project's .codex/config.toml only once the project is trusted (codex exec --trust)")
+		}
+		return append(n, run)
+	}
+	return []string{
+		"Gemini CLI asks before each call of an MCP tool unless you trust the server (\"trust\": true in its entry) or allow the tool",
+		"no Gemini hook tells the server which conversation it serves, so a call without a session uses the session rac run's rules find for the server: name recordings by their qualified reference (SESSION/NAME) or pass session",
+		run,
+	}
+}
