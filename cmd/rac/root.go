@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/rac-cli/rac/internal/capture"
+	"github.com/rac-cli/rac/internal/sigcatch"
 
 	"github.com/spf13/cobra"
 
@@ -42,9 +43,11 @@ func mainEnv(args []string, streams *ui.IOStreams, env app.Env) int {
 	c := &cli{streams: streams, p: streams.Printer(), env: env}
 	isRunArgs := len(args) > 0 && args[0] == "run"
 	if isRunArgs {
-		// in the background while the settings are read and the
-		// recording made: it is a fifth of rac run's start-up
-		c.sigs = capture.CatchSignals()
+		// caught in the background from rac's package initialisers on
+		// (sigcatch): it is the largest part of rac run's start-up
+		if c.sigs = sigcatch.Early(); c.sigs == nil {
+			c.sigs = capture.CatchSignals()
+		}
 		defer c.sigs.Stop()
 	}
 	root := newRootCmd(c, isRunArgs)

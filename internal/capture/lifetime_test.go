@@ -44,7 +44,7 @@ func TestRunTimeoutSignalsTheTree(t *testing.T) {
 func TestRunOnStopping(t *testing.T) {
 	sigs := CatchSignals()
 	defer sigs.Stop()
-	sigs.ch() <- syscall.SIGTERM // as if sent before the child existed
+	sigs.Fatal() <- syscall.SIGTERM // as if sent before the child existed
 	got := make(chan syscall.Signal, 2)
 	out := Run(RunOptions{
 		Argv: []string{"sleep", "60"}, Stdout: devNullOut(t), Stderr: devNullOut(t),

@@ -22,7 +22,7 @@ func runPassthrough(o RunOptions) Outcome {
 	if err != nil {
 		return failedToStart(out, err, startErrCode(err))
 	}
-	sigs, stop := caughtFor(o)
+	sigs, stop := caughtFor(o, false)
 	defer stop()
 
 	devNull, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)

@@ -112,7 +112,7 @@ func runPTY(o RunOptions) Outcome {
 		fwd = nil
 	}
 
-	sigs, stop := caughtFor(r.o)
+	sigs, stop := caughtFor(r.o, true)
 	defer stop()
 
 	devNull, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)

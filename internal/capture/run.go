@@ -148,7 +148,7 @@ func Run(o RunOptions) Outcome {
 
 	// Catch signals before the child exists so none is missed; caught (not
 	// ignored) signals are reset to the default in the child by exec.
-	sigs, stop := caughtFor(o)
+	sigs, stop := caughtFor(o, false)
 	defer stop()
 
 	// Without a stdin the child reads /dev/null, as with os/exec.

@@ -23,10 +23,10 @@ func devNullOut(t *testing.T) *os.File {
 func TestRunForwardsASignalCaughtBeforeTheChild(t *testing.T) {
 	sigs := CatchSignals()
 	defer sigs.Stop()
-	ch := sigs.ch() // caught from here on
+	ch := sigs.Fatal() // caught from here on
 	require.NoError(t, syscall.Kill(os.Getpid(), syscall.SIGTERM))
 	s := <-ch // delivered: put it back for Run
-	sigs.c <- s
+	sigs.C <- s
 	out := Run(RunOptions{
 		Argv: []string{"sleep", "60"}, Stdout: devNullOut(t), Stderr: devNullOut(t),
 		Signals: sigs,

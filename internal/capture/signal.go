@@ -6,6 +6,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/rac-cli/rac/internal/sigcatch"
 )
 
 // relayed are the signals rac passes on to the command when they reached
@@ -21,64 +23,28 @@ var relayed = []os.Signal{
 	syscall.SIGCONT, syscall.SIGWINCH, syscall.SIGUSR1, syscall.SIGUSR2,
 }
 
-// Signals are the signals Run catches: those pipe mode relays and SIGPIPE,
-// which is also what pty mode needs (it follows SIGWINCH and SIGCONT
-// itself); passthrough takes the same and leaves SIGPIPE, SIGWINCH and
-// SIGCONT alone. Installing them costs a round trip to the Go runtime's
-// signal thread per signal, 0.3 to 1 ms in all (measured here: a fifth of
-// rac run's own start-up), so CatchSignals installs them in the
-// background. rac starts it first thing, before it knows the mode, and the
-// time overlaps its own work (settings, session, store); Run waits until
-// they are in place before it starts the child, so none sent after that is
-// missed.
-type Signals struct {
-	c     chan os.Signal
-	ready chan struct{}
-}
+// Signals are the signals Run catches (sigcatch): those pipe mode relays
+// and SIGPIPE, which is also what pty mode needs (it follows SIGWINCH and
+// SIGCONT itself); passthrough takes the same and leaves SIGPIPE, SIGWINCH
+// and SIGCONT alone.
+type Signals = sigcatch.Signals
 
-// CatchSignals starts catching the signals Run handles. A signal that was
-// ignored when rac started (SIGHUP under nohup, SIGINT and SIGQUIT for a
-// background job of a script) stays ignored, so the child inherits that as
-// it would without rac. Stop ends it.
-func CatchSignals() *Signals {
-	s := &Signals{c: make(chan os.Signal, 32), ready: make(chan struct{})}
-	var sigs []os.Signal
-	for _, sig := range append(relayed, syscall.SIGPIPE) {
-		if !signal.Ignored(sig) {
-			sigs = append(sigs, sig)
-		}
+// CatchSignals starts catching the signals Run handles, in the background
+// (see sigcatch for why). Stop ends it.
+func CatchSignals() *Signals { return sigcatch.Catch() }
+
+// caughtFor is o.Signals, or signals caught now (with the stop to defer),
+// once those that would end rac are in place (all of them for pty mode).
+func caughtFor(o RunOptions, all bool) (chan os.Signal, func()) {
+	s, stop := o.Signals, func() {}
+	if s == nil {
+		s = CatchSignals()
+		stop = s.Stop
 	}
-	go func() {
-		signal.Notify(s.c, sigs...)
-		close(s.ready)
-	}()
-	return s
-}
-
-// ch is the channel the signals arrive on, once they are all caught.
-func (s *Signals) ch() chan os.Signal {
-	<-s.ready
-	return s.c
-}
-
-// Stop ends the catching: the signals go back to how rac found them. It
-// returns at once and the round trips happen in the background, off the
-// path of rac's exit; a signal that arrives meanwhile is dropped (rac is
-// about to exit, and its own re-raise of a signal resets that one first).
-func (s *Signals) Stop() {
-	go func() {
-		<-s.ready
-		signal.Stop(s.c)
-	}()
-}
-
-// caughtFor is o.Signals, or signals caught now (with the stop to defer).
-func caughtFor(o RunOptions) (chan os.Signal, func()) {
-	if o.Signals != nil {
-		return o.Signals.ch(), func() {}
+	if all {
+		return s.All(), stop
 	}
-	s := CatchSignals()
-	return s.ch(), s.Stop
+	return s.Fatal(), stop
 }
 
 // stopping reports whether sig asks rac to end: the recording says so at
