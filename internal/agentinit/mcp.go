@@ -7,6 +7,7 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -154,7 +155,11 @@ func removeServer(b []byte) ([]byte, error) {
 
 // tomlTable matches a definition of the table mcp_servers.rac outside
 // rac's block: its header, or a dotted key under it.
-var tomlTable = regexp.MustCompile(`(?m)^[ \t]*(\[[ \t]*mcp_servers[ \t]*\.[ \t]*("rac"|'rac'|rac)[ \t]*\]|mcp_servers[ \t]*\.[ \t]*("rac"|'rac'|rac)[ \t]*[.=])`)
+// It is compiled on first use: a package-level regexp would cost every
+// rac run's start-up a tenth of a millisecond.
+var tomlTable = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?m)^[ \t]*(\[[ \t]*mcp_servers[ \t]*\.[ \t]*("rac"|'rac'|rac)[ \t]*\]|mcp_servers[ \t]*\.[ \t]*("rac"|'rac'|rac)[ \t]*[.=])`)
+})
 
 func (o Options) editTOML(old []byte) ([]byte, error) {
 	outside := string(old)
@@ -163,7 +168,7 @@ func (o Options) editTOML(old []byte) ([]byte, error) {
 			outside = outside[:b] + outside[b+e+len(tomlEnd):]
 		}
 	}
-	if !o.Remove && tomlTable.MatchString(outside) {
+	if !o.Remove && tomlTable().MatchString(outside) {
 		return nil, errNotOurs("[mcp_servers." + mcpName + "]")
 	}
 	if o.Remove && len(old) == 0 {
