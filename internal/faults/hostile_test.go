@@ -177,6 +177,9 @@ func TestHostileStores(t *testing.T) {
 			if args[1] == "grep" && !strings.Contains(r.stdout, map[string]string{"good-line": ":1:good-line", "-C": ":999:999"}[args[2]]) && r.stderr == "" {
 				sc.fail("%s: a hit is missing and nothing says why (exit %d)", what, r.code)
 			}
+			if args[1] == "list" && !strings.Contains(r.stdout, "0001-seq-1") && r.stderr == "" {
+				sc.fail("%s: the recording is missing and nothing says why (exit %d)", what, r.code)
+			}
 		}
 		if after := snapshot(t, outside); after != before {
 			sc.fail("%s: the folder outside the store changed:\n%s\nwas\n%s", h.name, after, before)

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rac-cli/rac/internal/redact/redacttest"
 	"github.com/stretchr/testify/require"
 )
 
@@ -20,7 +21,8 @@ import (
 // JSON-escaped or percent-encoded, none may be there.
 func TestSecretCorpus(t *testing.T) {
 	sc := newScenario(t, "secret corpus, pipe and pty, split writes", true)
-	cases := loadSecrets(t)
+	cases := redacttest.LoadCorpus(t, filepath.Join("..", "..", "testdata", "redact", "secrets.txt"))
+	require.NotEmpty(t, cases)
 	splits := iterations(3, 1)
 	for _, mode := range []string{"pipe", "pty"} {
 		st := newStore(t)
@@ -28,26 +30,26 @@ func TestSecretCorpus(t *testing.T) {
 		require.NoError(t, os.MkdirAll(dir, 0o700))
 		for i, c := range cases {
 			in := filepath.Join(dir, strconv.Itoa(i))
-			require.NoError(t, os.WriteFile(in, []byte(c.in), 0o600))
+			require.NoError(t, os.WriteFile(in, []byte(c.In), 0o600))
 			for range splits {
 				sc.iter()
-				k := sc.rng.IntN(len(c.in) + 1)
+				k := sc.rng.IntN(len(c.In) + 1)
 				run := *st
-				run.env = append(append([]string(nil), st.env...), c.env...)
+				run.env = append(append([]string(nil), st.env...), c.Env...)
 				// a pause between the writes, so the split reaches rac as two reads
 				r := run.rac(time.Minute, "run", "-q", "--mode", mode, "--", "sh", "-c",
 					`head -c "$2" "$1"; sleep 0.01; tail -c +"$(($2 + 1))" "$1"`, "sh", in, strconv.Itoa(k))
 				if r.code != 0 {
-					sc.fail("%s (%s): rac run: exit %d: %s", c.name, mode, r.code, r.stderr)
+					sc.fail("%s (%s): rac run: exit %d: %s", c.Name, mode, r.code, r.stderr)
 				}
 			}
 		}
 		store := readTree(t, st.home)
 		for _, c := range cases {
-			for _, s := range c.secrets {
-				for _, f := range survivalForms(s) {
+			for _, s := range c.Secrets {
+				for _, f := range redacttest.SurvivalForms(s) {
 					if at := bytes.Index(store, []byte(f)); at >= 0 {
-						sc.fail("%s (%s): secret material %q is on disk as %q: %q", c.name, mode, s, f, store[max(0, at-60):min(len(store), at+60)])
+						sc.fail("%s (%s): secret material %q is on disk as %q: %q", c.Name, mode, s, f, store[max(0, at-60):min(len(store), at+60)])
 					}
 				}
 			}

@@ -166,6 +166,64 @@ func TestSparseStdoutBoundedByFooter(t *testing.T) {
 	assert.Less(t, time.Since(start), 500*time.Millisecond)
 }
 
+// A stream file replaced by a sparse file at least as large as its footer
+// counts: the footer's bound holds, but what it bounds is a hole, which
+// would read as NULs where the output was (the fault suite's finding: read,
+// --tail and --raw printed NULs and exited 0, grep -C missed its hit).
+func TestSparseStdoutReplacedIsDamage(t *testing.T) {
+	for name, extra := range map[string]int64{"as large as counted": 0, "larger": 2 << 30} {
+		t.Run(name, func(t *testing.T) {
+			r, data := numbered(t, 30000)
+			p := filepath.Join(recDir(r), Stdout)
+			require.NoError(t, os.Remove(p))
+			f, err := os.Create(p)
+			require.NoError(t, err)
+			require.NoError(t, f.Close())
+			sparse(t, recDir(r), Stdout, int64(len(data))+extra)
+			damagedFast(t, r, "stdout has a hole at byte 0, which no recorder writes")
+		})
+	}
+}
+
+// Output that is NULs, written, is output: only a hole is damage.
+func TestWrittenZerosAreNotDamage(t *testing.T) {
+	sd := newSession(t)
+	zeros := string(make([]byte, 1<<20))
+	r := write(t, sd, [2]string{Stdout, zeros}, [2]string{Stdout, "end\n"})
+	var raw strings.Builder
+	_, err := r.CopyRaw(&raw, Stdout)
+	require.NoError(t, err)
+	assert.Equal(t, zeros+"end\n", raw.String())
+	for name, read := range readers(r) {
+		assert.NoError(t, read(), name)
+	}
+}
+
+// A kept tail segment of a capped stream replaced by a hole of its size.
+func TestCappedSparseSegmentIsDamage(t *testing.T) {
+	data := cutInputs()["numbers"]
+	r, _ := capped(t, data, 700, true)
+	dir := recDir(r)
+	ents, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	var seg string
+	for _, e := range ents {
+		if strings.HasPrefix(e.Name(), Stdout+tailInfix) {
+			seg = e.Name()
+		}
+	}
+	require.NotEmpty(t, seg)
+	fi, err := os.Stat(filepath.Join(dir, seg))
+	require.NoError(t, err)
+	require.Positive(t, fi.Size())
+	require.NoError(t, os.Remove(filepath.Join(dir, seg)))
+	f, err := os.Create(filepath.Join(dir, seg))
+	require.NoError(t, err)
+	require.NoError(t, f.Close())
+	sparse(t, dir, seg, fi.Size())
+	damagedFast(t, r, seg+" has a hole at byte 0", "stream", "tail", "pieces", "merged", "raw")
+}
+
 // Without a footer nothing bounds a stream but its file: a hole, which no
 // recorder writes, is damage.
 func TestSparseStdoutWithoutFooterIsDamage(t *testing.T) {

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -148,4 +149,29 @@ func TestNoTemporaryNameVisible(t *testing.T) {
 	names, err := ListNames(sd)
 	require.NoError(t, err)
 	assert.Equal(t, []string{"0001-t"}, names)
+}
+
+// Entries with a recording's name that are not plain folders are listed,
+// so Open refuses them and list and grep say so (the fault suite found a
+// recording folder symlinked out of the store gone from both in silence);
+// other names are not recordings.
+func TestListNamesKeepsUnsafeEntries(t *testing.T) {
+	sd := newSession(t)
+	write(t, sd, [2]string{Stdout, "x\n"})
+	dir := sd.Root().Name()
+	outside := filepath.Join(t.TempDir(), "rec")
+	require.NoError(t, os.Mkdir(outside, 0o700))
+	require.NoError(t, os.Symlink(outside, filepath.Join(dir, "0002-link")))
+	require.NoError(t, syscall.Mkfifo(filepath.Join(dir, "0003-fifo"), 0o600))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "0004-file"), nil, 0o600))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "tombstones.jsonl"), nil, 0o600))
+	require.NoError(t, os.Mkdir(filepath.Join(dir, ".tmp-0005-t"), 0o700))
+	names, err := ListNames(sd)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"0001-t", "0002-link", "0003-fifo", "0004-file"}, names)
+	for _, n := range names[1:] {
+		_, err := Open(sd, n)
+		assert.ErrorIs(t, err, store.ErrUnsafeFile, n)
+		assert.Contains(t, err.Error(), n+" is not a directory", n)
+	}
 }

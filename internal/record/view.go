@@ -261,9 +261,11 @@ func (r *Recording) settle(v *streamView, stream string) error {
 				return r.damaged("%s is cut at byte %d but its footer counts %d bytes", stream, cut.HeadEnd, bound)
 			}
 		}
-		return nil
 	}
-	// without a footer: a recorder never leaves a hole
+	// A recorder only appends, so it never leaves a hole in what it
+	// wrote: a hole there (a stream file replaced by a sparse one as
+	// large as the footer counts) would read as NULs where output was.
+	// Past the footer's count a hole is no part of the recording.
 	for _, p := range v.parts {
 		if at, ok := holeIn(p.f, p.size); ok {
 			return r.damaged("%s has a hole at byte %d, which no recorder writes", partName(stream, p.start), at)

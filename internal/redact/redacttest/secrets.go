@@ -1,15 +1,10 @@
-package faults
-
-// The secret corpus (testdata/redact/secrets.txt) expanded as
-// internal/redact/corpus_test.go expands it: the same placeholders, the
-// same seeds, so the same fake secrets. This reader belongs in
-// internal/redact/redacttest, shared by both suites (see the report that
-// came with this file); until then it mirrors corpus_test.go's.
+package redacttest
 
 import (
 	"bufio"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"hash/fnv"
 	"math/rand/v2"
 	"net/url"
@@ -24,57 +19,107 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// secretCase is one case of the corpus: its input, the environment rac
-// runs with, and every piece of secret material in it.
-type secretCase struct {
-	name    string
-	env     []string
-	in      string
-	secrets []string
+// Case is one case of a redaction corpus file (testdata/redact/*.txt) with
+// its templates expanded, as testdata/redact/README.md describes them.
+// Both the redactor's own tests and the fault suite (which runs the cases
+// through rac run) read the corpus here, so both see the same fake
+// secrets: the expansion is seeded by the file's name and the case's.
+type Case struct {
+	Name     string
+	Pos      string   // file:line, for messages
+	Env      []string // NAME=value, the environment the case runs with
+	In, Out  string
+	Secrets  []string // generated secret material that must not reach the output (secrets.txt only)
+	NoInline bool     // the case may not be embedded inside another line
 }
 
-func loadSecrets(t *testing.T) []secretCase {
-	file := "secrets.txt"
-	f, err := os.Open(filepath.Join("..", "..", "testdata", "redact", file))
+// LoadCorpus reads and expands the corpus file at path; a file that does
+// not parse fails t.
+func LoadCorpus(t testing.TB, path string) []Case {
+	t.Helper()
+	file := filepath.Base(path)
+	f, err := os.Open(path)
 	require.NoError(t, err)
 	defer f.Close()
 	type raw struct {
-		name    string
-		env, in []string
+		name, pos      string
+		env, in, out   []string
+		noInline, hasO bool
 	}
 	var raws []raw
 	sc := bufio.NewScanner(f)
 	sc.Buffer(nil, 1<<20)
+	n := 0
 	for sc.Scan() {
+		n++
 		line := sc.Text()
 		switch {
 		case strings.HasPrefix(line, "=== "):
-			raws = append(raws, raw{name: line[4:]})
-		case line == "" || strings.HasPrefix(line, "#") || len(raws) == 0 || line == "opt noinline":
+			raws = append(raws, raw{name: line[4:], pos: fmt.Sprintf("%s:%d", file, n)})
+		case line == "" || strings.HasPrefix(line, "#"):
+		case len(raws) == 0:
+			t.Fatalf("%s:%d: text before the first case", file, n)
+		case line == "opt noinline":
+			raws[len(raws)-1].noInline = true
 		case strings.HasPrefix(line, "env "):
 			raws[len(raws)-1].env = append(raws[len(raws)-1].env, line[4:])
 		case line == "<" || strings.HasPrefix(line, "< "):
 			raws[len(raws)-1].in = append(raws[len(raws)-1].in, strings.TrimPrefix(line[1:], " "))
+		case line == ">" || strings.HasPrefix(line, "> "):
+			raws[len(raws)-1].out = append(raws[len(raws)-1].out, strings.TrimPrefix(line[1:], " "))
+			raws[len(raws)-1].hasO = true
+		default:
+			t.Fatalf("%s:%d: cannot parse %q", file, n, line)
 		}
 	}
 	require.NoError(t, sc.Err())
-	var cases []secretCase
+	seen := map[string]bool{}
+	var cases []Case
 	for _, rc := range raws {
+		require.False(t, seen[rc.name], "%s: duplicate case name %q", rc.pos, rc.name)
+		seen[rc.name] = true
+		require.NotEmpty(t, rc.in, "%s: no input", rc.pos)
 		x := newExpander(file + "\x00" + rc.name)
-		c := secretCase{name: rc.name}
+		c := Case{Name: rc.name, Pos: rc.pos, NoInline: rc.noInline || len(rc.in) > 1}
 		for _, e := range rc.env {
 			name, tmpl, ok := strings.Cut(e, "=")
-			require.True(t, ok, "env line %q", e)
+			require.True(t, ok, "%s: env line %q", rc.pos, e)
 			val := x.expand(t, tmpl)
 			x.bound["$"+name] = val
-			c.env = append(c.env, name+"="+val)
+			c.Env = append(c.Env, name+"="+val)
 		}
-		c.in = x.expand(t, strings.Join(rc.in, "\n")) + "\n"
-		c.secrets = x.secrets
+		c.In = x.expand(t, strings.Join(rc.in, "\n")) + "\n"
+		c.Out = c.In
+		if rc.hasO {
+			c.Out = x.expand(t, strings.Join(rc.out, "\n")) + "\n"
+		}
+		if file == "secrets.txt" {
+			c.Secrets = x.secrets
+		}
 		cases = append(cases, c)
 	}
-	require.NotEmpty(t, cases)
 	return cases
+}
+
+// SurvivalForms are the strings that must not appear in the output for
+// one piece of secret material: its central 12 bytes (all of it when
+// shorter), raw, JSON-escaped and percent-encoded (query and path
+// escaping). A redactor that cut a secret short, or only matched its
+// plain form, leaves the middle behind in one of these.
+func SurvivalForms(s string) []string {
+	mid := s
+	if len(s) > 12 {
+		k := (len(s) - 12) / 2
+		mid = s[k : k+12]
+	}
+	js, _ := json.Marshal(mid)
+	forms := []string{mid}
+	for _, f := range []string{string(js[1 : len(js)-1]), url.QueryEscape(mid), url.PathEscape(mid)} {
+		if !slices.Contains(forms, f) {
+			forms = append(forms, f)
+		}
+	}
+	return forms
 }
 
 type expander struct {
@@ -121,7 +166,7 @@ func (x *expander) secret(s string) string {
 	return s
 }
 
-func (x *expander) expand(t *testing.T, tmpl string) string {
+func (x *expander) expand(t testing.TB, tmpl string) string {
 	return placeholderRE.ReplaceAllStringFunc(tmpl, func(m string) string {
 		g := placeholderRE.FindStringSubmatch(m)
 		switch {
@@ -163,30 +208,12 @@ func (x *expander) expand(t *testing.T, tmpl string) string {
 		case g[9] == "esc":
 			return "\x1b"
 		case g[9] == "cr":
-			return "\r"
+			return "\r" // the corpus reader drops a CR that ends a line
 		default:
 			if v, ok := x.bound[g[10]]; ok {
 				return v
 			}
-			return m
+			return m // a brace in the text, not a placeholder
 		}
 	})
-}
-
-// survivalForms: the central 12 bytes of a secret (all of it when
-// shorter), raw, JSON-escaped and percent-encoded.
-func survivalForms(s string) []string {
-	mid := s
-	if len(s) > 12 {
-		k := (len(s) - 12) / 2
-		mid = s[k : k+12]
-	}
-	js, _ := json.Marshal(mid)
-	forms := []string{mid}
-	for _, f := range []string{string(js[1 : len(js)-1]), url.QueryEscape(mid), url.PathEscape(mid)} {
-		if !slices.Contains(forms, f) {
-			forms = append(forms, f)
-		}
-	}
-	return forms
 }
