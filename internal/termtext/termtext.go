@@ -119,6 +119,9 @@ func NeedsClean(line []byte) bool {
 	return IndexSpecial(line) >= 0 || bytes.HasSuffix(line, []byte{'\r'})
 }
 
+// replacement is U+FFFD, what an invalid byte shows as.
+var replacement = []byte("\uFFFD")
+
 // CleanLine returns line (without its newline) as a terminal would show it.
 // A trailing "\r" (from "\r\n") is a line end, not an overwrite. The result
 // may alias line when nothing needed cleaning.
@@ -169,6 +172,13 @@ func CleanLine(line []byte) []byte {
 				i = skipString(line, i+n)
 			case r >= 0x80 && r < 0xa0: // other C1 controls show nothing
 				i += n
+			case r == utf8.RuneError && n == 1:
+				// an invalid byte shows as U+FFFD, as a terminal shows it:
+				// kept raw, a stray lead byte could join a continuation
+				// byte once a control between them is dropped ("\xc2\x1c\x9b"
+				// would become the C1 CSI c2 9b)
+				put(replacement)
+				i++
 			default:
 				put(line[i : i+n])
 				i += n

@@ -3,6 +3,7 @@ package termtext
 import (
 	"bytes"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -24,7 +25,7 @@ func TestCleanLine(t *testing.T) {
 		{"tab kept", "a\tb", "a\tb"},
 		{"bell dropped", "ding\x07", "ding"},
 		{"unterminated csi", "x\x1b[12", "x"},
-		{"invalid utf8 kept", "a\xffb\rZ", "Z\xffb"},
+		{"invalid utf8 as a terminal shows it", "a\xffb\rZ", "Z\uFFFDb"},
 		{"8-bit csi", "a\u009b31mred\u009b0m", "ared"},
 		{"8-bit osc", "\u009d0;title\u009ctext", "text"},
 		{"other c1 dropped", "x\u0085y", "xy"},
@@ -127,4 +128,19 @@ func FuzzIndexSpecial(f *testing.F) {
 			require.Equal(t, bytes.TrimSuffix(line, []byte{'\r'}), CleanLine(line))
 		}
 	})
+}
+
+// An invalid byte is cleaned to U+FFFD, so dropping a control byte between
+// a stray lead byte and a continuation byte never makes a C1 control (the
+// fuzzer's "\xc2\x1c\x9b" became the 8-bit CSI c2 9b), and cleaning twice
+// changes nothing more.
+func TestCleanLineNeverJoinsInvalidBytes(t *testing.T) {
+	for _, in := range []string{"\xc2\x1c\x9b0", "\xc2\x07\x9d52;c\x07", "\xe2\x00\x80\x9b", "a\xc2\x1b[0m\x9bb"} {
+		out := CleanLine([]byte(in))
+		require.True(t, utf8.Valid(out), "%q -> %q", in, out)
+		for _, r := range string(out) {
+			require.False(t, r >= 0x80 && r < 0xa0, "%q -> %q holds a C1 control", in, out)
+		}
+		require.Equal(t, out, CleanLine(out), "%q: cleaning again changed it", in)
+	}
 }
