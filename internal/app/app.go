@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/rac-cli/rac/internal/redact"
@@ -74,7 +75,15 @@ type App struct {
 	// Note prints one plain line for the user (rac: ...): what a reader
 	// should know about a recording, a summary of what gc did.
 	Note func(msg string)
-	red  *redact.Redactor
+	// red is built once, on first use or by WarmRedactor; copies of the
+	// App (one per MCP call) share it
+	red *lazyRedactor
+}
+
+type lazyRedactor struct {
+	once sync.Once
+	r    *redact.Redactor
+	err  error
 }
 
 // New returns an App over env and set.
@@ -82,7 +91,7 @@ func New(env Env, set Settings) *App {
 	if env.Now == nil {
 		env.Now = time.Now
 	}
-	return &App{env: env, set: set, Warn: func(string) {}, Note: func(string) {}}
+	return &App{env: env, set: set, Warn: func(string) {}, Note: func(string) {}, red: &lazyRedactor{}}
 }
 
 // Settings returns the settings the App was made with.
@@ -118,20 +127,25 @@ func IsUsage(err error) bool {
 // redact.* settings. A rule that does not compile is a usage error naming
 // it, never a weaker redactor.
 func (a *App) Redactor() (*redact.Redactor, error) {
-	if a.red != nil {
-		return a.red, nil
-	}
-	r, err := redact.New(redact.Config{
-		Environ:  a.env.Environ(),
-		EnvNames: a.set.RedactEnvNames,
-		Allow:    a.set.RedactAllow,
-		Rules:    a.set.RedactRules,
+	a.red.once.Do(func() {
+		a.red.r, a.red.err = redact.New(redact.Config{
+			Environ:  a.env.Environ(),
+			EnvNames: a.set.RedactEnvNames,
+			Allow:    a.set.RedactAllow,
+			Rules:    a.set.RedactRules,
+		})
+		if a.red.err != nil {
+			a.red.err = Usage(a.red.err)
+		}
 	})
-	if err != nil {
-		return nil, Usage(err)
-	}
-	a.red = r
-	return r, nil
+	return a.red.r, a.red.err
+}
+
+// WarmRedactor starts building the redactor in the background: rac run
+// needs it only once the session and store are known, and building it
+// (about 0.1 ms) then overlaps finding them.
+func (a *App) WarmRedactor() {
+	go func() { _, _ = a.Redactor() }()
 }
 
 // RedactString redacts s with the redactor, or returns "" when it cannot

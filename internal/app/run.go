@@ -169,6 +169,7 @@ func (a *App) Run(req RunRequest) (RunResult, error) {
 	if err := CheckRun(req); err != nil {
 		return RunResult{}, err
 	}
+	a.WarmRedactor()
 	sigs := req.Signals
 	if sigs == nil {
 		sigs = capture.CatchSignals()
