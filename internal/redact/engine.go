@@ -282,8 +282,11 @@ func (e *engine) dropMarkerOverlaps(line []byte) {
 			return
 		}
 		ms := i + at
-		k := ms + len(markerPrefix)
-		for k < len(line) && k-ms < 100 && markerIDSet[line[k]] {
+		id := ms + len(markerPrefix)
+		k := id
+		// a marker's id is at most maxMarkerID bytes (a rule name, or
+		// env: and a variable's name)
+		for k < len(line) && k-id < maxMarkerID && markerIDSet[line[k]] {
 			k++
 		}
 		i = k
@@ -302,6 +305,10 @@ func (e *engine) dropMarkerOverlaps(line []byte) {
 }
 
 var markerIDSet = mkset("A-Za-z0-9:._-")
+
+// maxMarkerID bounds the id of a marker dropMarkerOverlaps honours; the
+// table's reference expression says the same ({0,99}).
+const maxMarkerID = 99
 
 // merge sorts the candidate spans and replaces overlapping ones by their
 // union, named after the highest-priority rule among them.
