@@ -193,7 +193,19 @@ func complete(p *tmuxPane, prefix, want string) {
 	p.waitScreen("completion of "+strconv.Quote(prefix), func(l []string) bool {
 		return strings.Contains(bottomLine(l), want) || strings.Contains(strings.Join(l, "\n"), shellBarePrompt+" "+want)
 	})
-	p.keys("C-c")
+	// A Ctrl-C that arrives while the shell still runs the completion's
+	// own commands (fish: git for-each-ref) ends those, not the line: send
+	// it again until the prompt is empty.
+	for range 5 {
+		p.keys("C-c")
+		deadline := time.Now().Add(2 * time.Second)
+		for time.Now().Before(deadline) {
+			if atPrompt(p.screen()) {
+				return
+			}
+			time.Sleep(tmuxPoll)
+		}
+	}
 	p.waitScreen("an empty prompt after completing "+strconv.Quote(prefix), atPrompt)
 }
 
