@@ -322,3 +322,18 @@ func writeFile(name string, b []byte, mode fs.FileMode) error {
 	}
 	return err
 }
+
+// HookFiles are the settings files where Run installs harness's hooks
+// (claude, codex or gemini): the project's, in cwd, and the user's ("" when
+// HOME is not set and the harness's own variable does not say). rac doctor
+// looks in them.
+func HookFiles(harness string, getenv func(string) string, cwd string) []string {
+	var files []string
+	if p, err := (Options{Target: harness, Project: true, Getenv: getenv, Cwd: cwd}).file(); err == nil {
+		files = append(files, p)
+	}
+	if u, err := (Options{Target: harness, User: true, Getenv: getenv, Cwd: cwd}).file(); err == nil {
+		files = append(files, u)
+	}
+	return files
+}

@@ -13,6 +13,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/rac-cli/rac/internal/agentinit"
 	"github.com/rac-cli/rac/internal/gc"
 	"github.com/rac-cli/rac/internal/session"
 	"github.com/rac-cli/rac/internal/store"
@@ -162,34 +163,14 @@ func (a *App) checkSession() Check {
 }
 
 // harnessFiles are the settings files where rac agent-init installs its
-// hooks, per harness, user-wide and in the working folder.
+// hooks, per harness, in the working folder and user-wide (agentinit
+// says where), and Claude Code's local project settings.
 func (a *App) harnessFiles(cwd string) map[string][]string {
-	home := a.env.Getenv("HOME")
-	// where each harness keeps its user settings, as rac agent-init
-	// writes them: the harness's own variable, else under HOME
-	dir := func(v, sub string) string {
-		if d := a.env.Getenv(v); d != "" {
-			return d
-		}
-		if home == "" {
-			return ""
-		}
-		return filepath.Join(home, sub)
+	files := map[string][]string{}
+	for _, h := range []string{"claude", "codex", "gemini"} {
+		files[h] = agentinit.HookFiles(h, a.env.Getenv, cwd)
 	}
-	files := map[string][]string{
-		"claude": {filepath.Join(cwd, ".claude", "settings.json"), filepath.Join(cwd, ".claude", "settings.local.json")},
-		"codex":  {filepath.Join(cwd, ".codex", "hooks.json")},
-		"gemini": {filepath.Join(cwd, ".gemini", "settings.json")},
-	}
-	if d := dir("CLAUDE_CONFIG_DIR", ".claude"); d != "" {
-		files["claude"] = append(files["claude"], filepath.Join(d, "settings.json"))
-	}
-	if d := dir("CODEX_HOME", ".codex"); d != "" {
-		files["codex"] = append(files["codex"], filepath.Join(d, "hooks.json"))
-	}
-	if d := dir("GEMINI_CLI_HOME", ""); d != "" {
-		files["gemini"] = append(files["gemini"], filepath.Join(d, ".gemini", "settings.json"))
-	}
+	files["claude"] = append(files["claude"], filepath.Join(cwd, ".claude", "settings.local.json"))
 	return files
 }
 

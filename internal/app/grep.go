@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"github.com/rac-cli/rac/internal/search"
+	"github.com/rac-cli/rac/internal/store"
 )
 
 // GrepRequest is one rac out grep.
@@ -53,27 +54,8 @@ func (a *App) Grep(req GrepRequest, w io.Writer) (int, error) {
 	case !req.JSON && req.Write == nil:
 		return 0, errors.New("grep: no writer for the hits") // a front end's bug
 	}
-	stores, err := a.Stores()
-	if err != nil {
-		return 0, err
-	}
-	defer stores.Close()
-	sessions, err := a.sessions(stores, req.Scope)
-	if err != nil {
-		return 0, err
-	}
-	// every store's folder of each session (a session with none has
-	// recorded nothing yet)
-	dirs, err := a.sessionDirs(stores, sessions)
-	defer func() {
-		for _, d := range dirs {
-			d.Close()
-		}
-	}()
-	if err != nil {
-		return 0, err
-	}
-	jobs, err := search.Jobs(dirs)
+	jobs, done, err := a.grepJobs(req.Scope)
+	defer done()
 	if err != nil {
 		return 0, err
 	}
@@ -132,4 +114,31 @@ func jsonHit(j search.Job, h search.Hit) GrepHit {
 	}
 	return GrepHit{Ref: j.Session.Name + "/" + j.Name, Session: j.Session.Name, Name: j.Name, Stream: h.Stream, Line: h.N,
 		Text: ValidUTF8(string(h.Text)), Before: conv(h.Before), After: conv(h.After)}
+}
+
+// grepJobs opens every store's folder of each session of the scope (a
+// session with none has recorded nothing yet; a refused folder is a
+// warning, or the error when nothing could be opened) and lists the
+// recordings to search. done closes what was opened.
+func (a *App) grepJobs(scope Scope) (jobs []search.Job, done func(), err error) {
+	stores, err := a.Stores()
+	if err != nil {
+		return nil, func() {}, err
+	}
+	var dirs []*store.Session
+	done = func() {
+		for _, d := range dirs {
+			d.Close()
+		}
+		stores.Close()
+	}
+	sessions, err := a.sessions(stores, scope)
+	if err != nil {
+		return nil, done, err
+	}
+	if dirs, err = a.sessionDirs(stores, sessions); err != nil {
+		return nil, done, err
+	}
+	jobs, err = search.Jobs(dirs)
+	return jobs, done, err
 }

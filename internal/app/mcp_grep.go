@@ -3,13 +3,11 @@ package app
 import (
 	"errors"
 
-	"github.com/rac-cli/rac/internal/resolve"
 	"github.com/rac-cli/rac/internal/search"
-	"github.com/rac-cli/rac/internal/store"
 )
 
 // GrepEach is Grep for a front end that bounds what it returns (the MCP
-// server): each hit goes to fn as its --json shape, every text cut to
+// server), over the same recordings in the same order: each hit goes to fn as its --json shape, every text cut to
 // maxText bytes and passed through the redactor, in the order Grep prints
 // them. It returns the number of hits; fn returning search.ErrStop ends
 // the search early.
@@ -25,27 +23,8 @@ func (a *App) GrepEach(req GrepRequest, maxText int, fn func(GrepHit) error) (in
 	if err != nil {
 		return 0, err
 	}
-	stores, err := a.Stores()
-	if err != nil {
-		return 0, err
-	}
-	defer stores.Close()
-	sessions, err := a.sessions(stores, req.Scope)
-	if err != nil {
-		return 0, err
-	}
-	var dirs []*store.Session
-	defer func() {
-		for _, d := range dirs {
-			d.Close()
-		}
-	}()
-	for _, name := range sessions {
-		if sd, err := resolve.FindSession(stores, name); err == nil {
-			dirs = append(dirs, sd)
-		}
-	}
-	jobs, err := search.Jobs(dirs)
+	jobs, done, err := a.grepJobs(req.Scope)
+	defer done()
 	if err != nil {
 		return 0, err
 	}
