@@ -229,7 +229,7 @@ func (o Options) mcpNotes() []string {
 	case "codex":
 		n := []string{
 			"Codex starts 'rac mcp' in each session ('codex mcp list' shows it) with a cleared environment: env_vars passes rac's variables on",
-			"no Codex hook tells the server which conversation it serves, so a call without a session uses the session of the terminal Codex was started in, shared by every conversation started there: name recordings by their qualified reference (SESSION/NAME, from a 'rac: recording' line) or pass session",
+			"the server finds the conversation from the thread lock Codex holds open, so a call without a session uses the conversation's session, where its shell calls record too",
 		}
 		if o.Project {
 			n = append(n, "Codex reads a project's .codex/config.toml only once the project is trusted (codex exec --trust)")

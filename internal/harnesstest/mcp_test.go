@@ -144,10 +144,12 @@ func TestClaudeMCP(t *testing.T) {
 // Codex: agent-init codex --mcp writes [mcp_servers.rac] into
 // config.toml; the model's run and read calls reach rac mcp, and the
 // env_vars of the registration carry RAC_MCP_RUN over Codex's cleared
-// environment. No Codex hook announces the conversation to the server,
-// so its own session is not the conversation's: a recording of the
-// shell tool is found by its qualified reference and by grep across
-// sessions.
+// environment. No Codex hook announces the conversation to the server and
+// its environment holds no thread id, but codex holds the thread's lock
+// file open: the server's calls without a session land in the
+// conversation's session, where its shell calls record, whatever process
+// session (or none visible: a PID namespace) the harness runs in; a
+// second conversation sees none of it, exec resume sees it again.
 func TestCodexMCP(t *testing.T) {
 	bin := need(t, "codex")
 	needMCP(t)
@@ -159,6 +161,8 @@ func TestCodexMCP(t *testing.T) {
 		mcpCall("grep", map[string]any{"text": "from-shell", "all_sessions": true}),
 		mcpCall("list", map[string]any{}),
 		mcpCall("explain", map[string]any{"ref": "last"}),
+		Say("done"),
+		mcpCall("list", map[string]any{}), // after exec resume
 		Say("done"))
 	// RAC_MCP_RUN reaches the server only through the registration's env_vars
 	env := append(codexEnv(w.codexMCPHome(m)), "RAC_MCP_RUN=true")
@@ -177,24 +181,32 @@ func TestCodexMCP(t *testing.T) {
 	assert.Contains(t, rs[1].Output, "from-mcp-run")
 	m1 := refLine.FindStringSubmatch(rs[1].Output)
 	require.NotNil(t, m1, "no 'rac: ref' in the run result: %s", rs[1].Output)
-	t.Logf("measured: under Codex the server's default session is %s (the conversation's is %s)", m1[1], shellSess)
+	assert.Equal(t, shellSess, m1[1], "the run tool recorded outside the conversation's session")
 	assert.Contains(t, rs[2].Output, "from-mcp-run", "read last did not read the run tool's recording")
 	assert.Contains(t, rs[3].Output, shellSess, "grep across sessions did not find the shell's recording")
 	assert.Contains(t, rs[3].Output, "from-shell")
-	assert.Contains(t, rs[4].Output, m1[1]+"/0001-echo-from-mcp-run", "list without a session is not the server's session")
-	assert.Contains(t, rs[5].Output, m1[1]+"/0001-echo-from-mcp-run")
+	assert.Contains(t, rs[4].Output, shellSess+"/0001-echo-from-shell", "list without a session does not show the shell call's recording")
+	assert.Contains(t, rs[4].Output, m1[1]+"/0002-echo-from-mcp-run", "list without a session is not the conversation's session")
+	assert.Contains(t, rs[5].Output, m1[1]+"/0002-echo-from-mcp-run")
 	assert.Contains(t, rs[5].Output, "exited with code 0")
 	t.Logf("measured: Codex gives the model explain's %s", textOrStructured(rs[5].Output))
 
-	// a second conversation: its server falls back to the same session
-	// (the process session Codex was started in, not one per conversation)
+	// a second conversation: a new codex, a new thread, a new session
 	m2 := newMock(t, openaiMCP{}, mcpCall("list", map[string]any{}), Say("done"))
 	h2 := w.harness(bin, append(codexEnv(w.codexMCPHome(m2)), "RAC_MCP_RUN=true"), codexArgs(fullAccess, "")...)
 	require.NoError(t, h2.Err)
 	rs2 := results(t, m2, 1)
 	assert.False(t, rs2[0].IsError, "list: %s", rs2[0].Output)
-	t.Logf("measured: a second Codex conversation's server sees the first's run recording: %v",
-		strings.Contains(rs2[0].Output, m1[1]+"/0001-echo-from-mcp-run"))
+	second := session.DerivedName("codex", codexThreadID(t, h2))
+	require.NotEqual(t, shellSess, second)
+	assert.Contains(t, rs2[0].Output, second, "the second conversation's server is not in its session")
+	assert.NotContains(t, rs2[0].Output, "from-mcp-run", "the second conversation sees the first's recordings")
+
+	// exec resume: a new codex holds the first thread's lock again
+	h3 := w.harness(bin, append(codexEnv(w.codexMCPHome(m)), "RAC_MCP_RUN=true"), codexArgs(fullAccess, codexThreadID(t, h))...)
+	require.NoError(t, h3.Err)
+	rs3 := results(t, m, 7)
+	assert.Contains(t, rs3[6].Output, shellSess+"/0002-echo-from-mcp-run", "the resumed conversation's server lost its recordings")
 }
 
 // textOrStructured says which of explain's two forms a tool result is.

@@ -125,7 +125,8 @@ type callApp struct {
 
 // appFor chooses the session of one call: the session argument; else the
 // one the harness's SessionStart hook announced for the server's parent;
-// else rac run's rules, unless they found nothing better than the default
+// else the one conversation the parent holds a file of open (Codex's
+// thread lock); else rac run's rules, unless they found nothing better than the default
 // session. A qualified reference names its own session and needs none.
 func (s *Server) appFor(sess, ref string) (*callApp, error) {
 	name := ""
@@ -158,6 +159,9 @@ func (s *Server) defaultSession() (string, error) {
 		if n, ok, err := s.base().HarnessSession(s.o.ParentPID, start); err == nil && ok {
 			return n.Session, nil
 		}
+		if name, ok, _ := session.HeldConversation(s.o.ParentPID); ok {
+			return name, nil
+		}
 	}
 	id, err := s.base().WithSession("").Identify(false)
 	if err != nil {
@@ -167,7 +171,7 @@ func (s *Server) defaultSession() (string, error) {
 		return id.Name, nil
 	}
 	cands, _ := s.base().RecentSessions(8)
-	msg := fmt.Sprintf("%v: this server cannot tell which conversation it serves (no SessionStart hook announced one for its harness, pid %d, and rac run's rules found none); pass session", ErrNoSession, s.o.ParentPID)
+	msg := fmt.Sprintf("%v: this server cannot tell which conversation it serves (no SessionStart hook announced one for its harness, pid %d, the harness holds no conversation's file open, and rac run's rules found none); pass session", ErrNoSession, s.o.ParentPID)
 	if len(cands) == 0 {
 		return "", errors.New(msg + " (the store has no sessions yet)")
 	}
