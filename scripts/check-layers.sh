@@ -30,13 +30,14 @@ done
 if go list -deps ./cmd/rac | grep -q '^github.com/modelcontextprotocol/'; then
   echo "layers: cmd/rac links the MCP SDK (it belongs in cmd/rac-mcp)"; bad=1
 fi
-# cmd/rac is wiring and help text: 1,200 lines held the ten verbs of the
-# first layout; the nine verbs added since (shell-init, completion, config,
-# doctor, mcp, hook, agent-init, out last, out rm's completion) brought it
-# to about 1,650. A verb that needs more than about 60 lines of wiring has
-# logic that belongs in a package.
+# cmd/rac is the cobra wiring and nothing else, and 1,200 lines hold it:
+# the commands' long help and examples are in internal/ui (help.go, by
+# command path) beside the hints under errors, the exit statuses in
+# internal/app (exit.go), and the assembly of the settings into what the
+# services and hooks take in internal/appconfig. A verb that needs more
+# than about 60 lines of wiring has logic that belongs in a package.
 n=$(cat $(ls cmd/rac/*.go | grep -v _test.go) | wc -l)
-if [ "$n" -gt 1700 ]; then echo "layers: cmd/rac has $n non-test lines (at most 1700: logic belongs in internal/app)"; bad=1; fi
+if [ "$n" -gt 1200 ]; then echo "layers: cmd/rac has $n non-test lines (at most 1200: logic belongs in internal/app, text people read in internal/ui)"; bad=1; fi
 # rac run's start-up runs every package initialiser: a regexp compiled at
 # package level costs each recorded command (compile it on first use)
 if grep -rnE '^(var )?[[:space:]]*[A-Za-z_][A-Za-z0-9_]* *= *regexp\.MustCompile' --include='*.go' internal cmd | grep -v '_test\.go:' | grep -vE '^internal/[a-z/]*test/'; then

@@ -2,41 +2,24 @@ package main
 
 import (
 	"errors"
-	"os"
-	"os/exec"
 
 	"github.com/spf13/cobra"
 
 	"github.com/rac-cli/rac/internal/agentinit"
 	"github.com/rac-cli/rac/internal/app"
-	"github.com/rac-cli/rac/internal/shellinit"
+	"github.com/rac-cli/rac/internal/appconfig"
 )
 
 func newAgentInitCmd(c *cli) *cobra.Command {
 	var o agentinit.Options
 	cmd := &cobra.Command{
-		Use:   "agent-init claude|codex|gemini|agents-md|claude-md|gemini-md [--project|--user] [--print] [--remove] [--rewrite|--mcp]",
-		Short: "Turn rac on for an agent harness",
-		Long: `Install rac's route into a harness's settings file, keeping every other key
-and hook (the file as it was is kept in FILE.rac-backup; a file rac cannot
-parse is refused). claude: a SessionStart hook that records the wrapped
-programs without changing the command text (--rewrite adds the PreToolUse
-rewrite); codex: a PreToolUse hook in hooks.json; gemini: a BeforeTool hook.
-agents-md, claude-md and gemini-md add a short instructions block.
---mcp registers rac mcp, by rac's absolute path, as the MCP server "rac"
-instead: claude in ~/.claude.json (--project: .mcp.json), codex in
-config.toml ([mcp_servers.rac]), gemini in settings.json.
---remove takes out exactly what was added.`,
-		Example:   "  rac agent-init claude\n  rac agent-init claude --mcp --project\n  rac agent-init codex --print\n  rac agent-init gemini --remove",
+		Use:       "agent-init claude|codex|gemini|agents-md|claude-md|gemini-md [--project|--user] [--print] [--remove] [--rewrite|--mcp]",
+		Short:     "Turn rac on for an agent harness",
 		Args:      cobra.ExactArgs(1),
 		ValidArgs: agentinit.Targets,
 		RunE: func(_ *cobra.Command, args []string) error {
 			o.Target, o.Getenv = args[0], c.env.Getenv
-			// the hook command names this rac by path unless the name
-			// finds this very binary
-			exe, _ := os.Executable()
-			onPath, _ := exec.LookPath("rac")
-			o.Program, o.Exe = shellinit.Program(exe, onPath), exe
+			o.Program, o.Exe = appconfig.Self()
 			res, err := agentinit.Run(o)
 			if errors.Is(err, agentinit.ErrUsage) {
 				return app.Usage(err)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -16,28 +15,15 @@ func newDoctorCmd(c *cli) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "doctor",
 		Short: "Check rac's set-up and say how to fix each problem",
-		Long: `Check that rac is on PATH, where recordings go (the store, or the fallback a
-sandbox leaves), the session this shell lands in and why, which agent
-harnesses have rac's hooks, that redaction is on, and when gc last ran.
-Each problem comes with the command that fixes it. Exit status 1 when a
-check fails, else 0. doctor changes nothing.`,
-		Example: `  rac doctor
-  rac doctor --json`,
-		Args: cobra.NoArgs,
+		Args:  cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
 			checks := c.app.Doctor(app.DoctorEnv{})
 			if asJSON {
-				b, _ := json.MarshalIndent(checks, "", "  ")
-				fmt.Fprintf(c.streams.Out, "%s\n", b)
+				_ = ui.JSON(c.streams.Out, checks) // as the lines: a failed write is not a failed check
 			} else {
 				printChecks(c, checks)
 			}
-			for _, ch := range checks {
-				if ch.Status == app.CheckFail {
-					return exitCodeError{code: 1}
-				}
-			}
-			return nil
+			return app.DoctorExit(checks)
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the checks as a JSON array")

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"errors"
-
 	"github.com/spf13/cobra"
 
 	"github.com/rac-cli/rac/internal/app"
@@ -14,38 +12,11 @@ func newGrepCmd(c *cli) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "grep TEXT [--session S | --all-sessions] [-i] [-C N] [--json]",
 		Short: "Search what recorded commands printed",
-		Long: `Search the current session's recordings, in sequence order, for TEXT as a
-literal substring (regex characters are plain text), as a terminal shows
-the output (a match inside coloured text is found). Each hit prints as
-
-  SESSION/NAME:LINE:text          (stdout)
-  SESSION/NAME:stderr:LINE:text   (stderr)
-
-with the match highlighted on a coloured terminal; with -C N context lines
-print as SESSION/NAME-LINE-text, groups separated by "--". LINE is the
-stream's line number, as 'rac out read REF --stream S --lines A:B' takes
-it. --json prints one object per hit: ref, session, name, stream, line,
-text, before and after ([{line, text}]). Exit status: 0 a match, 1 none,
-2 any error (an unknown session is an error, not "no match").`,
-		Example: `  rac out grep 'error:'
-  rac out grep -i -C 2 "connection refused"
-  rac out grep --all-sessions 'ghp_'
-  rac out grep --json 'FAIL'`,
-		Args: exactArgs(1, "missing text: rac out grep TEXT", "rac out grep takes one TEXT (quote it when it has spaces)"),
+		Args:  exactArgs(1, "missing text: rac out grep TEXT", "rac out grep takes one TEXT (quote it when it has spaces)"),
 		RunE: func(_ *cobra.Command, args []string) error {
 			req.Text = args[0]
 			req.Write = ui.GrepWriter(c.streams.OutColors())
-			hits, err := c.app.Grep(req, c.streams.Out)
-			var ce exitCodeError
-			switch {
-			case err == nil && hits == 0:
-				return exitCodeError{code: exitNotFound1} // no match: exit 1, nothing printed
-			case err == nil, errors.As(err, &ce):
-				return err
-			}
-			// grep's statuses: any error is 2, never 1 (which means no match)
-			c.printError(err, "rac out grep")
-			return exitCodeError{code: exitUsage}
+			return app.GrepExit(c.app.Grep(req, c.streams.Out))
 		},
 	}
 	f := cmd.Flags()

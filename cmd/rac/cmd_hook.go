@@ -1,13 +1,10 @@
 package main
 
 import (
-	"os"
-	"os/exec"
-
 	"github.com/spf13/cobra"
 
+	"github.com/rac-cli/rac/internal/appconfig"
 	"github.com/rac-cli/rac/internal/hook"
-	"github.com/rac-cli/rac/internal/shellinit"
 )
 
 // newHookCmd answers an agent harness's hook. It never fails the
@@ -17,11 +14,8 @@ import (
 func newHookCmd(c *cli) *cobra.Command {
 	ready := false
 	return &cobra.Command{
-		Use:   "hook claude|codex|gemini|claude-session",
-		Short: "Answer an agent harness's hook (installed by rac agent-init; not for people)",
-		Long: `Reads a tool call from stdin and answers with the same call with its command
-wrapped in 'rac run --', when the harness would run the original anyway; else
-answers nothing.`,
+		Use:                "hook claude|codex|gemini|claude-session",
+		Short:              "Answer an agent harness's hook (installed by rac agent-init; not for people)",
 		Hidden:             true,
 		Args:               cobra.ArbitraryArgs,
 		DisableFlagParsing: true,
@@ -41,13 +35,7 @@ answers nothing.`,
 			case len(args) != 1:
 				c.p.Errorf("hook: want one of claude, codex, gemini, claude-session")
 			default:
-				s := c.settings
-				exe, _ := os.Executable()
-				onPath, _ := exec.LookPath("rac")
-				_, err := hook.Handle(args[0], c.streams.In, c.streams.Out, hook.Options{
-					Wrap: s.Hook.Wrap.V, Interactive: s.Run.Interactive.V, Getenv: c.env.Getenv, PPID: os.Getppid(),
-					Rac: shellinit.Program(exe, onPath), Exe: exe,
-				})
+				_, err := hook.Handle(args[0], c.streams.In, c.streams.Out, appconfig.Hook(c.settings, c.env.Getenv))
 				if err != nil {
 					c.p.Errorf("hook %s: %v (answered nothing)", args[0], err)
 				}

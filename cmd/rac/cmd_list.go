@@ -13,17 +13,7 @@ func newListCmd(c *cli) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "list [--session S | --all-sessions] [--tree] [--json]",
 		Short: "List the recordings of the current session",
-		Long: `List recordings by start time, the newest last, under a header: name (the
-session is shown once above; with --all-sessions each row has its full
-SESSION/NAME reference), status (exit N, a signal, timed out, running,
-incomplete; ", cut" when capped), how long ago it started, how long it
-ran, bytes received and the command, cut with "…" to the terminal's width
-(never cut into a pipe). --tree nests a recording under the recorded
-command it ran under. --json prints the same recordings in the same order.`,
-		Example: `  rac out list
-  rac out list --all-sessions --tree
-  rac out list --session my-task --json`,
-		Args: cobra.NoArgs,
+		Args:  cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
 			res, err := c.app.List(sc)
 			switch {

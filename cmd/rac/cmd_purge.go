@@ -18,16 +18,7 @@ func newPurgeCmd(c *cli) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "purge --session S | --all [--yes]",
 		Short: "Remove every recording of a session, or of every session, now",
-		Long: `Remove every recording of session S (or of every session with --all) now,
-leaving tombstones that say "removed by user". Session folders keep their
-counters, so a session used again never reuses a number. Running
-recordings are not removed. Without --yes rac asks on the terminal; when
-stdin is not a terminal it refuses (exit status 2) and asks for --yes.
-'rac out list --session S' shows first what would go.`,
-		Example: `  rac out purge --session my-task
-  rac out purge --session my-task --yes
-  rac out purge --all --yes`,
-		Args: cobra.NoArgs,
+		Args:  cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
 			if !yes {
 				req.Confirm = c.confirmPurge
@@ -36,17 +27,14 @@ stdin is not a terminal it refuses (exit status 2) and asks for --yes.
 			if err != nil {
 				return err
 			}
-			status := c.reportRemoval(res)
+			c.reportRemoval(res)
 			total := gc.NewResult(false)
 			for _, r := range res.Results {
 				total.Merge(r)
 			}
 			c.p.Infof("purge removed %s, %s, %s", ui.Plural(total.RemovedSessions, "session"),
 				ui.Plural(total.RemovedRecordings, "recording"), ui.Bytes(max(total.FreedBytes, 0)))
-			if status != exitOK {
-				return exitCodeError{code: status}
-			}
-			return nil
+			return app.RemoveExit(res)
 		},
 	}
 	f := cmd.Flags()

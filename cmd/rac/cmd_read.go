@@ -12,25 +12,10 @@ import (
 func newReadCmd(c *cli, use string) *cobra.Command {
 	var req app.ReadRequest
 	cmd := &cobra.Command{
-		Use:   use + " [--stream stdout|stderr|combined] [--head N | --tail N | --lines A:B] [--raw] [--json] [--follow] [--no-pager]",
-		Short: "Print what a recorded command printed (no REF: the newest recording)",
-		Long: `Print a recording's output: both streams in arrival order, or one with
---stream. Text is cleaned as a terminal would show it (escape sequences
-removed, \r overwrites, backspace erases); where rac's colour is on (a
-terminal, --color always) the recording's own colours are kept. --raw
-prints the exact recorded bytes.
-Line numbers count within each stream, as grep and explain print them.
-Without REF (and as rac out last) it reads the newest recording. On a
-terminal the text goes through a pager as git's does: read.pager, else
-$RAC_PAGER, else $PAGER, else less -R (LESS=FRX when LESS is unset); never
-into a pipe, with --no-pager, --raw or --follow, or under an agent.
-Notes (running, incomplete, cut) go to stderr.`,
-		Example: `  rac out read --tail 80
-  rac out read 42 --stream stderr --lines 120:160
-  rac out read claude-0b7e6f4a-1c2d-4e5f-8a9b-0c1d2e3f4a5b/0003-make --follow
-  rac out read 0042-git-p --raw > out.bin`,
+		Use:               use + " [--stream stdout|stderr|combined] [--head N | --tail N | --lines A:B] [--raw] [--json] [--follow] [--no-pager]",
+		Short:             "Print what a recorded command printed (no REF: the newest recording)",
 		Args:              argsBetween(0, 1, "", "rac out read takes one reference"),
-		ValidArgsFunction: completeRef(c),
+		ValidArgsFunction: c.completeRef,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			req.Ref = "last"
 			if len(args) > 0 {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 
 	"github.com/rac-cli/rac/internal/ui"
@@ -13,18 +12,7 @@ func newSessionCmd(c *cli) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "session [--explain] [--json]",
 		Short: "Print the current session's name",
-		Long: `Print the name of the session this shell records into and reads short
-references from. --explain prints every rule in order, what it saw and why
-it was or was not taken, so you can see why two shells do or do not share a
-session. An agent's conversation id makes its session; elsewhere each
-terminal pane has its own. To share one between terminals, export the
-same RAC_SESSION=NAME in each (NAME matches [a-z0-9][a-z0-9._-]{0,63}).
---json prints one object: name, rule, source, var,
-from_agent and rules (each: rule, taken, reached, saw, why, hint).`,
-		Example: `  rac session
-  rac session --explain
-  rac session --session my-task --json`,
-		Args: cobra.NoArgs,
+		Args:  cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
 			id, view, err := c.app.Session()
 			if err != nil {
@@ -32,9 +20,7 @@ from_agent and rules (each: rule, taken, reached, saw, why, hint).`,
 			}
 			out := c.streams.Out
 			if asJSON {
-				enc := json.NewEncoder(out)
-				enc.SetIndent("", "  ")
-				return enc.Encode(view)
+				return ui.JSON(out, view)
 			}
 			fmt.Fprintln(out, id.Name)
 			if explain {

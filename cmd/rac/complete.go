@@ -12,29 +12,21 @@ import (
 )
 
 // completeRef completes the one reference of read, explain and path.
-func completeRef(c *cli) cobra.CompletionFunc {
-	return func(cmd *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
-		if len(args) > 0 {
-			return nil, cobra.ShellCompDirectiveNoFileComp
-		}
-		return refCompletions(c, cmd, toComplete)
+func (c *cli) completeRef(cmd *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+	if len(args) > 0 {
+		return nil, cobra.ShellCompDirectiveNoFileComp
 	}
+	return c.completeRefs(cmd, args, toComplete)
 }
 
-// completeRefs completes every reference of rm.
-func completeRefs(c *cli) cobra.CompletionFunc {
-	return func(cmd *cobra.Command, _ []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
-		return refCompletions(c, cmd, toComplete)
-	}
-}
-
-// refCompletions are the names of the current session (or of --session)
-// that start with toComplete; when none does, the qualified references of
-// the one session whose name starts so, or SESSION/ of each when several
-// do (without a space, so the shell asks again). Short names first: they
-// are what a person types in their own session. A store rac cannot read
-// completes nothing, silently: the shell shows no error of a completion.
-func refCompletions(c *cli, cmd *cobra.Command, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+// completeRefs completes every reference of rm: the names of the current
+// session (or of --session) that start with toComplete; when none does,
+// the qualified references of the one session whose name starts so, or
+// SESSION/ of each when several do (without a space, so the shell asks
+// again). Short names first: they are what a person types in their own
+// session. A store rac cannot read completes nothing, silently: the shell
+// shows no error of a completion.
+func (c *cli) completeRefs(cmd *cobra.Command, _ []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
 	const dir = cobra.ShellCompDirectiveNoFileComp
 	if c.app == nil {
 		return nil, dir
@@ -69,11 +61,7 @@ func refsIn(c *cli, session, prefix string, qualified bool) []cobra.Completion {
 	for _, k := range c.app.Candidates(session, prefix, qualified) {
 		desc := "the newest recording"
 		if e := k.Entry; e != nil {
-			signal := ""
-			if e.Signal != nil {
-				signal = *e.Signal
-			}
-			desc = ui.OutcomeShort(e.Status, e.ExitCode, signal) + "  " + ui.Quote(e.Argv)
+			desc = ui.OutcomeShort(e.Status, e.ExitCode, deref(e.Signal)) + "  " + ui.Quote(e.Argv)
 		}
 		out = append(out, cobra.CompletionWithDesc(k.Ref, desc))
 	}

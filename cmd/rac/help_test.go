@@ -152,3 +152,33 @@ func TestManPages(t *testing.T) {
 		}
 	}
 }
+
+// TestHelpTable: every command of the tree, hidden ones too, has its long
+// help and examples in internal/ui's table (rac version's whole help is
+// its Short), and every entry of the table names a command, so that no
+// text outlives a renamed or removed command.
+func TestHelpTable(t *testing.T) {
+	entries := map[string]bool{}
+	for _, path := range ui.HelpPaths() {
+		assert.False(t, entries[path], "%s has two entries in internal/ui/help.go", path)
+		entries[path] = true
+	}
+	seen := map[string]bool{}
+	var walk func(cmd *cobra.Command)
+	walk = func(cmd *cobra.Command) {
+		path := cmd.CommandPath()
+		seen[path] = true
+		if path != "rac version" {
+			assert.True(t, entries[path], "%s has no entry in internal/ui/help.go", path)
+			assert.NotEmpty(t, cmd.Long, "%s has no long help", path)
+		}
+		for _, sub := range cmd.Commands() {
+			walk(sub)
+		}
+	}
+	walk(testTree())
+	assert.True(t, seen["rac hook"], "the walk reached the hidden commands")
+	for path := range entries {
+		assert.True(t, seen[path], "internal/ui/help.go has text for %s, which is no command", path)
+	}
+}

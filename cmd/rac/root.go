@@ -33,7 +33,7 @@ type cli struct {
 }
 
 // Main runs rac with args and returns its exit status. It is the only
-// place that turns an error into a status (through exitStatus).
+// place that turns an error into a status (through app.ExitStatus).
 func Main(args []string, streams *ui.IOStreams) int {
 	return mainEnv(args, streams, app.Env{Getenv: os.Getenv, Environ: os.Environ, Now: time.Now, Version: version})
 }
@@ -56,9 +56,9 @@ func mainEnv(args []string, streams *ui.IOStreams, env app.Env) int {
 	root.SetErr(streams.Err)
 	cmd, err := root.ExecuteC()
 	isRun := cmd != nil && cmd.Name() == "run" && cmd.Parent() == root
-	var se signalExit
+	var se app.SignalExit
 	if errors.As(err, &se) {
-		return reraise(se.sig)
+		return reraise(se.Sig)
 	}
 	err = cobraUsage(err)
 	if err != nil {
@@ -68,23 +68,15 @@ func mainEnv(args []string, streams *ui.IOStreams, env app.Env) int {
 		}
 		c.printError(err, path)
 	}
-	return exitStatus(err, isRun)
+	return app.ExitStatus(err, isRun)
 }
 
 // newRootCmd builds the command tree; onlyRun leaves out everything but
 // rac run, whose start-up is on the path of every recorded command.
 func newRootCmd(c *cli, onlyRun bool) *cobra.Command {
 	root := &cobra.Command{
-		Use:   "rac",
-		Short: "Run a command as if rac were not there, and keep what it printed",
-		Long: `rac runs a command exactly as without rac (same output, exit status and
-signals) while it keeps the output in a session-scoped recording, and prints
-a qualified reference (rac: ref SESSION/NAME). Later, from any shell,
-rac out list / read / grep / explain recover what it printed without
-running it again.`,
-		Example: `  rac run -- git push
-  rac out read claude-0b7e6f4a-1c2d-4e5f-8a9b-0c1d2e3f4a5b/0003-git-push --tail 80
-  rac out list`,
+		Use:               "rac",
+		Short:             "Run a command as if rac were not there, and keep what it printed",
 		SilenceUsage:      true,
 		SilenceErrors:     true,
 		CompletionOptions: cobra.CompletionOptions{DisableDefaultCmd: true},
@@ -99,7 +91,18 @@ running it again.`,
 			newShellInitCmd(c), newCompletionCmd(c), newConfigCmd(c),
 			newMCPCmd(c), newHookCmd(c), newAgentInitCmd(c), newDoctorCmd(c))
 	}
+	setHelp(root)
 	return root
+}
+
+// setHelp gives cmd and every command under it its long help and
+// examples, which internal/ui keeps by command path with the rest of what
+// people read.
+func setHelp(cmd *cobra.Command) {
+	cmd.Long, cmd.Example = ui.Help(cmd.CommandPath())
+	for _, sub := range cmd.Commands() {
+		setHelp(sub)
+	}
 }
 
 func newVersionCmd() *cobra.Command {

@@ -1,9 +1,6 @@
 package main
 
 import (
-	"errors"
-	"strings"
-
 	"github.com/spf13/cobra"
 
 	"github.com/rac-cli/rac/internal/app"
@@ -20,11 +17,9 @@ func (c *cli) setup(cmd *cobra.Command) error {
 	if cmd.Name() == "run" && cmd.Flags().Changed("quiet") {
 		flags["run.announce"] = string(config.AnnounceNone)
 	}
-	s, gcOff, err := c.load(cmd, flags)
+	warn := func(msg string) { c.p.Warnf("%s", msg) }
+	s, gcOff, err := appconfig.Load(config.Options{Getenv: c.env.Getenv, Flags: flags}, cmd.Name() == "run", warn)
 	if err != nil {
-		if errors.Is(err, config.ErrInvalid) {
-			return app.Usage(err)
-		}
 		return err
 	}
 	c.settings = s
@@ -33,35 +28,8 @@ func (c *cli) setup(cmd *cobra.Command) error {
 	for _, w := range s.Warnings {
 		c.p.Warnf("%s", w.String())
 	}
-	set := appconfig.Settings(s, c.session, gcOff)
-	c.app = app.New(c.env, set)
-	c.app.Warn = func(msg string) { c.p.Warnf("%s", msg) }
+	c.app = app.New(c.env, appconfig.Settings(s, c.session, gcOff))
+	c.app.Warn = warn
 	c.app.Note = func(msg string) { c.p.Infof("%s", msg) }
 	return nil
-}
-
-// load reads the settings. For rac run a bad gc.* value is a warning and
-// automatic gc (or the free-space guard) is off for the run: a typo in a
-// retention setting must not cost the user the command.
-func (c *cli) load(cmd *cobra.Command, flags map[string]string) (*config.Settings, bool, error) {
-	opts := config.Options{Getenv: c.env.Getenv, Flags: flags}
-	if cmd.Name() == "run" {
-		opts.Tolerate = func(key string) bool { return strings.HasPrefix(key, "gc.") }
-	}
-	s, err := config.Load(opts)
-	if err != nil {
-		return nil, false, err
-	}
-	gcOff := false
-	for _, err := range s.Tolerated {
-		var ce *config.Error
-		if errors.As(err, &ce) && strings.HasSuffix(strings.ToLower(ce.Name), "min_free_bytes") {
-			c.p.Warnf("%v; the free-space guard is off for this run", err)
-			s.GC.MinFreeBytes.V = 0
-			continue
-		}
-		c.p.Warnf("%v; automatic gc is off for this run", err)
-		gcOff = true
-	}
-	return s, gcOff, nil
 }

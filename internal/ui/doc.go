@@ -3,8 +3,10 @@
 // each is a terminal, the colour decision for each stream, the printer of
 // rac's own "rac:" lines on stderr, and the renderings of values: quoted
 // commands, sizes, durations, ages, outcomes and tables; what rac out list,
-// grep and explain show people (ListTable, GrepHit, Explain); and the pager
-// rac out read writes through on a terminal (IOStreams.StartPager).
+// grep and explain show people (ListTable, GrepHit, Explain); the pager
+// rac out read writes through on a terminal (IOStreams.StartPager); the
+// hint under an error (Hint); and every command's long help and examples
+// (Help, by command path).
 //
 // It must never decide policy (what to redact, which store, when gc runs:
 // internal/app does), never read the store, and never print a string that
