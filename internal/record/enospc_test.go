@@ -97,7 +97,7 @@ func TestFooterFitsItsReserve(t *testing.T) {
 	red := map[string]int{}
 	total := 0
 	for i := 0; i < 500; i++ {
-		notes = append(notes, fmt.Sprintf("note %d <%s>", i, strings.Repeat("\x01é", 300)))
+		notes = append(notes, fmt.Sprintf("note %d <%s>", i, strings.Repeat("\x01é", 100)))
 		red[fmt.Sprintf("env:SECRET_TOKEN_%04d", i)] = i + 1
 		total += i + 1
 	}

@@ -220,7 +220,7 @@ func newAutomaton(pats []string, withFilter bool) *automaton {
 	}
 	if withFilter {
 		a.filter = newStartFilter(pats)
-		if haveTeddy {
+		if haveTeddy() {
 			a.teddy = newTeddy(pats)
 		}
 	}

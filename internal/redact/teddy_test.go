@@ -57,7 +57,7 @@ func TestTeddyOnlyWhereItPays(t *testing.T) {
 		r, err := New(Config{Environ: env(tc.vars)})
 		require.NoError(t, err)
 		require.Equal(t, tc.want, newTeddy(r.pats) != nil, "%d secret variables", tc.vars)
-		require.Equal(t, tc.want && haveTeddy, r.auto().teddy != nil, "%d secret variables", tc.vars)
+		require.Equal(t, tc.want && haveTeddy(), r.auto().teddy != nil, "%d secret variables", tc.vars)
 	}
 }
 
