@@ -20,6 +20,7 @@ func newAgentInitCmd(c *cli) *cobra.Command {
 		RunE: func(_ *cobra.Command, args []string) error {
 			o.Target, o.Getenv = args[0], c.env.Getenv
 			o.Program, o.Exe = appconfig.Self()
+			o.MCPServer, _, _ = appconfig.MCPServer() // "": agentinit says what is missing
 			res, err := agentinit.Run(o)
 			if errors.Is(err, agentinit.ErrUsage) {
 				return app.Usage(err)
@@ -43,6 +44,6 @@ func newAgentInitCmd(c *cli) *cobra.Command {
 	f.BoolVar(&o.Print, "print", false, "print the file as it would become; change nothing")
 	f.BoolVar(&o.Remove, "remove", false, "take rac's route out again")
 	f.BoolVar(&o.Rewrite, "rewrite", false, "claude: also the PreToolUse hook that rewrites allowed commands")
-	f.BoolVar(&o.MCP, "mcp", false, "register rac mcp as the harness's MCP server instead of the hooks")
+	f.BoolVar(&o.MCP, "mcp", false, "register rac-mcp as the harness's MCP server instead of the hooks")
 	return cmd
 }

@@ -35,7 +35,7 @@ type Options struct {
 	Remove bool
 	// Rewrite: for claude, also the PreToolUse rewrite.
 	Rewrite bool
-	// MCP: register rac mcp as the harness's MCP server "rac" instead of
+	// MCP: register rac-mcp as the harness's MCP server "rac" instead of
 	// installing the hooks (claude, codex, gemini).
 	MCP    bool
 	Getenv func(string) string
@@ -45,10 +45,12 @@ type Options struct {
 	// harness finds this rac by that name, else its absolute path
 	// (shellinit.Program).
 	Program string
-	// Exe is rac's absolute path: the MCP registration's command (Program
-	// when empty), since a harness starts its servers with its own PATH
-	// (Codex with almost no environment at all).
+	// Exe is rac's absolute path: what the MCP registration's server runs
+	// (Program when empty), since a harness starts its servers with its
+	// own PATH (Codex with almost no environment at all).
 	Exe string
+	// MCPServer is rac-mcp's absolute path: the MCP registration's command.
+	MCPServer string
 }
 
 // Result says what Run did.
@@ -111,6 +113,9 @@ func Run(o Options) (Result, error) {
 	file, err := pick()
 	if err != nil {
 		return Result{}, err
+	}
+	if o.MCP && !o.Remove && o.MCPServer == "" {
+		return Result{}, errors.New("--mcp registers rac-mcp, the MCP server, which is neither beside rac nor on PATH: make build puts both in bin/ (or go build -o DIR/ ./cmd/rac ./cmd/rac-mcp); nothing was changed")
 	}
 	res := Result{Path: file, remove: o.Remove, target: o.Target}
 	if o.MCP {

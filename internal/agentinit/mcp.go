@@ -1,23 +1,31 @@
 package agentinit
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"unicode/utf8"
 )
 
-// The MCP registration (agent-init TARGET --mcp) names rac mcp as the
-// server "rac": in Claude Code's ~/.claude.json (user scope, what
+// The MCP registration (agent-init TARGET --mcp) names rac-mcp, the
+// server program, as the server "rac" (with --rac, the rac that registered
+// it): in Claude Code's ~/.claude.json (user scope, what
 // `claude mcp add --scope user` writes) or a project's .mcp.json, in
 // Gemini CLI's settings.json, both under "mcpServers"; in Codex's
 // config.toml as the table [mcp_servers.rac]. go.mod has no TOML library,
 // so that table is a delimited block of text rac appends and takes out
 // again, as it does the instructions blocks.
+//
+// The harness starts rac-mcp itself, not rac mcp: that exec through rac
+// cost a server's first initialize answer 2.7x the time of rac --version
+// (make bench), rac-mcp alone about 1.5x. A registration of rac mcp that
+// an earlier rac wrote is rac's too: install replaces it.
 
 // mcpName is the server's name: Claude Code and Codex show its tools to
 // the model as mcp__rac__TOOL.
@@ -55,11 +63,17 @@ type mcpEntry struct {
 	Args    []string `json:"args"`
 }
 
-func (o Options) mcpCommand() string {
+func (o Options) racPath() string {
 	if o.Exe != "" {
 		return o.Exe
 	}
 	return o.Program
+}
+
+// mcpEntry is the registration: rac-mcp, told which rac its run tool
+// starts.
+func (o Options) mcpEntry() mcpEntry {
+	return mcpEntry{Command: o.MCPServer, Args: []string{"--rac", o.racPath()}}
 }
 
 // editMCP installs or removes the registration in old.
@@ -78,7 +92,7 @@ func (o Options) editMCP(old []byte, missing bool) ([]byte, error) {
 	if o.Remove {
 		b, err = removeServer(old)
 	} else {
-		b, err = installServer(old, mcpEntry{Command: o.mcpCommand(), Args: []string{"mcp"}})
+		b, err = installServer(old, o.mcpEntry())
 	}
 	if err != nil {
 		return nil, err
@@ -109,40 +123,92 @@ func servers(b []byte) (root, srvs, rac *node, err error) {
 	return root, srvs, rac, nil
 }
 
-// isOurServer reports whether an mcpServers entry is rac mcp: rac by any
-// path, with the arguments mcp and nothing but flags after it.
-func isOurServer(b []byte, n *node) bool {
+// ourServer reads an mcpServers entry that is rac's: rac-mcp by any path,
+// or rac mcp (rac by any path, with the argument mcp and nothing but flags
+// after it), which an earlier rac registered.
+func ourServer(b []byte, n *node) (mcpEntry, bool) {
 	var e mcpEntry
 	if json.Unmarshal(b[n.start:n.end], &e) != nil {
-		return false
+		return e, false
 	}
-	return path.Base(e.Command) == "rac" && len(e.Args) > 0 && e.Args[0] == "mcp"
+	return e, path.Base(e.Command) == "rac-mcp" || path.Base(e.Command) == "rac" && len(e.Args) > 0 && e.Args[0] == "mcp"
 }
 
 func errNotOurs(what string) error {
-	return fmt.Errorf("it already has an MCP server named %q that is not 'rac mcp' (%s); rename or remove it first", mcpName, what)
+	return fmt.Errorf("it already has an MCP server named %q that is not rac's (rac-mcp or rac mcp) (%s); rename or remove it first", mcpName, what)
 }
 
 func installServer(b []byte, e mcpEntry) ([]byte, error) {
 	root, srvs, rac, err := servers(b)
-	switch {
-	case err != nil:
+	if err != nil {
 		return nil, err
-	case rac != nil && isOurServer(b, rac):
-		return b, nil
-	case rac != nil:
-		return nil, errNotOurs("mcpServers." + mcpName)
+	}
+	if rac != nil {
+		have, ours := ourServer(b, rac)
+		switch {
+		case !ours:
+			return nil, errNotOurs("mcpServers." + mcpName)
+		case have.Command == e.Command && slices.Equal(have.Args, e.Args):
+			return b, nil
+		}
+		// an older registration (rac mcp, or a rac that moved)
+		return updateServer(b, rac, e)
+	}
+	switch {
 	case srvs != nil:
 		return insert(b, srvs, mcpName, e)
 	}
 	return insert(b, root, "mcpServers", map[string]mcpEntry{mcpName: e})
 }
 
+// updateServer points rac's entry at e in place: its command and args are
+// replaced and every other key of it (an env, Gemini's trust) is kept. The
+// later of the two edits is made first, so the other's offsets hold.
+func updateServer(b []byte, entry *node, e mcpEntry) ([]byte, error) {
+	cmd, _ := entry.get("command")
+	args, _ := entry.get("args")
+	setArgs := func(b []byte) ([]byte, error) {
+		if args == nil {
+			return insert(b, entry, "args", e.Args)
+		}
+		prefix, unit := "", ""
+		if bytes.Contains(b[entry.start:entry.end], []byte("\n")) {
+			prefix, unit = lineIndent(b, args.start), indentUnit(b)
+		}
+		return replaceValue(b, args, e.Args, prefix, unit)
+	}
+	setCmd := func(b []byte) ([]byte, error) { return replaceValue(b, cmd, e.Command, "", "") }
+	if args == nil || args.start > cmd.start {
+		b, err := setArgs(b)
+		if err != nil {
+			return nil, err
+		}
+		return setCmd(b)
+	}
+	b, err := setCmd(b)
+	if err != nil {
+		return nil, err
+	}
+	return setArgs(b)
+}
+
+// replaceValue puts v where the value n is.
+func replaceValue(b []byte, n *node, v any, prefix, indent string) ([]byte, error) {
+	val, err := marshal(v, prefix, indent)
+	if err != nil {
+		return nil, err
+	}
+	return append(append(append([]byte(nil), b[:n.start]...), val...), b[n.end:]...), nil
+}
+
 // removeServer deletes rac's entry, with the mcpServers object when it
-// held only that; a "rac" entry that is not rac mcp stays.
+// held only that; a "rac" entry that is not rac's stays.
 func removeServer(b []byte) ([]byte, error) {
 	root, srvs, rac, err := servers(b)
-	if err != nil || rac == nil || !isOurServer(b, rac) {
+	if err != nil || rac == nil {
+		return b, err
+	}
+	if _, ours := ourServer(b, rac); !ours {
 		return b, err
 	}
 	if len(srvs.elems) > 1 {
@@ -174,8 +240,10 @@ func (o Options) editTOML(old []byte) ([]byte, error) {
 	if o.Remove && len(old) == 0 {
 		return nil, nil
 	}
-	if !utf8.ValidString(o.mcpCommand()) {
-		return nil, fmt.Errorf("rac's path %q is not UTF-8, which a TOML file cannot hold", o.mcpCommand())
+	for _, p := range []string{o.racPath(), o.MCPServer} {
+		if !utf8.ValidString(p) {
+			return nil, fmt.Errorf("the path %q is not UTF-8, which a TOML file cannot hold", p)
+		}
 	}
 	return editDelimited(old, tomlBegin, tomlEnd, o.tomlBlock(), o.Remove), nil
 }
@@ -189,8 +257,8 @@ func (o Options) tomlBlock() string {
 	}
 	return tomlBegin + "\n" +
 		"[mcp_servers." + mcpName + "]\n" +
-		"command = " + tomlQuote(o.mcpCommand()) + "\n" +
-		"args = [\"mcp\"]\n" +
+		"command = " + tomlQuote(o.MCPServer) + "\n" +
+		"args = [\"--rac\", " + tomlQuote(o.racPath()) + "]\n" +
 		"# Codex clears an MCP server's environment: these keep rac's store and settings\n" +
 		"env_vars = [" + strings.Join(vars, ", ") + "]\n" +
 		tomlEnd
@@ -221,14 +289,14 @@ func (o Options) mcpNotes() []string {
 	run := "the run tool is off until mcp.run is true (RAC_MCP_RUN=true in the server's environment): once a harness allows it, every command the model asks for runs unchecked"
 	switch o.Target {
 	case "claude":
-		n := []string{"Claude Code starts 'rac mcp' in each new session ('claude mcp list' shows it); with the SessionStart hook (rac agent-init claude) the tools default to the conversation's session, and follow /clear"}
+		n := []string{"Claude Code starts rac-mcp in each new session ('claude mcp list' shows it); with the SessionStart hook (rac agent-init claude) the tools default to the conversation's session, and follow /clear"}
 		if o.Project {
 			n = append(n, ".mcp.json is the project's: Claude Code asks once whether to use its servers (claude -p uses them without asking)")
 		}
 		return append(n, run)
 	case "codex":
 		n := []string{
-			"Codex starts 'rac mcp' in each session ('codex mcp list' shows it) with a cleared environment: env_vars passes rac's variables on",
+			"Codex starts rac-mcp in each session ('codex mcp list' shows it) with a cleared environment: env_vars passes rac's variables on",
 			"the server finds the conversation from the thread lock Codex holds open, so a call without a session uses the conversation's session, where its shell calls record too",
 		}
 		if o.Project {

@@ -11,7 +11,10 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-const racExe = "/opt/rac/bin/rac"
+const (
+	racExe = "/opt/rac/bin/rac"
+	mcpExe = "/opt/rac/bin/rac-mcp"
+)
 
 // claudeState is the shape of ~/.claude.json, which Claude Code writes
 // itself (JSON.stringify with two spaces).
@@ -49,7 +52,7 @@ func mcpFileOf(t *testing.T, home string, o Options) string {
 func roundTrip(t *testing.T, o Options, text string, check func(t *testing.T, b []byte)) {
 	t.Helper()
 	home := t.TempDir()
-	o.MCP, o.Exe = true, racExe
+	o.MCP, o.Exe, o.MCPServer = true, racExe, mcpExe
 	file := mcpFileOf(t, home, o)
 	if text != "" {
 		require.NoError(t, os.MkdirAll(filepath.Dir(file), 0o700))
@@ -62,11 +65,15 @@ func roundTrip(t *testing.T, o Options, text string, check func(t *testing.T, b 
 	require.NoError(t, err)
 	check(t, b)
 	assert.False(t, run(t, home, o).Changed, "installed twice")
+	// a rac that moved registers its new path in place, as in Codex's block
 	other := o
 	other.Exe = "/elsewhere/rac"
-	if o.Target != "codex" { // the JSON entry of rac by any path counts
-		assert.False(t, run(t, home, other).Changed, "installed again by another path")
-	}
+	assert.True(t, run(t, home, other).Changed, "not registered again by the new path")
+	b, err = os.ReadFile(file)
+	require.NoError(t, err)
+	assert.Contains(t, string(b), "/elsewhere/rac")
+	assert.NotContains(t, string(b), racExe+`"`)
+	assert.False(t, run(t, home, other).Changed, "installed twice by the new path")
 
 	o.Remove = true
 	res = run(t, home, o)
@@ -93,7 +100,7 @@ func checkJSONServer(t *testing.T, b []byte) {
 	require.NoError(t, json.Unmarshal(b, &s), "%s", b)
 	var e mcpEntry
 	require.NoError(t, json.Unmarshal(s.MCPServers["rac"], &e))
-	assert.Equal(t, mcpEntry{Command: racExe, Args: []string{"mcp"}}, e)
+	assert.Equal(t, mcpEntry{Command: mcpExe, Args: []string{"--rac", racExe}}, e)
 }
 
 func TestMCPJSONRoundTrip(t *testing.T) {
@@ -125,15 +132,16 @@ func TestMCPJSONRoundTrip(t *testing.T) {
 
 func TestMCPJSONMissingFile(t *testing.T) {
 	home := t.TempDir()
-	res := run(t, home, Options{Target: "claude", Project: true, MCP: true, Exe: racExe})
+	res := run(t, home, Options{Target: "claude", Project: true, MCP: true, Exe: racExe, MCPServer: mcpExe})
 	b, err := os.ReadFile(res.Path)
 	require.NoError(t, err)
 	assert.Equal(t, `{
   "mcpServers": {
     "rac": {
-      "command": "/opt/rac/bin/rac",
+      "command": "/opt/rac/bin/rac-mcp",
       "args": [
-        "mcp"
+        "--rac",
+        "/opt/rac/bin/rac"
       ]
     }
   }
@@ -157,7 +165,7 @@ func TestMCPTOMLRoundTrip(t *testing.T) {
 				roundTrip(t, Options{Target: "codex", Project: project}, text, func(t *testing.T, b []byte) {
 					s := string(b)
 					assert.True(t, strings.HasPrefix(s, text))
-					assert.Contains(t, s, "\n[mcp_servers.rac]\ncommand = \"/opt/rac/bin/rac\"\nargs = [\"mcp\"]\n")
+					assert.Contains(t, s, "\n[mcp_servers.rac]\ncommand = \"/opt/rac/bin/rac-mcp\"\nargs = [\"--rac\", \"/opt/rac/bin/rac\"]\n")
 					assert.Contains(t, s, `env_vars = ["RAC_HOME", "XDG_STATE_HOME", "XDG_CONFIG_HOME", "RAC_MCP_RUN", "RAC_MCP_BUDGET"]`)
 					assert.Equal(t, 1, strings.Count(s, tomlBegin))
 				})
@@ -169,16 +177,16 @@ func TestMCPTOMLRoundTrip(t *testing.T) {
 // A moved rac is registered again by its new path, in place.
 func TestMCPTOMLUpdated(t *testing.T) {
 	home := t.TempDir()
-	o := Options{Target: "codex", MCP: true, Exe: racExe}
+	o := Options{Target: "codex", MCP: true, Exe: racExe, MCPServer: mcpExe}
 	file := mcpFileOf(t, home, o)
 	require.NoError(t, os.MkdirAll(filepath.Dir(file), 0o700))
 	require.NoError(t, os.WriteFile(file, []byte("a = 1\n"), 0o600))
 	run(t, home, o)
-	o.Exe = "/new/rac"
+	o.Exe, o.MCPServer = "/new/rac", "/new/rac-mcp"
 	assert.True(t, run(t, home, o).Changed)
 	b, err := os.ReadFile(file)
 	require.NoError(t, err)
-	assert.Contains(t, string(b), `command = "/new/rac"`)
+	assert.Contains(t, string(b), `command = "/new/rac-mcp"`)
 	assert.NotContains(t, string(b), racExe)
 	assert.Equal(t, 1, strings.Count(string(b), tomlBegin))
 }
@@ -200,13 +208,13 @@ func TestMCPNotOurs(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			home := t.TempDir()
 			o := tc.o
-			o.MCP, o.Exe, o.Getenv = true, racExe, getenv(home)
+			o.MCP, o.Exe, o.MCPServer, o.Getenv = true, racExe, mcpExe, getenv(home)
 			file := mcpFileOf(t, home, o)
 			require.NoError(t, os.MkdirAll(filepath.Dir(file), 0o700))
 			require.NoError(t, os.WriteFile(file, []byte(tc.text), 0o600))
 			_, err := Run(o)
 			require.Error(t, err)
-			assert.Contains(t, err.Error(), `an MCP server named "rac" that is not 'rac mcp'`)
+			assert.Contains(t, err.Error(), `an MCP server named "rac" that is not rac's (rac-mcp or rac mcp)`)
 			assert.Contains(t, err.Error(), "nothing was changed")
 			o.Remove = true
 			res, err := Run(o)
@@ -232,7 +240,7 @@ func TestMCPRefusedAndUsage(t *testing.T) {
 			require.NoError(t, os.MkdirAll(filepath.Dir(file), 0o700))
 			require.NoError(t, os.WriteFile(file, []byte(text), 0o600))
 			for _, remove := range []bool{false, true} {
-				_, err := Run(Options{Target: "claude", Project: true, MCP: true, Remove: remove, Cwd: filepath.Dir(file), Getenv: getenv(home)})
+				_, err := Run(Options{Target: "claude", Project: true, MCP: true, MCPServer: mcpExe, Remove: remove, Cwd: filepath.Dir(file), Getenv: getenv(home)})
 				require.Error(t, err)
 				assert.Contains(t, err.Error(), "nothing was changed")
 				b, _ := os.ReadFile(file)
@@ -248,8 +256,62 @@ func TestMCPRefusedAndUsage(t *testing.T) {
 		_, err := Run(o)
 		assert.ErrorIs(t, err, ErrUsage, "%+v", o)
 	}
-	_, err := Run(Options{Target: "codex", MCP: true, Exe: "/bad\xff/rac", Getenv: getenv(home)})
+	_, err := Run(Options{Target: "codex", MCP: true, Exe: "/bad\xff/rac", MCPServer: mcpExe, Getenv: getenv(home)})
 	assert.ErrorContains(t, err, "not UTF-8")
+	// no rac-mcp to register: a clear error, no file
+	for _, target := range []string{"claude", "codex", "gemini"} {
+		_, err = Run(Options{Target: target, MCP: true, Exe: racExe, Getenv: getenv(home)})
+		assert.ErrorContains(t, err, "neither beside rac nor on PATH")
+	}
+	assert.NoFileExists(t, filepath.Join(home, ".claude.json"))
+}
+
+// A registration of rac mcp that an earlier rac wrote is rac's: install
+// replaces it with rac-mcp in place (other servers and keys kept), and
+// remove takes it out.
+func TestMCPOldRegistrationReplaced(t *testing.T) {
+	for _, tc := range []struct {
+		name, text string
+		o          Options
+		gone       string
+	}{
+		{"claude", "{\n  \"mcpServers\": {\n    \"docs\": {\"command\": \"docs\"},\n    \"rac\": {\n      \"command\": \"/usr/local/bin/rac\",\n      \"args\": [\"mcp\"]\n    }\n  }\n}\n", Options{Target: "claude"}, `"mcp"`},
+		{"gemini alone", `{"mcpServers": {"rac": {"command": "rac", "args": ["mcp", "--session", "x"], "trust": true}}}`, Options{Target: "gemini"}, `"--session"`},
+		{"claude no args", "{\"mcpServers\": {\"rac\": {\"env\": {\"RAC_MCP_RUN\": \"true\"}, \"command\": \"/x/rac-mcp\"}}}", Options{Target: "claude"}, `/x/rac-mcp`},
+		{"codex", "a = 1\n" + tomlBegin + "\n[mcp_servers.rac]\ncommand = \"/usr/local/bin/rac\"\nargs = [\"mcp\"]\n" + tomlEnd + "\n", Options{Target: "codex"}, `["mcp"]`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			home := t.TempDir()
+			o := tc.o
+			o.MCP, o.Exe, o.MCPServer = true, racExe, mcpExe
+			file := mcpFileOf(t, home, o)
+			require.NoError(t, os.MkdirAll(filepath.Dir(file), 0o700))
+			require.NoError(t, os.WriteFile(file, []byte(tc.text), 0o600))
+			assert.True(t, run(t, home, o).Changed)
+			b, err := os.ReadFile(file)
+			require.NoError(t, err)
+			assert.Contains(t, string(b), mcpExe)
+			assert.NotContains(t, string(b), tc.gone)
+			assert.Equal(t, 1, strings.Count(string(b), `rac`+map[bool]string{true: "]", false: `"`}[o.Target == "codex"]+map[bool]string{true: "", false: ":"}[o.Target == "codex"]), "one rac server: %s", b)
+			if o.Target != "codex" {
+				checkJSONServer(t, b)
+			}
+			t.Logf("%s", b)
+			switch tc.name {
+			case "claude":
+				assert.Contains(t, string(b), `"docs": {"command": "docs"}`)
+			case "gemini alone":
+				assert.Contains(t, string(b), `"trust": true`, "a key the user added to rac's entry is kept")
+			case "claude no args":
+				assert.Contains(t, string(b), `"env": {"RAC_MCP_RUN": "true"}`, "a key the user added to rac's entry is kept")
+			}
+			assert.False(t, run(t, home, o).Changed, "installed twice")
+			o.Remove = true
+			assert.True(t, run(t, home, o).Changed)
+			b, _ = os.ReadFile(file)
+			assert.NotContains(t, string(b), "rac")
+		})
+	}
 }
 
 func TestMCPFiles(t *testing.T) {
