@@ -2,7 +2,6 @@ package agentinit
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"path"
@@ -125,13 +124,69 @@ func servers(b []byte) (root, srvs, rac *node, err error) {
 
 // ourServer reads an mcpServers entry that is rac's: rac-mcp by any path,
 // or rac mcp (rac by any path, with the argument mcp and nothing but flags
-// after it), which an earlier rac registered.
-func ourServer(b []byte, n *node) (mcpEntry, bool) {
+// after it), which an earlier rac registered. It reads the entry as the
+// editor sees it (keys exactly, in the file's case): an entry with
+// command or args twice, or either of a type rac never writes, is not
+// rac's, since a harness may read it otherwise (JSON.parse takes the last
+// of two).
+func ourServer(n *node) (mcpEntry, bool) {
 	var e mcpEntry
-	if json.Unmarshal(b[n.start:n.end], &e) != nil {
+	if n.kind != '{' || count(n.keys, "command") != 1 || count(n.keys, "args") > 1 {
 		return e, false
 	}
-	return e, path.Base(e.Command) == "rac-mcp" || path.Base(e.Command) == "rac" && len(e.Args) > 0 && e.Args[0] == "mcp"
+	cmd, _ := n.get("command")
+	if cmd.kind != '"' {
+		return e, false
+	}
+	e.Command = cmd.str
+	if args, _ := n.get("args"); args != nil {
+		if args.kind != '[' {
+			return e, false
+		}
+		for _, a := range args.elems {
+			if a.kind != '"' {
+				return e, false
+			}
+			e.Args = append(e.Args, a.str)
+		}
+	}
+	switch path.Base(e.Command) {
+	case "rac-mcp":
+		return e, true
+	case "rac":
+		return e, len(e.Args) > 0 && e.Args[0] == "mcp"
+	}
+	return e, false
+}
+
+func count(keys []string, k string) int {
+	n := 0
+	for _, x := range keys {
+		if x == k {
+			n++
+		}
+	}
+	return n
+}
+
+// userFlags are the arguments of rac's entry that the user added (rac mcp
+// --session work): all but the mcp of the old form and rac's own --rac.
+func userFlags(have mcpEntry) []string {
+	args := have.Args
+	if path.Base(have.Command) == "rac" {
+		args = args[1:] // mcp
+	}
+	var out []string
+	for i := 0; i < len(args); i++ {
+		switch {
+		case args[i] == "--rac":
+			i++ // and its value
+		case strings.HasPrefix(args[i], "--rac="):
+		default:
+			out = append(out, args[i])
+		}
+	}
+	return out
 }
 
 func errNotOurs(what string) error {
@@ -144,15 +199,16 @@ func installServer(b []byte, e mcpEntry) ([]byte, error) {
 		return nil, err
 	}
 	if rac != nil {
-		have, ours := ourServer(b, rac)
-		switch {
-		case !ours:
+		have, ours := ourServer(rac)
+		if !ours {
 			return nil, errNotOurs("mcpServers." + mcpName)
-		case have.Command == e.Command && slices.Equal(have.Args, e.Args):
+		}
+		want := mcpEntry{Command: e.Command, Args: append(slices.Clip(e.Args), userFlags(have)...)}
+		if have.Command == want.Command && slices.Equal(have.Args, want.Args) {
 			return b, nil
 		}
 		// an older registration (rac mcp, or a rac that moved)
-		return updateServer(b, rac, e)
+		return updateServer(b, rac, want)
 	}
 	switch {
 	case srvs != nil:
@@ -163,33 +219,31 @@ func installServer(b []byte, e mcpEntry) ([]byte, error) {
 
 // updateServer points rac's entry at e in place: its command and args are
 // replaced and every other key of it (an env, Gemini's trust) is kept. The
-// later of the two edits is made first, so the other's offsets hold.
+// later of the two edits is made first, so the other's offsets hold; the
+// layout is read before either.
 func updateServer(b []byte, entry *node, e mcpEntry) ([]byte, error) {
 	cmd, _ := entry.get("command")
 	args, _ := entry.get("args")
+	prefix, unit := "", ""
+	if args != nil && bytes.Contains(b[entry.start:entry.end], []byte("\n")) {
+		prefix, unit = lineIndent(b, args.start), indentUnit(b)
+	}
 	setArgs := func(b []byte) ([]byte, error) {
 		if args == nil {
 			return insert(b, entry, "args", e.Args)
 		}
-		prefix, unit := "", ""
-		if bytes.Contains(b[entry.start:entry.end], []byte("\n")) {
-			prefix, unit = lineIndent(b, args.start), indentUnit(b)
-		}
 		return replaceValue(b, args, e.Args, prefix, unit)
 	}
 	setCmd := func(b []byte) ([]byte, error) { return replaceValue(b, cmd, e.Command, "", "") }
+	first, second := setCmd, setArgs
 	if args == nil || args.start > cmd.start {
-		b, err := setArgs(b)
-		if err != nil {
-			return nil, err
-		}
-		return setCmd(b)
+		first, second = setArgs, setCmd
 	}
-	b, err := setCmd(b)
+	b, err := first(b)
 	if err != nil {
 		return nil, err
 	}
-	return setArgs(b)
+	return second(b)
 }
 
 // replaceValue puts v where the value n is.
@@ -208,7 +262,7 @@ func removeServer(b []byte) ([]byte, error) {
 	if err != nil || rac == nil {
 		return b, err
 	}
-	if _, ours := ourServer(b, rac); !ours {
+	if _, ours := ourServer(rac); !ours {
 		return b, err
 	}
 	if len(srvs.elems) > 1 {

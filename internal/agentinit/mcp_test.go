@@ -191,6 +191,27 @@ func TestMCPTOMLUpdated(t *testing.T) {
 	assert.Equal(t, 1, strings.Count(string(b), tomlBegin))
 }
 
+// Flags the user added to rac's entry stay when it is pointed at rac-mcp.
+func TestMCPUserFlagsKept(t *testing.T) {
+	for _, text := range []string{
+		`{"mcpServers": {"rac": {"command": "/old/rac", "args": ["mcp", "--session", "work"]}}}`,
+		`{"mcpServers": {"rac": {"command": "/old/rac-mcp", "args": ["--rac", "/old/rac", "--session", "work"]}}}`,
+		`{"mcpServers": {"rac": {"command": "/old/rac-mcp", "args": ["--session", "work", "--rac=/old/rac"]}}}`,
+	} {
+		home := t.TempDir()
+		o := Options{Target: "claude", MCP: true, Exe: racExe, MCPServer: mcpExe}
+		file := mcpFileOf(t, home, o)
+		require.NoError(t, os.MkdirAll(filepath.Dir(file), 0o700))
+		require.NoError(t, os.WriteFile(file, []byte(text), 0o600))
+		assert.True(t, run(t, home, o).Changed)
+		b, err := os.ReadFile(file)
+		require.NoError(t, err)
+		assert.Contains(t, string(b), `"args": ["--rac","`+racExe+`","--session","work"]`, "%s", b)
+		assert.Contains(t, string(b), `"command": "`+mcpExe+`"`)
+		assert.False(t, run(t, home, o).Changed, "installed twice: %s", b)
+	}
+}
+
 // A server named rac that is not rac mcp is the user's: install refuses
 // to touch the file, remove leaves it.
 func TestMCPNotOurs(t *testing.T) {
@@ -201,6 +222,11 @@ func TestMCPNotOurs(t *testing.T) {
 		{"claude", `{"mcpServers": {"rac": {"command": "/usr/bin/racket", "args": ["mcp"]}}}`, Options{Target: "claude"}},
 		{"gemini args", `{"mcpServers": {"rac": {"command": "rac", "args": ["serve"]}}}`, Options{Target: "gemini"}},
 		{"gemini url", `{"mcpServers": {"rac": {"httpUrl": "http://x"}}}`, Options{Target: "gemini"}},
+		// keys as the file spells them, and once: a harness may read them otherwise
+		{"another case", `{"mcpServers": {"rac": {"Command": "/x/rac", "args": ["mcp"]}}}`, Options{Target: "claude"}},
+		{"command twice", `{"mcpServers": {"rac": {"command": "/x/rac-mcp", "command": "/x/other"}}}`, Options{Target: "claude"}},
+		{"args twice", `{"mcpServers": {"rac": {"command": "/x/rac", "args": ["mcp"], "args": ["other"]}}}`, Options{Target: "claude"}},
+		{"args not strings", `{"mcpServers": {"rac": {"command": "/x/rac", "args": ["mcp", 1]}}}`, Options{Target: "claude"}},
 		{"codex table", "[mcp_servers.rac]\ncommand = \"other\"\n", Options{Target: "codex"}},
 		{"codex quoted", "[ mcp_servers . \"rac\" ]\ncommand = \"other\"\n", Options{Target: "codex"}},
 		{"codex dotted", "mcp_servers.rac.command = \"other\"\n", Options{Target: "codex"}},
@@ -276,7 +302,8 @@ func TestMCPOldRegistrationReplaced(t *testing.T) {
 		gone       string
 	}{
 		{"claude", "{\n  \"mcpServers\": {\n    \"docs\": {\"command\": \"docs\"},\n    \"rac\": {\n      \"command\": \"/usr/local/bin/rac\",\n      \"args\": [\"mcp\"]\n    }\n  }\n}\n", Options{Target: "claude"}, `"mcp"`},
-		{"gemini alone", `{"mcpServers": {"rac": {"command": "rac", "args": ["mcp", "--session", "x"], "trust": true}}}`, Options{Target: "gemini"}, `"--session"`},
+		{"gemini alone", `{"mcpServers": {"rac": {"command": "rac", "args": ["mcp"], "trust": true}}}`, Options{Target: "gemini"}, `"mcp"`},
+		{"args first, a long path", "{\"mcpServers\":{\"rac\":{\"args\":[\"mcp\"],\"command\":\"/" + strings.Repeat("p", 600) + "/rac\"}}}", Options{Target: "claude"}, strings.Repeat("p", 600)},
 		{"claude no args", "{\"mcpServers\": {\"rac\": {\"env\": {\"RAC_MCP_RUN\": \"true\"}, \"command\": \"/x/rac-mcp\"}}}", Options{Target: "claude"}, `/x/rac-mcp`},
 		{"codex", "a = 1\n" + tomlBegin + "\n[mcp_servers.rac]\ncommand = \"/usr/local/bin/rac\"\nargs = [\"mcp\"]\n" + tomlEnd + "\n", Options{Target: "codex"}, `["mcp"]`},
 	} {

@@ -89,6 +89,10 @@ func MCPServer() (server, exe string, err error) {
 		}
 	}
 	if p, err := exec.LookPath("rac-mcp"); err == nil {
+		// a PATH entry may be relative (bin): a harness would not find that
+		if abs, err := filepath.Abs(p); err == nil {
+			p = abs
+		}
 		return p, exe, nil
 	}
 	return "", exe, errors.New("rac mcp needs rac-mcp, the MCP server, beside rac or on PATH: make build puts both in bin/ (or go build -o DIR/rac-mcp ./cmd/rac-mcp)")

@@ -58,6 +58,9 @@ type Server struct {
 	srv    *mcp.Server
 	groups *groups
 	ready  sync.Once // the redactor of o.App is built
+	// parentStart is when ParentPID started, read once at New: a later
+	// process with that pid (the harness gone, the pid reused) is not it
+	parentStart uint64
 }
 
 // New builds the server and its tools.
@@ -66,6 +69,9 @@ func New(o Options) *Server {
 		o.Budget = MinBudget
 	}
 	s := &Server{o: o, groups: newGroups()}
+	if o.ParentPID > 0 {
+		s.parentStart, _ = store.ProcStart(o.ParentPID)
+	}
 	// in the background: initialize need not wait for it
 	go s.base()
 	s.srv = mcp.NewServer(&mcp.Implementation{Name: "rac", Title: "rac recordings", Version: o.Version}, &mcp.ServerOptions{
@@ -123,8 +129,10 @@ type callApp struct {
 	notes []string
 }
 
-// appFor chooses the session of one call: the session argument; else the
-// one the harness's SessionStart hook announced for the server's parent;
+// appFor chooses the session of one call: the session argument; else an
+// explicit one of the server (rac mcp --session, or RAC_SESSION where rac
+// run's rules take it); else the one the harness's SessionStart hook
+// announced for the server's parent;
 // else the one conversation the parent holds a file of open (Codex's
 // thread lock); else rac run's rules, unless they found nothing better than the default
 // session. A qualified reference names its own session and needs none.
@@ -149,23 +157,35 @@ func (s *Server) appFor(sess, ref string) (*callApp, error) {
 	return c, nil
 }
 
+// parentAlive reports whether the harness that started the server is still
+// the process with its pid (same start time as at New, when one was read).
+func (s *Server) parentAlive() bool {
+	if s.o.ParentPID <= 0 {
+		return false
+	}
+	start, err := store.ProcStart(s.o.ParentPID)
+	return err == nil && (s.parentStart == 0 || start == s.parentStart)
+}
+
 // ErrNoSession is a call that names no session when the server cannot
 // tell which conversation it serves.
 var ErrNoSession = errors.New("no session")
 
 func (s *Server) defaultSession() (string, error) {
-	if s.o.ParentPID > 0 {
-		start, _ := store.ProcStart(s.o.ParentPID)
-		if n, ok, err := s.base().HarnessSession(s.o.ParentPID, start); err == nil && ok {
+	id, err := s.base().Identify(false)
+	if err != nil {
+		return "", err
+	}
+	if id.Rule == session.RuleFlag || id.Rule == session.RuleEnv {
+		return id.Name, nil
+	}
+	if s.parentAlive() {
+		if n, ok, err := s.base().HarnessSession(s.o.ParentPID, s.parentStart); err == nil && ok {
 			return n.Session, nil
 		}
 		if name, ok, _ := session.HeldConversation(s.o.ParentPID); ok {
 			return name, nil
 		}
-	}
-	id, err := s.base().WithSession("").Identify(false)
-	if err != nil {
-		return "", err
 	}
 	if id.Rule != session.RuleDefault {
 		return id.Name, nil

@@ -255,18 +255,20 @@ func TestDefaultSession(t *testing.T) {
 	f := newFixture(t)
 	f.record(t, "from-hook", true, "echo", "hook")
 	f.record(t, "from-env", true, "echo", "env")
-	f.env["RAC_SESSION"] = "from-env"
+	f.record(t, "from-flag", true, "echo", "flag")
 	self := os.Getpid()
 	start, _ := store.ProcStart(self)
+	st, err := store.OpenStore(f.home)
+	require.NoError(t, err)
+	defer st.Close()
 
 	t.Run("rac run's rules without a note", func(t *testing.T) {
+		f.env["RAC_SESSION"] = "from-env"
+		defer delete(f.env, "RAC_SESSION")
 		cs := f.connect(t, mcpserver.Options{Budget: budget, ParentPID: self})
 		_, text, _ := call(t, cs, budget, "list", nil)
 		assert.Contains(t, text, "from-env/0001-echo")
 	})
-	st, err := store.OpenStore(f.home)
-	require.NoError(t, err)
-	defer st.Close()
 	t.Run("a note for another process with that pid", func(t *testing.T) {
 		if runtime.GOOS != "linux" {
 			t.Skip("needs start times from /proc")
@@ -274,7 +276,7 @@ func TestDefaultSession(t *testing.T) {
 		require.NoError(t, st.NoteHarness(store.HarnessNote{PID: self, Start: start + 1, Harness: "claude", Session: "from-hook", At: time.Now()}))
 		cs := f.connect(t, mcpserver.Options{Budget: budget, ParentPID: self})
 		_, text, _ := call(t, cs, budget, "list", nil)
-		assert.Contains(t, text, "from-env/0001-echo", "a reused pid never matches")
+		assert.NotContains(t, text, "from-hook/0001-echo", "a reused pid never matches")
 	})
 	t.Run("the SessionStart note of the parent", func(t *testing.T) {
 		require.NoError(t, st.NoteHarness(store.HarnessNote{PID: self, Start: start, Harness: "claude", Session: "from-hook", At: time.Now()}))
@@ -290,6 +292,19 @@ func TestDefaultSession(t *testing.T) {
 		// an argument still wins
 		_, text, _ = call(t, cs, budget, "read", map[string]any{"ref": "last", "session": "from-hook"})
 		assert.Contains(t, text, "1: hook")
+	})
+	// the server's own explicit session (rac mcp --session, or RAC_SESSION
+	// in its registration's environment) wins over the hook's note
+	t.Run("an explicit session over the note", func(t *testing.T) {
+		require.NoError(t, st.NoteHarness(store.HarnessNote{PID: self, Start: start, Harness: "claude", Session: "from-hook", At: time.Now().Add(2 * time.Second)}))
+		cs := f.connect(t, mcpserver.Options{Budget: budget, ParentPID: self, App: f.app("from-flag")})
+		_, text, _ := call(t, cs, budget, "read", map[string]any{"ref": "last"})
+		assert.Contains(t, text, "1: flag", "rac mcp --session lost to the note")
+		f.env["RAC_SESSION"] = "from-env"
+		defer delete(f.env, "RAC_SESSION")
+		cs = f.connect(t, mcpserver.Options{Budget: budget, ParentPID: self})
+		_, text, _ = call(t, cs, budget, "read", map[string]any{"ref": "last"})
+		assert.Contains(t, text, "1: env", "RAC_SESSION lost to the note")
 	})
 }
 

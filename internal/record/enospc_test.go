@@ -2,6 +2,7 @@ package record
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -134,4 +135,38 @@ func TestFooterFitsItsReserve(t *testing.T) {
 	require.NoError(t, err)
 	defer r.Close()
 	assert.Equal(t, StatusExited, r.Status)
+}
+
+// Escaping can make a bounded string six times its length: a footer whose
+// notes, signal and broken-off reason are all control bytes still fits its
+// reserve, giving up its notes before anything else.
+func TestFooterOfEscapesFitsItsReserve(t *testing.T) {
+	sd := newSession(t)
+	w, err := Create(CreateOptions{Session: sd, Argv: []string{"t"}, Streams: []string{Stdout, Stderr}, MaxBytes: 8 << 10, HeadBytes: 2 << 10})
+	require.NoError(t, err)
+	for _, s := range []string{Stdout, Stderr} {
+		for i := 0; i < 100; i++ {
+			_, err := w.Sink(s).Write([]byte(strings.Repeat("y", 199) + "\n"))
+			require.NoError(t, err)
+		}
+	}
+	ctl := strings.Repeat("\x01", 5000)
+	notes := []string{"first", ctl, ctl}
+	red := map[string]int{}
+	for i := 0; i < 300; i++ {
+		red[fmt.Sprintf("rule-\x01\x02-%04d", i)] = 1 << 40
+	}
+	w.setErr(errors.New(ctl))
+	code := 1 << 30
+	require.NoError(t, w.Finish(Footer{Status: StatusExited, ExitCode: &code, Notes: notes, Redactions: red, Signal: ctl,
+		Received: map[string]Counts{Stdout: {Bytes: 1 << 50, Lines: 1 << 50}, Stderr: {Bytes: 1 << 50, Lines: 1 << 50}}}))
+	dir := filepath.Join(sd.Store.Path, "sessions", sd.Name, w.Name)
+	b, err := os.ReadFile(filepath.Join(dir, FooterFile))
+	require.NoError(t, err)
+	assert.LessOrEqual(t, len(b), footerReserve)
+	f := readFooter(t, dir)
+	assert.True(t, f.BrokenOff, "broken_off stays when its note had to go")
+	require.NotNil(t, f.ExitCode)
+	assert.Equal(t, code, *f.ExitCode)
+	assert.NotEmpty(t, f.Cut, "the cut information is kept")
 }

@@ -205,7 +205,7 @@ func (w *Writer) Finish(f Footer) error {
 	// it stays. A folder that cannot be measured only costs GC a stat of
 	// each file, so that is no reason to break the recording off.
 	f.Disk, _ = MeasureDir(w.dir)
-	fb, err := encodeFooter(&f)
+	fb, err := fitFooter(&f)
 	if err == nil {
 		err = w.writeFooter(append(fb, '\n'))
 	}
@@ -231,6 +231,35 @@ const (
 	maxBrokenNote     = 512
 	maxSignal         = 64
 )
+
+// fitFooter encodes f, giving up what matters least until it fits the
+// reserve with its newline: escaping can make a bounded string six times
+// its length (a control byte is \u00XX), so the byte bounds above leave
+// the rare footer of escaped notes too long for one block. Its notes go
+// first, from the last (broken_off stays set), then the redaction counts
+// become one sum under "other", then the signal is cut short.
+func fitFooter(f *Footer) ([]byte, error) {
+	for {
+		fb, err := encodeFooter(f)
+		if err != nil || len(fb) < footerReserve {
+			return fb, err
+		}
+		switch {
+		case len(f.Notes) > 0:
+			f.Notes = f.Notes[:len(f.Notes)-1]
+		case len(f.Redactions) > 1:
+			total := 0
+			for _, n := range f.Redactions {
+				total += n
+			}
+			f.Redactions = map[string]int{"other": total}
+		case len(f.Signal) > 16:
+			f.Signal = boundString(f.Signal, 16)
+		default:
+			return fb, nil // fixed fields only: written past the reserve
+		}
+	}
+}
 
 // reserveFooter takes the footer's room on disk: allocated (fallocate,
 // or written where that is not supported), so writing the footer over it

@@ -8,17 +8,20 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// Once Fatal returns, a signal that would end rac arrives on the channel;
-// once All returns, SIGWINCH does too. Stop hands them back.
+// Once Fatal returns, each of Fatal arrives on the channel (not one of
+// Later: a USR1 sent then could be dropped); once All returns, Later's do
+// too. Stop hands them back.
 func TestCatch(t *testing.T) {
 	s := Catch()
 	defer s.Stop()
 	ch := s.Fatal()
-	require.NoError(t, syscall.Kill(os.Getpid(), syscall.SIGUSR1))
-	require.Equal(t, syscall.SIGUSR1, <-ch)
+	require.NoError(t, syscall.Kill(os.Getpid(), syscall.SIGTERM))
+	require.Equal(t, syscall.SIGTERM, <-ch)
 	ch = s.All()
-	require.NoError(t, syscall.Kill(os.Getpid(), syscall.SIGWINCH))
-	require.Equal(t, syscall.SIGWINCH, <-ch)
+	for _, sig := range []syscall.Signal{syscall.SIGUSR1, syscall.SIGWINCH, syscall.SIGQUIT} {
+		require.NoError(t, syscall.Kill(os.Getpid(), sig))
+		require.Equal(t, sig, <-ch)
+	}
 }
 
 // Only a process run as "rac run" starts catching at init: a test binary's

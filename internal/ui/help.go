@@ -269,11 +269,13 @@ naming where it came from; an unknown key of the file is a warning.`,
 		long: `Serve the tools list, read, grep and explain (and run, when mcp.run is
 true) over the Model Context Protocol on stdin and stdout, for an agent
 harness to start. Every result stays within mcp.budget, with every cut
-stated. Tools use the session the harness's SessionStart hook announced for
-the process that started the server, else the one rac run would find, else
-the call must name one. The server is the program rac-mcp, installed beside
-rac (make build puts both in bin/).`,
-		example: `  rac mcp                     # as a harness starts it: claude mcp add rac -- rac mcp
+stated. A call without a session uses --session (or RAC_SESSION), else the
+session the harness's SessionStart hook announced for the process that
+started the server, else the conversation that process holds open (Codex),
+else the one rac run would find, else the call must name one. The server is
+the program rac-mcp, installed beside rac (make build puts both in bin/),
+which rac agent-init --mcp registers directly.`,
+		example: `  rac mcp                     # by hand: claude mcp add rac -- rac mcp
   rac mcp --session my-task   # tools default to the session my-task`,
 	},
 	{
@@ -290,7 +292,7 @@ parse is refused). claude: a SessionStart hook that records the wrapped
 programs without changing the command text (--rewrite adds the PreToolUse
 rewrite); codex: a PreToolUse hook in hooks.json; gemini: a BeforeTool hook.
 agents-md, claude-md and gemini-md add a short instructions block.
---mcp registers rac mcp, by rac's absolute path, as the MCP server "rac"
+--mcp registers rac-mcp, by its absolute path, as the MCP server "rac"
 instead: claude in ~/.claude.json (--project: .mcp.json), codex in
 config.toml ([mcp_servers.rac]), gemini in settings.json.
 --remove takes out exactly what was added.`,
