@@ -183,6 +183,9 @@ func (b *bench) textFile(name string, size int64) string {
 	return p
 }
 
-func (b *bench) resetStore() { check(os.RemoveAll(filepath.Join(b.work, "store"))) }
+func (b *bench) resetStore() { b.removeAll(filepath.Join(b.work, "store")) }
+
+// removeAll removes a folder of the bench's.
+func (b *bench) removeAll(p string) { check(os.RemoveAll(p)) }
 
 func (b *bench) sh(script string) []string { return []string{"/bin/sh", "-c", script} }
