@@ -23,7 +23,7 @@ import (
 //
 // The harness starts rac-mcp itself, not rac mcp: that exec through rac
 // cost a server's first initialize answer 2.7x the time of rac --version
-// (make bench), rac-mcp alone about 1.5x. A registration of rac mcp that
+// (make bench), rac-mcp alone about 1.6x. A registration of rac mcp that
 // an earlier rac wrote is rac's too: install replaces it.
 
 // mcpName is the server's name: Claude Code and Codex show its tools to

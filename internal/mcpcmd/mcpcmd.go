@@ -6,7 +6,7 @@
 // start-up is on the path of every recorded command. rac agent-init --mcp
 // registers rac-mcp itself, so a harness starts no rac in between (the
 // exec through rac mcp made the first initialize answer 2.7x the time of
-// rac --version, rac-mcp alone is about 1.5x: make bench).
+// rac --version, rac-mcp alone is about 1.6x: make bench).
 package mcpcmd
 
 import (
