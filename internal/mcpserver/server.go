@@ -16,6 +16,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"strings"
 	"sync"
 
@@ -158,13 +159,22 @@ func (s *Server) appFor(sess, ref string) (*callApp, error) {
 }
 
 // parentAlive reports whether the harness that started the server is still
-// the process with its pid (same start time as at New, when one was read).
+// the process with its pid: gone (no /proc entry) is not, and a start time
+// that differs from the one read at New is another process. Where start
+// times cannot be read at all (no /proc: macOS) the pid alone counts, as
+// it does for the notes themselves.
 func (s *Server) parentAlive() bool {
 	if s.o.ParentPID <= 0 {
 		return false
 	}
 	start, err := store.ProcStart(s.o.ParentPID)
-	return err == nil && (s.parentStart == 0 || start == s.parentStart)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return false
+	case err != nil:
+		return true
+	}
+	return s.parentStart == 0 || start == s.parentStart
 }
 
 // ErrNoSession is a call that names no session when the server cannot

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -277,6 +278,18 @@ func TestDefaultSession(t *testing.T) {
 		cs := f.connect(t, mcpserver.Options{Budget: budget, ParentPID: self})
 		_, text, _ := call(t, cs, budget, "list", nil)
 		assert.NotContains(t, text, "from-hook/0001-echo", "a reused pid never matches")
+	})
+	t.Run("a note for a parent that is gone", func(t *testing.T) {
+		if runtime.GOOS != "linux" {
+			t.Skip("needs /proc")
+		}
+		gone := exec.Command("true")
+		require.NoError(t, gone.Run())
+		pid := gone.Process.Pid
+		require.NoError(t, st.NoteHarness(store.HarnessNote{PID: pid, Harness: "claude", Session: "from-hook", At: time.Now()}))
+		cs := f.connect(t, mcpserver.Options{Budget: budget, ParentPID: pid})
+		_, text, _ := call(t, cs, budget, "list", nil)
+		assert.NotContains(t, text, "from-hook/0001-echo", "the note of a harness that has exited still chose the session")
 	})
 	t.Run("the SessionStart note of the parent", func(t *testing.T) {
 		require.NoError(t, st.NoteHarness(store.HarnessNote{PID: self, Start: start, Harness: "claude", Session: "from-hook", At: time.Now()}))
