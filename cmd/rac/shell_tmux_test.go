@@ -111,6 +111,10 @@ set -g __fish_git_prompt_showdirtystate 1
 function fish_prompt; printf '%s%s ' (fish_git_prompt) '`+shellBarePrompt+`'; end
 rac shell-init fish `+init+` | source
 `)
+		// Without this folder an interactive fish starts generating man-page
+		// completions into it in the background, which outlives the test and
+		// races the removal of its home (TempDir: "directory not empty").
+		require.NoError(t, os.MkdirAll(filepath.Join(home, ".local", "share", "fish", "generated_completions"), 0o700))
 		argv = []string{"fish", "-i"}
 	}
 	p.tmux(append([]string{"start-server", ";", "set-option", "-g", "history-limit", "50000", ";",
