@@ -35,6 +35,33 @@ var sections []section
 
 func register(name string, fn func(b *bench)) { sections = append(sections, section{name, fn}) }
 
+// order is the order sections run in. The file system's state is part of
+// every figure that creates files: ext4 makes each new inode look for
+// recently deleted ones, so a section that deletes many files slows the
+// creates of the ones after it (rac run creates about ten files a run, a
+// shell's tee one). The sections that write big recordings and time
+// start-up run first; gc, which builds and deletes a store of 100,000
+// recordings, runs last.
+var order = []string{"startup", "throughput", "throughput/gitlog", "redaction", "capped", "pty",
+	"grep", "lines", "explain", "identity", "mcp", "gc"}
+
+// ordered sorts sections by order; a section order does not name stops the
+// bench, so a new one cannot be left out of a full run unnoticed.
+func ordered() []section {
+	rank := map[string]int{}
+	for i, n := range order {
+		rank[n] = i + 1
+	}
+	for _, s := range sections {
+		if rank[s.name] == 0 {
+			check(fmt.Errorf("bench: section %q is not in order", s.name))
+		}
+	}
+	out := append([]section(nil), sections...)
+	sort.SliceStable(out, func(i, j int) bool { return rank[out[i].name] < rank[out[j].name] })
+	return out
+}
+
 type bench struct {
 	work string
 	rac  string
@@ -54,7 +81,7 @@ func main() {
 	b := &bench{work: work, rac: rac}
 	b.env = append(os.Environ(), "RAC_HOME="+filepath.Join(work, "store"), "RAC_SESSION=bench", "RAC_GC_MAX_AGE=1000d")
 	fmt.Printf("rac bench: %s, %d MiB (git log text: %d MiB), medians of %d interleaved runs, %s\n", rac, *sizeMB, *gitLogMB, *runs, time.Now().Format(time.RFC3339))
-	for _, s := range sections {
+	for _, s := range ordered() {
 		if len(want) > 0 && !want[s.name] && !want[parent(s.name)] {
 			continue
 		}

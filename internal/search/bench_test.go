@@ -97,6 +97,36 @@ func BenchmarkFinder(b *testing.B) {
 	}
 }
 
+// BenchmarkFinderCommonFirst: short needles whose first byte is common in
+// the text and whose later bytes are rarer, as newFinder sees them: the
+// suffix search against plain bytes.Index. Measured (GB/s, same machine
+// as above): "connection refused" 1.8 vs 4.5 (bytes.Index then, suffix).
+func BenchmarkFinderCommonFirst(b *testing.B) {
+	hay := logText()
+	for _, nd := range []string{"connection refused", "the needle", "status=500"} {
+		needle := []byte(nd)
+		if bytes.Contains(hay, needle) {
+			b.Fatalf("needle %q is in the text", needle)
+		}
+		f := newFinder(needle, false, hay)
+		if !f.suffix {
+			b.Fatalf("needle %q: newFinder chose no suffix search", needle)
+		}
+		b.Run(fmt.Sprintf("%q/bytes.Index", nd), func(b *testing.B) {
+			b.SetBytes(int64(len(hay)))
+			for b.Loop() {
+				bytes.Index(hay, needle)
+			}
+		})
+		b.Run(fmt.Sprintf("%q/suffix", nd), func(b *testing.B) {
+			b.SetBytes(int64(len(hay)))
+			for b.Loop() {
+				f.index(hay)
+			}
+		})
+	}
+}
+
 // BenchmarkIndexSpecial is the cost of finding the lines cleaning acts on
 // in text that has none (the common case), against the three memchr scans
 // the engine used before (which missed BEL and the other controls).

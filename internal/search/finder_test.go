@@ -22,7 +22,7 @@ func TestFinderMatchesBytesIndex(t *testing.T) {
 			if fold {
 				text = low
 			}
-			for _, mode := range []string{"auto", "rare", "skip"} {
+			for _, mode := range []string{"auto", "rare", "skip", "suffix"} {
 				f := newFinder(needle, fold, hay)
 				switch mode {
 				case "rare":
@@ -32,6 +32,18 @@ func TestFinderMatchesBytesIndex(t *testing.T) {
 					if fold {
 						f.rareUp = upper(f.rareLo)
 					}
+				case "suffix":
+					// every rare byte past the first, whatever the sample says
+					if fold || len(needle) >= longNeedle || len(needle) < 2 {
+						continue
+					}
+					for r := 1; r < len(needle); r++ {
+						f := &finder{needle: needle, rare: r, suffix: true}
+						for _, start := range []int{0, 1, 7, 100, len(hay) - 30} {
+							assert.Equal(t, bytes.Index(text[start:], needle), f.index(hay[start:]), "needle %q suffix from %d, from %d", nd, r, start)
+						}
+					}
+					continue
 				case "skip":
 					if len(needle) < longNeedle {
 						continue
