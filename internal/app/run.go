@@ -412,8 +412,16 @@ type streamRedactors struct {
 	ws  []*redact.Writer
 }
 
-func (s *streamRedactors) filter(_ string, sink io.Writer) io.WriteCloser {
-	w := s.red.NewWriter(sink)
+func (s *streamRedactors) filter(stream string, sink io.Writer) io.WriteCloser {
+	var opt redact.WriterOptions
+	if stream == record.Combined {
+		// pty mode's one stream comes at the tty layer's pace (55-70 MB/s),
+		// which one goroutine redacts with time to spare (about 650 MB/s);
+		// workers would only add handoffs, and CPU taken from the command
+		// and the kernel's tty worker
+		opt.Workers = 1
+	}
+	w := s.red.NewWriterOptions(sink, opt)
 	s.mu.Lock()
 	s.ws = append(s.ws, w)
 	s.mu.Unlock()
