@@ -339,7 +339,7 @@ func (r *ptyRun) fill(buf []byte, forward func([]byte)) (int, error) {
 	fds := []unix.PollFd{{Fd: int32(r.mfd), Events: unix.POLLIN}, {Fd: int32(r.wake.rfd), Events: unix.POLLIN}}
 	for n < len(buf) {
 		r.fwdMu.Lock()
-		m, err := readMaster(r.mfd, buf[n:])
+		m, err := readNonblock(r.mfd, buf[n:])
 		if err == nil && m > 0 {
 			forward(buf[n : n+m])
 		}

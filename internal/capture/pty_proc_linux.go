@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
-	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
@@ -83,23 +82,4 @@ func handlesStop(pid int) bool {
 		}
 	}
 	return false
-}
-
-// readMaster reads the pty's master side, which is non-blocking, without
-// telling the Go scheduler: a raw system call keeps its P, where
-// unix.Read hands the P over for the call's length. The kernel's tty read
-// of a non-blocking master does not sleep (it returns EAGAIN when the
-// line discipline is busy or empty), so the P is held for a copy of at
-// most 4 KiB. Measured with 512 MiB through cat on 2 cores, a minimal
-// copier: 6.5-6.7 s with this read against 7.9-9.2 s with unix.Read, and
-// about 25% fewer context switches; script(1), in C, 7.8 s.
-func readMaster(fd int, p []byte) (int, error) {
-	if len(p) == 0 {
-		return 0, nil
-	}
-	n, _, e := unix.RawSyscall(unix.SYS_READ, uintptr(fd), uintptr(unsafe.Pointer(&p[0])), uintptr(len(p)))
-	if e != 0 {
-		return 0, e
-	}
-	return int(n), nil
 }

@@ -2,11 +2,7 @@
 
 package capture
 
-import (
-	"syscall"
-
-	"golang.org/x/sys/unix"
-)
+import "syscall"
 
 // setDeathSignal: only Linux has a parent-death signal; the command
 // outlives a rac killed by SIGKILL (in pty mode, until the pty's hangup).
@@ -44,6 +40,3 @@ func (p *proc) wait(stops bool) {
 // handlesStop: which signals a process catches cannot be read here, so
 // rac leaves Ctrl-Z to the kernel.
 func handlesStop(int) bool { return true }
-
-// readMaster reads the pty's master side, which is non-blocking.
-func readMaster(fd int, p []byte) (int, error) { return unix.Read(fd, p) }
