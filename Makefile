@@ -67,7 +67,7 @@ fuzz-long:
 # wrapper measured in the same run (medians of interleaved runs).
 bench: build
 	$(GO) run ./bench -rac $(RAC)
-	$(GO) test -run '^$$' -bench 'BenchmarkExplain64MiB' -benchtime 5x ./internal/explain/
+	$(GO) test -run '^$$' -bench 'BenchmarkExplain(64MiB|Mixed64MiB)' -benchtime 5x ./internal/explain/
 	$(GO) test -run '^$$' -bench 'BenchmarkWriter' -benchtime 3x ./internal/redact/
 
 # signals: the signal cases of cmd/rac/signals_test.go, 20 runs each

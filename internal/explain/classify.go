@@ -2,6 +2,8 @@ package explain
 
 import (
 	"bytes"
+	"encoding/binary"
+	"math/bits"
 	"regexp"
 	"strings"
 	"sync"
@@ -107,11 +109,13 @@ type pendingLine struct {
 // lineState is what classification remembers between lines of one stream.
 type lineState struct {
 	goTest      int
-	test        string                   // the test whose lines follow ("=== RUN/CONT/NAME")
+	test        []byte                   // the test whose lines follow ("=== RUN/CONT/NAME"); a buffer reused for each marker
 	pending     map[string][]pendingLine // log lines of tests that have not ended
 	traceback   bool                     // inside a Python traceback: the next unindented line is the exception
 	next        string                   // the next line is a message of this kind ("thread ... panicked at ...:" is followed by its message)
-	heading     *pendingLine             // a term line that heads a block if the next line is indented deeper
+	heading     bool                     // the line before is a term line that heads a block if this one is indented deeper
+	headLine    int                      // its number
+	headText    []byte                   // its text, in a buffer reused: most such lines head nothing
 	headDepth   int                      // its indent
 	detail      int                      // lines left to find the detail of a heading that announced one
 	body        bool                     // that heading's indented body comes before its detail
@@ -133,26 +137,32 @@ func (s *lineState) hold(line int, text []byte) {
 	if s.pending == nil {
 		s.pending = make(map[string][]pendingLine)
 	}
-	p, ok := s.pending[s.test]
+	p, ok := s.pending[string(s.test)]
 	if !ok && len(s.pending) == maxPendingTests || len(p) == maxPending {
 		return
 	}
-	s.pending[s.test] = append(p, pendingLine{line, string(text)})
+	s.pending[string(s.test)] = append(p, pendingLine{line, string(text)})
 }
 
 // testName is the test named after a go test marker: "  TestX/sub (0.00s)"
 // gives "TestX/sub".
-func testName(t []byte) string {
-	t = bytes.TrimLeft(t, " ")
+func testName(t []byte) string { return string(testNameBytes(t)) }
+
+// testNameBytes is testName without the copy: most markers only replace
+// the test being followed, or name one that holds nothing.
+func testNameBytes(t []byte) []byte {
+	for len(t) > 0 && t[0] == ' ' {
+		t = t[1:]
+	}
 	if i := bytes.IndexByte(t, ' '); i >= 0 {
 		t = t[:i]
 	}
-	return string(t)
+	return t
 }
 
 // wantAll says the next line must be classified even without an anchor.
 func (s *lineState) wantAll() bool {
-	return s.traceback || s.next != "" || s.heading != nil || s.detail > 0 || s.pair || s.frames || s.inOutput || s.values > 0
+	return s.traceback || s.next != "" || s.heading || s.detail > 0 || s.pair || s.frames || s.inOutput || s.values > 0
 }
 
 // maxValueLook bounds how far below a failed assertion its values are
@@ -246,7 +256,7 @@ var shapes = sync.OnceValue(func() *shapeRegexps {
 // test that has not ended yet are held in the state, and added when the
 // test's "--- FAIL" arrives.
 func (sc *scanner) classify(s []byte, line int) (int, string) {
-	t := bytes.TrimLeft(s, " \t")
+	t := trimIndent(s)
 	if len(t) == 0 {
 		return tierNone, ""
 	}
@@ -302,11 +312,13 @@ func (sc *scanner) classify(s []byte, line int) (int, string) {
 	// go test: markers and the lines of passing tests.
 	switch {
 	case goMarker(t) > 0:
-		st.goTest, st.test = goRun, testName(t[goMarker(t):])
+		st.goTest, st.test = goRun, append(st.test[:0], testNameBytes(t[goMarker(t):])...)
 		return tierNone, ""
 	case hasPrefix(t, "--- PASS:") || hasPrefix(t, "--- SKIP:"):
 		st.goTest = goPass
-		delete(st.pending, testName(t[len("--- PASS:"):]))
+		if len(st.pending) > 0 {
+			delete(st.pending, testName(t[len("--- PASS:"):]))
+		}
 		return tierNone, ""
 	case hasPrefix(t, "--- FAIL:"):
 		// The test's own messages are more telling than this header:
@@ -412,11 +424,13 @@ func (sc *scanner) classify(s []byte, line int) (int, string) {
 
 // toolShape recognises the literal shapes of the tools rac wraps.
 func toolShape(t []byte, indent int, st *lineState) (int, string, bool) {
+	// Most lines hold no '*': make's and ctest's shapes below need one.
+	star := bytes.IndexByte(t, '*') >= 0
 	switch {
 	// Lines that say a test passed, stack frames, empty npm error lines.
 	case hasPrefix(t, "ok ") && shapes().tapOK.Match(t), hasPrefix(t, "# Subtest: "):
 		return tierNone, "", true
-	case t[len(t)-1] == ')' && shapes().goFrame.Match(t), indent > 0 && bytes.Contains(t, []byte(".go:")) && shapes().goFrameFile.Match(t):
+	case t[len(t)-1] == ')' && mayBeGoFrame(t) && shapes().goFrame.Match(t), indent > 0 && bytes.Contains(t, []byte(".go:")) && shapes().goFrameFile.Match(t):
 		return tierNone, "", true
 	case string(t) == "npm error" || string(t) == "npm ERR!":
 		return tierNone, "", true
@@ -453,7 +467,7 @@ func toolShape(t []byte, indent int, st *lineState) (int, string, bool) {
 			return tierSummary, kindSummary, true
 		}
 		return tierNone, "", true
-	case bytes.IndexByte(t, '*') >= 0 && bytes.Contains(t, []byte("***")) &&
+	case star && bytes.Contains(t, []byte("***")) &&
 		(hasPrefix(t, "make") || hasPrefix(t, "gmake") || bytes.Contains(t, []byte(": ***"))):
 		switch {
 		case shapes().makeRecipe.Match(t):
@@ -486,7 +500,7 @@ func toolShape(t []byte, indent int, st *lineState) (int, string, bool) {
 		return tierCause, kindDetail, true
 	// The output of a failed test, under its result line (ctest's
 	// "***Failed"): the last line it printed is most often its reason.
-	case bytes.Contains(t, []byte("***Failed")) || bytes.Contains(t, []byte("***Exception")):
+	case star && (bytes.Contains(t, []byte("***Failed")) || bytes.Contains(t, []byte("***Exception"))):
 		st.inOutput, st.output, st.outputLines = true, nil, 0
 		return tierSummary, kindSummary, true
 
@@ -520,6 +534,15 @@ func toolShape(t []byte, indent int, st *lineState) (int, string, bool) {
 	return 0, "", false
 }
 
+// mayBeGoFrame says whether a line that ends in ')' can be a function line
+// of a Go stack trace, as goFrame needs: the text before its last '(' is
+// a name, which holds no space (unless the line starts "created by ").
+// It keeps the regexp off the calls and parentheses of ordinary lines.
+func mayBeGoFrame(t []byte) bool {
+	i := bytes.LastIndexByte(t, '(')
+	return i > 0 && (hasPrefix(t, "created by ") || bytes.IndexByte(t[:i], ' ') < 0)
+}
+
 // goMarker is the length of a go test -v marker ("=== RUN", "=== CONT",
 // "=== PAUSE", "=== NAME": three '=', a word in capitals, the test's
 // name), or 0 when t is not one. pytest's bars ("=== 1 failed in 0.1s
@@ -543,12 +566,23 @@ func goMarker(t []byte) int {
 // "* [remote rejected] x". An error term inside the brackets is the
 // outcome of the item the line names.
 func isStatusTag(t []byte) bool {
-	t = bytes.TrimLeft(t, "!*+-x ")
+	for len(t) > 0 && isMark(t[0]) {
+		t = t[1:]
+	}
 	if len(t) < 3 || t[0] != '[' {
 		return false
 	}
 	end := bytes.IndexByte(t, ']')
 	return end > 1 && hasTerm(t[1:end])
+}
+
+// isMark reports the marks isStatusTag allows before a tag.
+func isMark(c byte) bool {
+	switch c {
+	case '!', '*', '+', '-', 'x', ' ':
+		return true
+	}
+	return false
 }
 
 // isCountLine recognises "3 errors", "2 errors generated.", "1 warning".
@@ -665,14 +699,14 @@ func diagSeverity(rest []byte) int {
 
 // isToolError recognises "tool: error: ..." and "tool[12]: fatal: ...".
 func isToolError(t []byte) bool {
-	i := bytes.Index(t, []byte(": "))
-	if i <= 0 {
-		return false
+	// The tool's name runs to the first ": ": read the name's bytes, not
+	// the line (':' is none of them).
+	i := 0
+	for i < len(t) && isToolNameByte(t[i]) {
+		i++
 	}
-	for _, c := range t[:i] {
-		if !(isIdent(c) || strings.IndexByte(".+/-[]", c) >= 0) {
-			return false
-		}
+	if i == 0 || !hasPrefix(t[i:], ": ") {
+		return false
 	}
 	rest := t[i+2:]
 	for _, p := range []string{"error:", "fatal:", "Error:", "ERROR:"} {
@@ -681,6 +715,16 @@ func isToolError(t []byte) bool {
 		}
 	}
 	return false
+}
+
+// isToolNameByte reports a byte of a tool's name as isToolError reads
+// it: "cc1plus", "ld.lld", "x86_64-linux-gnu-g++", "git[12]", "./run".
+func isToolNameByte(c byte) bool {
+	switch c {
+	case '.', '+', '/', '-', '[', ']':
+		return true
+	}
+	return isIdent(c)
 }
 
 // severity reads the word after a compiler position: tierContext for
@@ -793,13 +837,12 @@ func logLevel(t []byte) int {
 		words++
 		w := t[i:j]
 		if len(w) >= 3 && len(w) <= 8 {
-			var buf [8]byte
 			upper := true
-			for k, c := range w {
+			for _, c := range w {
 				if 'a' <= c && c <= 'z' {
 					upper = false
+					break
 				}
-				buf[k] = lower[c]
 			}
 			marked := upper
 			if i > 0 {
@@ -807,12 +850,21 @@ func logLevel(t []byte) int {
 				case '[', '<':
 					marked = true
 				case '=', '"':
-					marked = marked || bytes.HasSuffix(bytes.TrimRight(t[:i], `":=`), []byte("level")) ||
-						bytes.HasSuffix(bytes.TrimRight(t[:i], `":=`), []byte("lvl")) ||
-						bytes.HasSuffix(bytes.TrimRight(t[:i], `":=`), []byte("severity"))
+					if !marked {
+						k := t[:i]
+						for len(k) > 0 && (k[len(k)-1] == '"' || k[len(k)-1] == ':' || k[len(k)-1] == '=') {
+							k = k[:len(k)-1]
+						}
+						marked = bytes.HasSuffix(k, []byte("level")) || bytes.HasSuffix(k, []byte("lvl")) ||
+							bytes.HasSuffix(k, []byte("severity"))
+					}
 				}
 			}
 			if marked {
+				var buf [8]byte
+				for k, c := range w {
+					buf[k] = lower[c]
+				}
 				switch string(buf[:len(w)]) {
 				case "error", "err", "fatal", "critical", "crit", "panic", "severe", "emerg", "alert":
 					if string(w) == "ERR" && j < len(t) && t[j] == '!' { // npm ERR!, handled before
@@ -852,6 +904,7 @@ func hasTerm(t []byte) bool { return termIndex(t) >= 0 }
 // termIndex is the offset of the first error term in t, or -1.
 func termIndex(t []byte) int {
 	prev := prevOther
+	var buf [20]byte // a word in lower case; only its first n bytes are read
 	for i := 0; i < len(t); {
 		if !isLetter(t[i]) {
 			i++
@@ -866,9 +919,8 @@ func termIndex(t []byte) int {
 		glued := start > 0 && (isDigit(t[start-1]) || t[start-1] == '_' || t[start-1] == '/' || t[start-1] == '\\' || t[start-1] == '.') ||
 			i < len(t) && (isDigit(t[i]) || t[i] == '_' || t[i] == '/' || t[i] == '\\' || t[i] == '.' && i+1 < len(t) && isLetter(t[i+1])) ||
 			start >= 4 && hasPrefixFold(t[start-4:], "non-")
-		var buf [20]byte
 		n := i - start
-		if glued || n > len(buf) {
+		if glued || n < 2 || n > len(buf) { // no word that matters here is a single letter
 			prev = prevOther
 			continue
 		}
@@ -973,12 +1025,66 @@ func isBanner(t []byte) bool {
 // as a word of its own.
 func hasWordFold(t []byte, w string) bool {
 	for i := 0; i+len(w) <= len(t); i++ {
-		if lower[t[i]] == w[0] && hasPrefixFold(t[i:], w) &&
+		j := indexFold(t[i:len(t)-len(w)+1], w)
+		if j < 0 {
+			return false
+		}
+		i += j
+		if hasPrefixFold(t[i:], w) &&
 			(i == 0 || !isLetter(t[i-1])) && (i+len(w) == len(t) || !isLetter(t[i+len(w)])) {
 			return true
 		}
 	}
 	return false
+}
+
+// indexFold is the offset of the first byte of t that folds to w[0], and
+// the byte after it to w[1] when t has one, or -1; w is lower case. For a
+// word that starts with two letters it compares eight places at a time,
+// and stops only where the pair is: classify looks for words through most
+// of every candidate line, and their first letters alone are common.
+func indexFold(t []byte, w string) int {
+	i := 0
+	if len(w) >= 2 && isLower(w[0]) && isLower(w[1]) {
+		if i = indexFoldPair(t, w[0], w[1]); i >= 0 || len(t) == 0 {
+			return i
+		}
+		i = len(t) - 1 // the pairs are all read: only the last byte is left
+	}
+	for ; i < len(t); i++ {
+		if lower[t[i]] == w[0] && (i+1 == len(t) || len(w) < 2 || lower[t[i+1]] == w[1]) {
+			return i
+		}
+	}
+	return -1
+}
+
+func isLower(c byte) bool { return 'a' <= c && c <= 'z' }
+
+// indexFoldPair is the first i where t[i] and t[i+1] fold to the
+// lower-case letters c0 and c1, or -1. A letter folds to c when it equals
+// c once its case bit is set, so a round reads two words of eight bytes
+// (at i and i+1), sets the case bits, and xors them with c0 and c1
+// repeated: a place matches where both are zero, and the lowest byte the
+// zero test flags is the first such place (a borrow flags only bytes
+// above a zero).
+func indexFoldPair(t []byte, c0, c1 byte) int {
+	const ones, highs, caseBits = 0x0101010101010101, 0x8080808080808080, 0x2020202020202020
+	p0, p1 := uint64(c0)*ones, uint64(c1)*ones
+	i := 0
+	for ; i+9 <= len(t); i += 8 {
+		w := t[i : i+9 : i+9]
+		v := ((binary.LittleEndian.Uint64(w) | caseBits) ^ p0) | ((binary.LittleEndian.Uint64(w[1:]) | caseBits) ^ p1)
+		if z := (v - ones) &^ v & highs; z != 0 {
+			return i + bits.TrailingZeros64(z)/8
+		}
+	}
+	for ; i+1 < len(t); i++ {
+		if t[i]|0x20 == c0 && t[i+1]|0x20 == c1 {
+			return i
+		}
+	}
+	return -1
 }
 
 // reportPrefix is the length of a memory checker's line prefix "==123== "
@@ -1033,7 +1139,11 @@ func zeroCount(t []byte, start, end, prev int) bool {
 	return false
 }
 
-func hasPrefix(b []byte, p string) bool { return len(b) >= len(p) && string(b[:len(p)]) == p }
+// hasPrefix compares the first byte before the rest: classify tries
+// dozens of prefixes on every line, and most differ there.
+func hasPrefix(b []byte, p string) bool {
+	return len(b) >= len(p) && (len(p) == 0 || b[0] == p[0]) && string(b[:len(p)]) == p
+}
 
 func hasPrefixFold(b []byte, p string) bool {
 	if len(b) < len(p) {
@@ -1057,8 +1167,53 @@ func containsFold(t []byte, w string) bool {
 	return false
 }
 
-func isLetter(c byte) bool     { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
-func isDigit(c byte) bool      { return '0' <= c && c <= '9' }
-func isWord(c byte) bool       { return isLetter(c) || isDigit(c) }
-func isIdent(c byte) bool      { return isWord(c) || c == '_' }
-func isIdentStart(c byte) bool { return isLetter(c) || c == '_' }
+func isLetter(c byte) bool     { return class[c]&clsLetter != 0 }
+func isDigit(c byte) bool      { return class[c]&clsDigit != 0 }
+func isWord(c byte) bool       { return class[c]&(clsLetter|clsDigit) != 0 }
+func isIdent(c byte) bool      { return class[c]&(clsLetter|clsDigit|clsUnder) != 0 }
+func isIdentStart(c byte) bool { return class[c]&(clsLetter|clsUnder) != 0 }
+
+// Classes of bytes, looked up in one table rather than compared range by
+// range: classify and the fold key ask them of most bytes of every
+// candidate line.
+const (
+	clsLetter = 1 << iota // a-z, A-Z
+	clsDigit              // 0-9
+	clsUnder              // '_'
+	clsHex                // a-f, A-F
+	clsSpace              // ' ', '\t': between the tokens of a fold key
+	clsSep                // '/', '\\': a path
+	clsDot                // '.': maybe a file name
+)
+
+var class = func() (t [256]uint8) {
+	for i := range t {
+		c := byte(i)
+		switch {
+		case 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F':
+			t[i] = clsLetter | clsHex
+		case 'g' <= c && c <= 'z' || 'G' <= c && c <= 'Z':
+			t[i] = clsLetter
+		case '0' <= c && c <= '9':
+			t[i] = clsDigit
+		case c == '_':
+			t[i] = clsUnder
+		case c == ' ' || c == '\t':
+			t[i] = clsSpace
+		case c == '/' || c == '\\':
+			t[i] = clsSep
+		case c == '.':
+			t[i] = clsDot
+		}
+	}
+	return t
+}()
+
+// trimIndent is bytes.TrimLeft(b, " \t"), which builds its set of bytes
+// anew on every call: it runs on every candidate line, more than once.
+func trimIndent(b []byte) []byte {
+	for len(b) > 0 && (b[0] == ' ' || b[0] == '\t') {
+		b = b[1:]
+	}
+	return b
+}

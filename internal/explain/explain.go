@@ -398,10 +398,24 @@ func newStore() *store { return &store{keys: make(map[string]*candidate)} }
 
 func (s *store) add(tier int, kind string, stream, line int, text []byte) {
 	s.matched++
+	s.keep(tier, kind, stream, line, text, true)
+}
+
+// promote raises a line already counted to a higher tier, or keeps it
+// anew there when its own tier had no room for it.
+func (s *store) promote(tier int, kind string, stream, line int, text []byte) {
+	s.keep(tier, kind, stream, line, text, false)
+}
+
+// keep is add and promote: count says whether the line is one more of
+// its key (add) or one already counted (promote).
+func (s *store) keep(tier int, kind string, stream, line int, text []byte, count bool) {
 	text = bytes.TrimSpace(text)
 	s.keyBuf = appendKey(s.keyBuf[:0], text)
 	if c, ok := s.keys[string(s.keyBuf)]; ok {
-		c.count++
+		if count {
+			c.count++
+		}
 		if tier > c.tier {
 			s.remove(c)
 			c.tier, c.kind = tier, kind
@@ -410,31 +424,17 @@ func (s *store) add(tier int, kind string, stream, line int, text []byte) {
 		return
 	}
 	// Most lines of a flood of errors cannot be shown: leave before
-	// allocating anything for them.
-	spec := specificity(text)
-	if h := s.tiers[tier]; len(h) == MaxCause && !(&candidate{tier: tier, kind: kind, line: line, stream: stream, spec: spec}).before(h[len(h)-1]) {
-		return
-	}
-	c := &candidate{tier: tier, kind: kind, stream: stream, line: line, text: string(text), key: string(s.keyBuf), count: 1, spec: spec}
-	s.keys[c.key] = c
-	s.insert(c)
-}
-
-// promote raises a line already counted to a higher tier, or keeps it
-// anew there when its own tier had no room for it.
-func (s *store) promote(tier int, kind string, stream, line int, text []byte) {
-	text = bytes.TrimSpace(text)
-	s.keyBuf = appendKey(s.keyBuf[:0], text)
-	if c, ok := s.keys[string(s.keyBuf)]; ok {
-		if tier > c.tier {
-			s.remove(c)
-			c.tier, c.kind = tier, kind
-			s.insert(c)
-		}
+	// allocating anything for them. A line that would not sort before the
+	// last one kept even if it named everything (rank never falls as a
+	// line grows more specific) leaves before its specificity is read:
+	// that is most of them, and reading it is most of the cost of a line.
+	h := s.tiers[tier]
+	full := len(h) == MaxCause
+	if full && !(&candidate{tier: tier, kind: kind, line: line, stream: stream, spec: maxSpec}).before(h[len(h)-1]) {
 		return
 	}
 	spec := specificity(text)
-	if h := s.tiers[tier]; len(h) == MaxCause && !(&candidate{tier: tier, kind: kind, line: line, stream: stream, spec: spec}).before(h[len(h)-1]) {
+	if full && !(&candidate{tier: tier, kind: kind, line: line, stream: stream, spec: spec}).before(h[len(h)-1]) {
 		return
 	}
 	c := &candidate{tier: tier, kind: kind, stream: stream, line: line, text: string(text), key: string(s.keyBuf), count: 1, spec: spec}
@@ -493,9 +493,13 @@ type scanner struct {
 	long   []byte
 	inLong bool
 
-	// prev is the line before the one being judged, when the buffer
-	// still holds it (nil otherwise): a stack trace's message is there.
-	prev []byte
+	// The line before the one being judged, when the buffer still holds
+	// it, is the line of prevIn that ends before offset prevAt (none when
+	// prevIn is nil): a stack trace's message is there. It is found only
+	// when wanted; walking back to its start costs more than the rest of
+	// what a line that merely holds an anchor needs.
+	prevIn []byte
+	prevAt int
 }
 
 func (sc *scanner) run(r io.Reader, buf []byte) error {
@@ -579,7 +583,7 @@ func (sc *scanner) chunk(b []byte) {
 	for pos := 0; pos < len(b); {
 		if sc.state.wantAll() {
 			e := pos + bytes.IndexByte(b[pos:], '\n')
-			sc.prev = prevLine(b, pos)
+			sc.prevIn, sc.prevAt = b, pos
 			sc.line(b[pos:e], sc.next)
 			sc.next++
 			pos = e + 1
@@ -594,12 +598,12 @@ func (sc *scanner) chunk(b []byte) {
 		ls := pos + bytes.LastIndexByte(b[pos:h], '\n') + 1
 		sc.next += bytes.Count(b[pos:ls], []byte{'\n'})
 		e := h + bytes.IndexByte(b[h:], '\n')
-		sc.prev = prevLine(b, ls)
+		sc.prevIn, sc.prevAt = b, ls
 		sc.line(b[ls:e], sc.next)
 		sc.next++
 		pos = e + 1
 	}
-	sc.prev = nil
+	sc.prevIn, sc.prevAt = nil, 0
 	sc.ring.capture(b, sc.next)
 }
 
@@ -621,20 +625,21 @@ func prevLine(b []byte, ls int) []byte {
 func (sc *scanner) line(raw []byte, n int) {
 	s := termtext.CleanLine(raw[:min(len(raw), maxLine)])
 	c := s[reportPrefix(s):]
-	t := bytes.TrimLeft(c, " \t")
-	if h := sc.state.heading; h != nil {
-		sc.state.heading = nil
-		if len(t) > 0 && h.line == n-1 && len(c)-len(t) > sc.state.headDepth {
-			sc.store.promote(tierCause, kindReport, sc.stream, h.line, []byte(h.text))
+	t := trimIndent(c)
+	st := &sc.state
+	if st.heading {
+		st.heading = false
+		if len(t) > 0 && st.headLine == n-1 && len(c)-len(t) > st.headDepth {
+			sc.store.promote(tierCause, kindReport, sc.stream, st.headLine, st.headText)
 		}
 	}
-	st := &sc.state
 	detail := st.detail > 0 && sc.isDetail(c, t)
 	sc.endOutput(n, t)
 	tier, kind := sc.classify(c, n)
 	if st.prevCause {
 		st.prevCause = false
-		if p := bytes.TrimSpace(termtext.CleanLine(sc.prev[:min(len(sc.prev), maxLine)])); len(p) > 0 {
+		prev := prevLine(sc.prevIn, sc.prevAt)
+		if p := bytes.TrimSpace(termtext.CleanLine(prev[:min(len(prev), maxLine)])); len(p) > 0 {
 			sc.store.promote(tierCause, kindException, sc.stream, n-1, p)
 		}
 	}
@@ -650,7 +655,7 @@ func (sc *scanner) line(raw []byte, n int) {
 		st.values, st.value = maxValueLook, nil
 	}
 	if tier == tierTerm && kind == kindTerm {
-		st.heading = &pendingLine{line: n, text: string(s)}
+		st.heading, st.headLine, st.headText = true, n, append(st.headText[:0], s...)
 		st.headDepth = len(c) - len(t)
 	}
 	// A heading that announces its detail: "CMake Error at f:4 (cmd):"

@@ -9,12 +9,15 @@ const maxKey = 256
 // same key. A path is a word holding '/' or '\', or a file name with a
 // extension; a number is a run of digits; a hex id is a word
 // made of hex digits holding at least one digit. Runs of spaces fold to one.
+//
+// Every candidate line is keyed: this reads each byte once, by its class,
+// to find its token and what the token holds, and again only in a token
+// that holds a digit or may be a file name.
 func appendKey(dst, t []byte) []byte {
 	start := len(dst)
 	for i := 0; i < len(t) && len(dst)-start < maxKey; {
-		c := t[i]
-		if c == ' ' || c == '\t' {
-			for i < len(t) && (t[i] == ' ' || t[i] == '\t') {
+		if class[t[i]]&clsSpace != 0 {
+			for i < len(t) && class[t[i]]&clsSpace != 0 {
 				i++
 			}
 			dst = append(dst, ' ')
@@ -22,13 +25,18 @@ func appendKey(dst, t []byte) []byte {
 		}
 		// One whitespace-separated token.
 		j := i
-		for j < len(t) && t[j] != ' ' && t[j] != '\t' {
+		var has uint8
+		for j < len(t) && class[t[j]]&clsSpace == 0 {
+			has |= class[t[j]]
 			j++
 		}
 		tok := t[i:j]
-		if isPath(tok) {
+		switch {
+		case has&clsSep != 0 || has&clsDot != 0 && isFileName(tok): // a path (a file name holds a dot)
 			dst = append(dst, '/')
-		} else {
+		case has&clsDigit == 0:
+			dst = append(dst, tok...) // appendWords would copy it: no number, no hex id
+		default:
 			dst = appendWords(dst, tok)
 		}
 		i = j
@@ -38,24 +46,27 @@ func appendKey(dst, t []byte) []byte {
 
 // appendWords folds the numbers and hex ids inside one token.
 func appendWords(dst, tok []byte) []byte {
+	const word = clsDigit | clsLetter
 	for i := 0; i < len(tok); {
-		if !isWord(tok[i]) {
+		if class[tok[i]]&word == 0 {
 			dst = append(dst, tok[i])
 			i++
 			continue
 		}
 		j := i
 		hex, digits := true, false
-		for j < len(tok) && isWord(tok[j]) {
-			c := tok[j]
-			if isDigit(c) {
-				digits = true
-			} else if !('a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
-				hex = false
-			}
+		for j < len(tok) && class[tok[j]]&word != 0 {
+			k := class[tok[j]]
+			digits = digits || k&clsDigit != 0
+			hex = hex && k&(clsDigit|clsHex) != 0
 			j++
 		}
-		if hex && digits || j-i > 2 && tok[i] == '0' && lower[tok[i+1]] == 'x' && isHex(tok[i+2:j]) {
+		switch {
+		case !digits: // most words: neither a number nor a hex id
+			dst = append(dst, tok[i:j]...)
+			i = j
+			continue
+		case hex || j-i > 2 && tok[i] == '0' && lower[tok[i+1]] == 'x' && isHex(tok[i+2:j]):
 			dst = append(dst, '#')
 			i = j
 			continue
@@ -74,15 +85,10 @@ func appendWords(dst, tok []byte) []byte {
 	return dst
 }
 
-// isPath reports a token that names a file: it holds a path separator, or
-// is a file name with an extension (optionally followed by a position, as
-// in "main.c:3:5:").
-func isPath(tok []byte) bool {
-	for _, c := range tok {
-		if c == '/' || c == '\\' {
-			return true
-		}
-	}
+// isFileName reports a token without a path separator that names a file:
+// a file name with an extension (optionally followed by a position, as in
+// "main.c:3:5:"). With a separator a token is a path whatever it holds.
+func isFileName(tok []byte) bool {
 	// Strip quotes, a trailing position and punctuation: 'main.c:3:5:' -> main.c
 	for len(tok) > 0 && (tok[0] == '\'' || tok[0] == '"' || tok[0] == '`' || tok[0] == '(') {
 		tok = tok[1:]

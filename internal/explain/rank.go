@@ -15,6 +15,7 @@ import "bytes"
 // error code, an expected/actual pair. A path counts for nothing: a pointer to a log
 // names where to look, not what went wrong.
 func specificity(t []byte) int {
+	// Keep maxSpec in step with what this can count.
 	n := 0
 	file, pos := fileMention(t)
 	if file {
@@ -35,6 +36,12 @@ func specificity(t []byte) int {
 	}
 	return n
 }
+
+// maxSpec bounds specificity: a file, a position, a quoted name, two
+// versions, a code and a pair. The store leaves a line early when even
+// maxSpec could not rank it high enough, so rank must never fall as spec
+// grows.
+const maxSpec = 7
 
 // rank is the order of a candidate within its tier, higher first. A
 // tool's own error line or log line ("error: ...", "[ERROR] ...") is
