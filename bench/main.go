@@ -54,7 +54,7 @@ func ordered() []section {
 	}
 	for _, s := range sections {
 		if rank[s.name] == 0 {
-			check(fmt.Errorf("bench: section %q is not in order", s.name))
+			check(fmt.Errorf("section %q is not in order", s.name))
 		}
 	}
 	out := append([]section(nil), sections...)
@@ -71,6 +71,7 @@ type bench struct {
 func main() {
 	flag.Parse()
 	want := selected(*only) // before the work folder: check exits without removing it
+	run := ordered()
 	rac, err := filepath.Abs(*racBin)
 	check(err)
 	work, err := os.MkdirTemp("", "rac-bench-")
@@ -81,7 +82,7 @@ func main() {
 	b := &bench{work: work, rac: rac}
 	b.env = append(os.Environ(), "RAC_HOME="+filepath.Join(work, "store"), "RAC_SESSION=bench", "RAC_GC_MAX_AGE=1000d")
 	fmt.Printf("rac bench: %s, %d MiB (git log text: %d MiB), medians of %d interleaved runs, %s\n", rac, *sizeMB, *gitLogMB, *runs, time.Now().Format(time.RFC3339))
-	for _, s := range ordered() {
+	for _, s := range run {
 		if len(want) > 0 && !want[s.name] && !want[parent(s.name)] {
 			continue
 		}

@@ -214,7 +214,7 @@ func (a *App) Run(req RunRequest) (RunResult, error) {
 		rec = a.startRecording(id, req.Argv, lay)
 		a.Warn = warn
 	}
-	reds := &streamRedactors{red: red}
+	reds := &streamRedactors{red: red, oneWorker: lay.mode == capture.ModePTY}
 	var filter func(string, io.Writer) io.WriteCloser
 	if a.set.RedactEnabled {
 		filter = reds.filter
@@ -408,17 +408,18 @@ func childEnv(environ []string, rec *record.Writer) []string {
 // counts for the footer.
 type streamRedactors struct {
 	red *redact.Redactor
-	mu  sync.Mutex
-	ws  []*redact.Writer
+	// oneWorker: pty mode's one stream comes at the tty layer's pace
+	// (55-70 MB/s), which one goroutine redacts with time to spare (about
+	// 650 MB/s); workers would only add handoffs, and take CPU from the
+	// command and the kernel's tty worker
+	oneWorker bool
+	mu        sync.Mutex
+	ws        []*redact.Writer
 }
 
-func (s *streamRedactors) filter(stream string, sink io.Writer) io.WriteCloser {
+func (s *streamRedactors) filter(_ string, sink io.Writer) io.WriteCloser {
 	var opt redact.WriterOptions
-	if stream == record.Combined {
-		// pty mode's one stream comes at the tty layer's pace (55-70 MB/s),
-		// which one goroutine redacts with time to spare (about 650 MB/s);
-		// workers would only add handoffs, and CPU taken from the command
-		// and the kernel's tty worker
+	if s.oneWorker {
 		opt.Workers = 1
 	}
 	w := s.red.NewWriterOptions(sink, opt)

@@ -2,6 +2,7 @@ package capture
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -221,10 +222,18 @@ func (r *ptyRun) openPTY() (*os.File, error) {
 	if err == nil {
 		err = unix.SetNonblock(fd, true)
 	}
+	if err == nil {
+		// readNonblock holds its P for the read: the flag must be there
+		var fl int
+		if fl, err = unix.FcntlInt(uintptr(fd), unix.F_GETFL, 0); err == nil && fl&unix.O_NONBLOCK == 0 {
+			err = errors.New("the pseudo-terminal stayed blocking")
+		}
+	}
 	if err != nil {
 		tty.Close()
 		return nil, err
 	}
+	// r.master.Fd() must never be called: it makes the file blocking
 	r.master, r.mfd = os.NewFile(uintptr(fd), "/dev/ptmx"), fd
 	if r.wake, err = newWakePipe(); err != nil {
 		r.master.Close()

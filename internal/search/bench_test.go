@@ -100,7 +100,8 @@ func BenchmarkFinder(b *testing.B) {
 // BenchmarkFinderCommonFirst: short needles whose first byte is common in
 // the text and whose later bytes are rarer, as newFinder sees them: the
 // suffix search against plain bytes.Index. Measured (GB/s, same machine
-// as above): "connection refused" 1.8 vs 4.5 (bytes.Index then, suffix).
+// as above): "connection refused" 1.9 vs 6.8, "the needle" 1.3 vs 3.9,
+// "status=500" 1.5 vs 3.5 (bytes.Index, then the suffix search).
 func BenchmarkFinderCommonFirst(b *testing.B) {
 	hay := logText()
 	for _, nd := range []string{"connection refused", "the needle", "status=500"} {

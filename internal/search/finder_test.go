@@ -58,3 +58,20 @@ func TestFinderMatchesBytesIndex(t *testing.T) {
 		}
 	}
 }
+
+// TestFinderSuffixMisled: a rare byte chosen on a sample that misleads
+// (the text is then full of the suffix) gives way to bytes.Index after
+// its false starts, and still finds the first match, or none.
+func TestFinderSuffixMisled(t *testing.T) {
+	for _, hay := range []string{
+		strings.Repeat("b", 10000) + "xb" + strings.Repeat("b", 100),
+		"xb" + strings.Repeat("b", 10000),
+		strings.Repeat("b", 10000),
+		strings.Repeat("ab", 5000) + "xbxb",
+	} {
+		f := &finder{needle: []byte("xb"), rare: 1, suffix: true}
+		for _, start := range []int{0, 1, 3, 5000} {
+			assert.Equal(t, strings.Index(hay[start:], "xb"), f.index([]byte(hay[start:])), "from %d", start)
+		}
+	}
+}
