@@ -3,6 +3,7 @@ package explain
 import (
 	"bytes"
 	"math/rand"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -89,6 +90,29 @@ func TestMaxSpec(t *testing.T) {
 		for _, kind := range []string{kindTool, kindLog, kindCompiler, kindTerm, kindSummary} {
 			for spec := 0; spec < maxSpec; spec++ {
 				require.LessOrEqual(t, rank(tier, kind, spec), rank(tier, kind, spec+1))
+			}
+		}
+	}
+}
+
+// TestPrefilterFindsEveryAnchor: each anchor, alone in a line at several
+// offsets (and in upper case when it folds), is found. Two anchors whose
+// trigger pairs share a table slot must both keep it: one registered
+// later must not overwrite the other's.
+func TestPrefilterFindsEveryAnchor(t *testing.T) {
+	pf := newPrefilter(anchors)
+	for _, a := range anchors {
+		texts := []string{a.text}
+		if !a.exact {
+			texts = append(texts, strings.ToUpper(a.text))
+		}
+		for _, text := range texts {
+			for _, pad := range []string{"", " ", "ab ", "x: something before it: "} {
+				line := pad + text + " after\n"
+				if strings.HasPrefix(text, "\n") {
+					line = "before" + line
+				}
+				require.GreaterOrEqual(t, pf.index([]byte(line)), 0, "anchor %q in %q", a.text, line)
 			}
 		}
 	}
