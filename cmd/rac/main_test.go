@@ -93,7 +93,7 @@ func scriptParams(t *testing.T, dir string) testscript.Params {
 			"grepstore": cmdGrepStore,
 			"json":      cmdJSON,
 			// retention (script_gc_test.go)
-			"backdate": cmdBackdate, "sizeatmost": cmdSizeAtMost, "snapshot": cmdSnapshot, "waitgone": cmdWaitgone, "benchstore": cmdBenchstore,
+			"backdate": cmdBackdate, "sizeatmost": cmdSizeAtMost, "snapshot": cmdSnapshot, "waitgone": cmdWaitgone, "benchstore": cmdBenchstore, "waitgc": cmdWaitgc,
 		},
 		Condition: func(cond string) (bool, error) {
 			switch cond {

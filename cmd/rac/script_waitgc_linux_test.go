@@ -1,0 +1,58 @@
+//go:build linux
+
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	"github.com/rogpeppe/go-internal/testscript"
+	"golang.org/x/sys/unix"
+)
+
+// waitgc: wait until no detached gc pass of this script's store runs
+// ("rac out gc --background" with this RAC_HOME; bounded: a minute). An
+// automatic pass that outgrows its budget goes on in such a process, and
+// one started while another holds the gc lock does nothing, so a size
+// check right after rac run can race both. The process exists before the
+// rac run that started it exits, so what is found here is all there is.
+func cmdWaitgc(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 0 {
+		ts.Fatalf("usage: waitgc")
+	}
+	home := []byte("RAC_HOME=" + ts.Getenv("RAC_HOME"))
+	procs, err := os.ReadDir("/proc")
+	ts.Check(err)
+	for _, p := range procs {
+		pid, err := strconv.Atoi(p.Name())
+		if err != nil {
+			continue
+		}
+		argv, err := os.ReadFile(filepath.Join("/proc", p.Name(), "cmdline"))
+		if err != nil || !bytes.HasSuffix(argv, []byte("\x00out\x00gc\x00--background\x00")) {
+			continue
+		}
+		env, err := os.ReadFile(filepath.Join("/proc", p.Name(), "environ"))
+		if err != nil || !bytes.Contains(append([]byte{0}, env...), append(append([]byte{0}, home...), 0)) {
+			continue
+		}
+		fd, err := unix.PidfdOpen(pid, 0)
+		if err != nil {
+			continue // ended meanwhile
+		}
+		fds := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}
+		for {
+			n, err := unix.Poll(fds, 60_000)
+			if err == unix.EINTR {
+				continue
+			}
+			unix.Close(fd)
+			if err != nil || n == 0 {
+				ts.Fatalf("waitgc: the gc pass of pid %d still runs after a minute (%v)", pid, err)
+			}
+			break
+		}
+	}
+}
