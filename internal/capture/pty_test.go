@@ -323,8 +323,15 @@ func TestPTYSuspend(t *testing.T) {
 	tm := newTerm(t, 24, 80)
 	dir := t.TempDir()
 	script := filepath.Join(dir, "job")
+	// The command waits for the test in a FIFO's open, in the shell
+	// itself: a loop that forked (sleep) could be stopped by the Ctrl-Z
+	// between vfork and exec, which leaves the shell waiting on its
+	// stopped child in an uninterruptible sleep that never stops it, so
+	// the job never stops (with rac or without).
+	fifo := filepath.Join(dir, "go")
+	require.NoError(t, unix.Mkfifo(fifo, 0o600))
 	cmdline := strings.Join(helperCmd(ModePTY, "", "sh", "-c",
-		`echo rac=$PPID; while [ ! -e `+dir+`/go ]; do sleep 0.02; done; echo cont""inued; read x; echo x=$x`).Args, "' '")
+		`echo rac=$PPID; read y <`+fifo+`; echo cont""inued; read x; echo x=$x`).Args, "' '")
 	require.NoError(t, os.WriteFile(script, []byte("export RAC_CAPTURE_HELPER=1 RAC_CAPTURE_MODE=pty GORACE=atexit_sleep_ms=0\n'"+cmdline+"'\n"), 0o600))
 	sh := exec.Command("bash", "--norc", "--noprofile", "-i")
 	sh.Env = append(os.Environ(), "PS1=$ ")
@@ -343,9 +350,16 @@ func TestPTYSuspend(t *testing.T) {
 	assert.NotZero(t, tm.modes(t).Lflag&unix.ISIG, "the shell has its terminal back")
 	assert.NotZero(t, tm.modes(t).Oflag&unix.OPOST, "the shell has its terminal back")
 
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "go"), nil, 0o600))
 	_, err = tm.ptmx.Write([]byte("fg\r"))
 	require.NoError(t, err)
+	// the open waits for the command's, which it reaches once continued;
+	// a test that fails before lets it go at cleanup
+	go func() { _ = os.WriteFile(fifo, []byte("go\n"), 0o600) }()
+	t.Cleanup(func() {
+		if f, err := os.OpenFile(fifo, os.O_RDONLY|unix.O_NONBLOCK, 0); err == nil {
+			f.Close()
+		}
+	})
 	tm.waitFor(t, `continued`)
 	assert.Zero(t, tm.modes(t).Lflag&unix.ISIG, "raw again")
 	_, err = tm.ptmx.Write([]byte("after\r"))
