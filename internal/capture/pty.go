@@ -283,7 +283,7 @@ func (r *ptyRun) storeChain() (*screenFilter, *stage) {
 		store, closer = fw, fw
 	}
 	f := newScreenFilter(store, closer)
-	return f, newStage(f, f, mark)
+	return f, newStage(f, f, mark, false)
 }
 
 // copyOut copies the pty's output to rac's terminal and the stage until
@@ -324,11 +324,12 @@ func (r *ptyRun) copyOut(st *stage, fwd *os.File) {
 		}
 		if n > 0 {
 			b := buf[:n]
+			nl := int64(bytes.Count(b, []byte{'\n'}))
 			r.bytes += int64(n)
-			r.nl += int64(bytes.Count(b, []byte{'\n'}))
+			r.nl += nl
 			r.last = b[n-1]
 			if st != nil {
-				st.put(b, r.o.Now())
+				st.put(b, r.o.Now(), nl)
 			}
 		} else if st != nil {
 			st.recycle(buf)
@@ -339,12 +340,20 @@ func (r *ptyRun) copyOut(st *stage, fwd *os.File) {
 	}
 }
 
-// fill reads what the pty has into buf, waiting only while it has
-// nothing, and forwards each piece as it comes. It polls by itself, as
-// script(1) does: a wait through the runtime's poller measured slower
-// when the command writes fast. The wake pipe ends it (drain timeout).
+// fill reads what the pty has into buf and forwards each piece as it
+// comes. It polls by itself, as script(1) does: a wait through the
+// runtime's poller measured slower when the command writes fast. The wake
+// pipe ends it (drain timeout).
+//
+// It returns once buf is full, or the pty has been quiet for a moment, or
+// fillFor has passed since its first byte: the kernel hands out a pty's
+// output 4 KiB at a time, and handing each piece to the store's goroutine
+// on its own (a wake-up of another thread for every 4 KiB) measured a
+// tenth of pty mode's throughput. Forwarding never waits: each piece goes
+// to the terminal as it is read.
 func (r *ptyRun) fill(buf []byte, forward func([]byte)) (int, error) {
 	n := 0
+	var first time.Time
 	fds := []unix.PollFd{{Fd: int32(r.mfd), Events: unix.POLLIN}, {Fd: int32(r.wake.rfd), Events: unix.POLLIN}}
 	for n < len(buf) {
 		r.fwdMu.Lock()
@@ -357,15 +366,24 @@ func (r *ptyRun) fill(buf []byte, forward func([]byte)) (int, error) {
 		case err == unix.EINTR:
 			continue
 		case err == unix.EAGAIN:
+			wait := -1 // nothing read yet: wait for output
 			if n > 0 {
-				return n, nil
+				left := fillFor - time.Since(first)
+				if left <= 0 {
+					return n, nil
+				}
+				wait = int(min(fillQuiet, left) / time.Millisecond)
 			}
 			fds[0].Revents, fds[1].Revents = 0, 0
-			if _, perr := unix.Poll(fds, -1); perr != nil && perr != unix.EINTR {
+			k, perr := unix.Poll(fds, wait)
+			if perr != nil && perr != unix.EINTR {
 				return n, perr
 			}
 			if fds[1].Revents != 0 {
 				return n, io.EOF // cut off
+			}
+			if k == 0 && n > 0 {
+				return n, nil // quiet: store what came
 			}
 			continue
 		case err != nil:
@@ -373,10 +391,21 @@ func (r *ptyRun) fill(buf []byte, forward func([]byte)) (int, error) {
 		case m == 0:
 			return n, io.EOF
 		}
+		if n == 0 {
+			first = time.Now()
+		}
 		n += m
 	}
 	return n, nil
 }
+
+// How long fill gathers output for the store: until the pty has been
+// quiet for fillQuiet, and at most fillFor after the first byte, so a
+// recording being read as it runs lags the screen by no more than that.
+const (
+	fillQuiet = 2 * time.Millisecond
+	fillFor   = 50 * time.Millisecond
+)
 
 // supervise passes signals on and follows the command's stops until it
 // ends; it reports whether the timeout ended it.

@@ -256,7 +256,7 @@ drain:
 				fw := o.Filter(s.name, store)
 				dst, closer = fw, fw
 			}
-			p.store = newStage(dst, closer, mark)
+			p.store = newStage(dst, closer, mark, o.Filter == nil)
 		}
 		pumps[i] = p
 		wg.Add(1)
@@ -464,7 +464,7 @@ func (p *pump) run() {
 		}
 		if n > 0 {
 			b := buf[:n]
-			p.count(b)
+			nl := p.count(b)
 			if !p.noFwd && p.fwd != nil {
 				_, werr := p.fwd.Write(b)
 				if werr == nil {
@@ -486,7 +486,7 @@ func (p *pump) run() {
 				}
 			}
 			if p.store != nil {
-				p.store.put(b, p.now())
+				p.store.put(b, p.now(), nl)
 			}
 			if p.closed {
 				p.src.Close()
@@ -501,10 +501,13 @@ func (p *pump) run() {
 	}
 }
 
-func (p *pump) count(b []byte) {
+// count adds b to the pump's counts and returns its newlines.
+func (p *pump) count(b []byte) int64 {
+	nl := int64(bytes.Count(b, []byte{'\n'}))
 	p.bytes += int64(len(b))
-	p.nl += int64(bytes.Count(b, []byte{'\n'}))
+	p.nl += nl
 	p.last = b[len(b)-1]
+	return nl
 }
 
 func (p *pump) counts() record.Counts {
@@ -526,6 +529,15 @@ func (p *pump) finish() {
 // stage is the bounded buffer between a pump and the store: a fixed set of
 // buffers circulates, so a slow store slows the child instead of growing
 // memory, and never drops output.
+//
+// A stage in front of a filter (redaction) runs it on a goroutine of its
+// own, so forwarding does not wait for redaction. A stage straight in
+// front of the store (redaction off) is synchronous: the pump stores each
+// buffer itself after forwarding it. A page-cache write needs no second
+// goroutine, and handing every buffer to one cost about a tenth of rac
+// run's time on 512 MiB through cat (two cores: rac run --no-redact --
+// cat, medians of seven interleaved runs, 386 ms with the handoff and
+// 350 ms without).
 type stage struct {
 	free   chan []byte
 	full   chan arrival
@@ -535,17 +547,33 @@ type stage struct {
 	mark   func(time.Time)
 	err    error
 	made   int // buffers made so far (by the pump's goroutine only)
+
+	sync bool   // store in put, on the pump's goroutine
+	own  []byte // a synchronous stage's one buffer
 }
 
 // arrival is a buffer and the time rac read it from the child: the chunk
 // index keeps arrival times, which order the two streams when read back.
+// nl is the pump's count of its newlines.
 type arrival struct {
-	b []byte
-	t time.Time
+	b  []byte
+	t  time.Time
+	nl int64
 }
 
-func newStage(dst io.Writer, closer io.Closer, mark func(time.Time)) *stage {
-	s := &stage{free: make(chan []byte, bufCount), full: make(chan arrival, bufCount), done: make(chan struct{}), dst: dst, closer: closer, mark: mark}
+// countedWriter takes bytes whose newlines are counted already (the
+// store's sink): with no filter between, the pump's count is the store's.
+type countedWriter interface {
+	WriteCounted(p []byte, nl int64) (int, error)
+}
+
+func newStage(dst io.Writer, closer io.Closer, mark func(time.Time), sync bool) *stage {
+	s := &stage{dst: dst, closer: closer, mark: mark, sync: sync, done: make(chan struct{})}
+	if sync {
+		close(s.done)
+		return s
+	}
+	s.free, s.full = make(chan []byte, bufCount), make(chan arrival, bufCount)
 	go s.loop()
 	return s
 }
@@ -553,19 +581,36 @@ func newStage(dst io.Writer, closer io.Closer, mark func(time.Time)) *stage {
 func (s *stage) loop() {
 	defer close(s.done)
 	for a := range s.full {
-		if s.err == nil {
-			s.mark(a.t)
-			if _, err := s.dst.Write(a.b); err != nil {
-				s.err = err
-			}
-		}
+		s.store(a)
 		s.free <- a.b[:cap(a.b)]
+	}
+}
+
+func (s *stage) store(a arrival) {
+	if s.err != nil {
+		return
+	}
+	s.mark(a.t)
+	var err error
+	if cw, ok := s.dst.(countedWriter); ok {
+		_, err = cw.WriteCounted(a.b, a.nl)
+	} else {
+		_, err = s.dst.Write(a.b)
+	}
+	if err != nil {
+		s.err = err
 	}
 }
 
 // get returns a free buffer of at least size bytes. Buffers are made on
 // demand, at most bufCount of them, so a quiet command allocates little.
 func (s *stage) get(size int) []byte {
+	if s.sync {
+		if len(s.own) < size {
+			s.own = make([]byte, size)
+		}
+		return s.own
+	}
 	var b []byte
 	if s.made < bufCount {
 		select {
@@ -583,11 +628,24 @@ func (s *stage) get(size int) []byte {
 	return b
 }
 
-func (s *stage) put(b []byte, t time.Time) { s.full <- arrival{b, t} }
-func (s *stage) recycle(b []byte)          { s.free <- b[:cap(b)] }
+func (s *stage) put(b []byte, t time.Time, nl int64) {
+	if s.sync {
+		s.store(arrival{b, t, nl})
+		return
+	}
+	s.full <- arrival{b, t, nl}
+}
+
+func (s *stage) recycle(b []byte) {
+	if !s.sync {
+		s.free <- b[:cap(b)]
+	}
+}
 
 func (s *stage) close() error {
-	close(s.full)
+	if !s.sync {
+		close(s.full)
+	}
 	<-s.done
 	if s.closer != nil {
 		if err := s.closer.Close(); err != nil && s.err == nil {

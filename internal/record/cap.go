@@ -81,8 +81,9 @@ func (c *capper) takeHead(n int64) int64 {
 }
 
 // store writes p, which starts at stream offset off with nlBefore
-// newlines before it, into the head file and then into tail segments.
-func (s *StreamSink) storeCapped(p []byte, off, nlBefore int64) error {
+// newlines before it and holds nl, into the head file and then into tail
+// segments.
+func (s *StreamSink) storeCapped(p []byte, off, nlBefore, nl int64) error {
 	c := s.w.cap
 	if !s.inTail {
 		room := c.takeHead(int64(len(p)))
@@ -107,6 +108,7 @@ func (s *StreamSink) storeCapped(p []byte, off, nlBefore int64) error {
 		c.cuts[s.stream] = &StreamCut{HeadEnd: off + room, KeptFrom: off + room, HeadLines: headNL}
 		c.mu.Unlock()
 		p, off = p[room:], off+room
+		nl -= headNL - nlBefore
 	}
 	for len(p) > 0 {
 		if s.seg == nil || s.segInfo.size >= c.segSize {
@@ -119,7 +121,13 @@ func (s *StreamSink) storeCapped(p []byte, off, nlBefore int64) error {
 			return err
 		}
 		s.segInfo.size += n
-		s.segInfo.nl += int64(bytes.Count(p[:n], []byte{'\n'}))
+		if n == int64(len(p)) {
+			s.segInfo.nl += nl // the rest of p: counted already
+		} else {
+			k := int64(bytes.Count(p[:n], []byte{'\n'}))
+			s.segInfo.nl += k
+			nl -= k
+		}
 		p, off = p[n:], off+n
 		if err := c.grow(s.w, n); err != nil {
 			return err

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -211,6 +213,60 @@ func TestCappedLinesAgree(t *testing.T) {
 					_, err = r.CopyRaw(&raw, Stdout)
 					require.NoError(t, err)
 					assert.Equal(t, data[:c.HeadEnd]+data[c.KeptFrom:], raw.String())
+				})
+			}
+		}
+	}
+}
+
+// TestWriteCountedSameAsWrite: a sink given the newline count of each
+// write (the pump's, with no filter between) stores exactly what a sink
+// counting by itself does: the same files byte for byte (data, tail
+// segments, line index, cut) and the same stored counts, capped or not.
+func TestWriteCountedSameAsWrite(t *testing.T) {
+	record := func(t *testing.T, data string, w int, maxBytes int64, counted bool) (*Recording, map[string][]byte) {
+		sd := newSession(t)
+		wr, err := Create(CreateOptions{Session: sd, Argv: []string{"t"}, Streams: []string{Stdout}, MaxBytes: maxBytes, HeadBytes: 1 << 10})
+		require.NoError(t, err)
+		for i := 0; i < len(data); i += w {
+			p := []byte(data[i:min(i+w, len(data))])
+			if counted {
+				_, err = wr.Sink(Stdout).WriteCounted(p, int64(bytes.Count(p, []byte{'\n'})))
+			} else {
+				_, err = wr.Sink(Stdout).Write(p)
+			}
+			require.NoError(t, err)
+		}
+		require.NoError(t, wr.Finish(Footer{Status: StatusExited}))
+		r, err := Open(sd, wr.Name)
+		require.NoError(t, err)
+		t.Cleanup(func() { r.Close() })
+		files := map[string][]byte{}
+		ents, err := os.ReadDir(r.Dir())
+		require.NoError(t, err)
+		for _, e := range ents {
+			switch e.Name() {
+			case MetaFile, FooterFile, ChunksFile, LockFile: // times and pids differ
+				continue
+			}
+			b, err := os.ReadFile(filepath.Join(r.Dir(), e.Name()))
+			require.NoError(t, err)
+			files[e.Name()] = b
+		}
+		return r, files
+	}
+	for name, data := range cutInputs() {
+		for _, w := range []int{1 << 20, 700, 3} {
+			for _, maxBytes := range []int64{0, 4 << 10} {
+				t.Run(fmt.Sprintf("%s/w%d/max%d", name, w, maxBytes), func(t *testing.T) {
+					r1, f1 := record(t, data, w, maxBytes, false)
+					r2, f2 := record(t, data, w, maxBytes, true)
+					assert.Equal(t, f1, f2)
+					assert.Equal(t, r1.Footer.Stored, r2.Footer.Stored)
+					assert.Equal(t, r1.Footer.Cut, r2.Footer.Cut)
+					if maxBytes > 0 {
+						assert.NotEmpty(t, r2.Footer.Cut, "the cap must cut")
+					}
 				})
 			}
 		}

@@ -473,7 +473,15 @@ func (w *Writer) chunkIndex() (*os.File, error) {
 // Write stores p. After the first store error it discards everything and
 // reports success, so the filter in front of it keeps flowing: the error is
 // kept in the Writer and reported once.
-func (s *StreamSink) Write(p []byte) (int, error) {
+func (s *StreamSink) Write(p []byte) (int, error) { return s.write(p, -1) }
+
+// WriteCounted is Write for a caller that has counted the newlines in p
+// already (nl): the pump counts what it reads, and with no filter between
+// them the bytes it stores are the bytes it read.
+func (s *StreamSink) WriteCounted(p []byte, nl int64) (int, error) { return s.write(p, nl) }
+
+// write stores p, which holds nl newlines (-1: not counted yet).
+func (s *StreamSink) write(p []byte, nl int64) (int, error) {
 	if len(p) == 0 || s.closed || s.w.Err() != nil {
 		return len(p), nil
 	}
@@ -493,9 +501,12 @@ func (s *StreamSink) Write(p []byte) (int, error) {
 		}
 		s.nextIx = s.off + lineStride
 	}
+	if nl < 0 {
+		nl = int64(bytes.Count(p, []byte{'\n'}))
+	}
 	var err error
 	if s.w.cap != nil {
-		err = s.storeCapped(p, s.off, s.nl)
+		err = s.storeCapped(p, s.off, s.nl, nl)
 	} else {
 		_, err = s.data.Write(p)
 	}
@@ -518,7 +529,7 @@ func (s *StreamSink) Write(p []byte) (int, error) {
 		s.w.setErr(err)
 	}
 	s.off += int64(len(p))
-	s.nl += int64(bytes.Count(p, []byte{'\n'}))
+	s.nl += nl
 	s.last = p[len(p)-1]
 	return len(p), nil
 }
