@@ -492,3 +492,37 @@ func TestPTYDrainTimeout(t *testing.T) {
 		_ = syscall.Kill(pid, syscall.SIGKILL)
 	}
 }
+
+// The store gets what the command printed while it still runs: pty mode
+// gathers the tty layer's small pieces for the store, but only until the
+// pty is quiet, so a command that prints and then waits is recorded up to
+// its wait (rac out read shows it) before it goes on.
+func TestPTYStoresWhileRunning(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "go")
+	require.NoError(t, unix.Mkfifo(fifo, 0o600))
+	f, err := os.Create(filepath.Join(dir, "out"))
+	require.NoError(t, err)
+	defer f.Close()
+	var tee syncBuf
+	done := make(chan Outcome, 1)
+	go func() {
+		done <- Run(RunOptions{
+			Argv:   []string{"sh", "-c", `echo early; read x <"$1"; echo "late $x"`, "sh", fifo},
+			Stdout: f, Stderr: f, Mode: ModePTY, Tee: func(string) io.Writer { return &tee },
+		})
+	}()
+	deadline := time.Now().Add(20 * time.Second)
+	for tee.String() != "early\r\n" {
+		require.True(t, time.Now().Before(deadline), "the store got %q while the command waited", tee.String())
+		time.Sleep(5 * time.Millisecond)
+	}
+	w, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+	require.NoError(t, err)
+	_, err = w.WriteString("on\n")
+	require.NoError(t, err)
+	require.NoError(t, w.Close())
+	out := <-done
+	require.Equal(t, record.StatusExited, out.Status, out.Notes)
+	assert.Equal(t, "early\r\nlate on\r\n", tee.String())
+}
