@@ -69,6 +69,7 @@ type ptyRun struct {
 	// what it read: suspend takes it to know the terminal shows all the
 	// command wrote before it stopped (the ^Z echo above "Stopped").
 	fwdMu sync.Mutex
+	echo  *echoWatch // the suspend key's echo awaited, under fwdMu
 	notes []string
 }
 
@@ -360,6 +361,7 @@ func (r *ptyRun) fill(buf []byte, forward func([]byte)) (int, error) {
 		m, err := readNonblock(r.mfd, buf[n:])
 		if err == nil && m > 0 {
 			forward(buf[n : n+m])
+			r.sawRead(buf[n : n+m])
 		}
 		r.fwdMu.Unlock()
 		switch {

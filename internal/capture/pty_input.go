@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"syscall"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -112,29 +113,96 @@ func (r *ptyRun) copyIn(in, wake int, quit chan struct{}) {
 func (r *ptyRun) writeKeys(b []byte) bool {
 	for len(b) > 0 {
 		k := len(b)
-		stop := false
+		var stop *echoWatch
 		if t, err := getTermios(r.mfd); err == nil && t.Lflag&unix.ISIG != 0 {
 			if c := t.Cc[unix.VSUSP]; c != vdisable {
 				if i := bytes.IndexByte(b, c); i >= 0 {
-					k, stop = i+1, true
+					k, stop = i+1, r.watchEcho(t, c)
 				}
 			}
 		}
 		if _, err := r.master.Write(b[:k]); err != nil {
+			r.unwatchEcho()
 			return false
 		}
-		if stop {
-			r.stopCommand()
+		if stop != nil {
+			r.stopCommand(stop)
 		}
 		b = b[k:]
 	}
 	return true
 }
 
-func (r *ptyRun) stopCommand() {
+// stopCommand stops the command's group once the terminal shows the echo
+// of the suspend key: the line discipline echoes it on a kernel worker
+// after rac's write, and a group stopped before that would stop rac with
+// the echo unread, so "^Z" came after the shell's "Stopped" line, on the
+// line typed after fg (seen in tmux, 1 run in 30).
+func (r *ptyRun) stopCommand(w *echoWatch) {
+	defer r.unwatchEcho()
 	fg, err := unix.IoctlGetInt(r.mfd, unix.TIOCGPGRP)
 	if err != nil || fg != r.proc.pid || handlesStop(r.proc.pid) || !canStop() {
 		return
 	}
+	if w.seen != nil {
+		t := time.NewTimer(echoWait)
+		select {
+		case <-w.seen:
+		case <-t.C:
+		}
+		t.Stop()
+	}
 	r.proc.signalGroup(syscall.SIGSTOP)
+}
+
+// echoWait bounds stopCommand's wait for the echo: a terminal nobody
+// reads (forwarding failed) or a busy kernel never holds a Ctrl-Z longer.
+const echoWait = 250 * time.Millisecond
+
+// echoWatch is what the output copier looks for in what it forwards: the
+// echo of the suspend key. seen is nil when the pty does not echo it.
+type echoWatch struct {
+	want []byte
+	prev byte // the last byte read since the watch began
+	seen chan struct{}
+}
+
+// watchEcho starts looking for the echo of c, as the line discipline
+// writes it under t: "^Z" with ECHOCTL, the key itself without, nothing
+// without ECHO.
+func (r *ptyRun) watchEcho(t *unix.Termios, c byte) *echoWatch {
+	w := &echoWatch{}
+	if t.Lflag&unix.ECHO == 0 {
+		return w
+	}
+	w.want, w.seen = []byte{c}, make(chan struct{})
+	if t.Lflag&unix.ECHOCTL != 0 && (c < 0x20 || c == 0x7f) && c != '\t' {
+		w.want = []byte{'^', c ^ 0x40}
+	}
+	r.fwdMu.Lock()
+	r.echo = w
+	r.fwdMu.Unlock()
+	return w
+}
+
+func (r *ptyRun) unwatchEcho() {
+	r.fwdMu.Lock()
+	r.echo = nil
+	r.fwdMu.Unlock()
+}
+
+// sawRead tells the watch, if any, what the copier read and forwarded;
+// the caller holds fwdMu.
+func (r *ptyRun) sawRead(b []byte) {
+	w := r.echo
+	if w == nil || len(b) == 0 {
+		return
+	}
+	found := bytes.Contains(b, w.want) ||
+		len(w.want) == 2 && w.prev == w.want[0] && b[0] == w.want[1]
+	w.prev = b[len(b)-1]
+	if found {
+		close(w.seen)
+		r.echo = nil
+	}
 }

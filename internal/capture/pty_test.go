@@ -368,6 +368,44 @@ func TestPTYSuspend(t *testing.T) {
 	tm.waitFor(t, `helper: status=exited code=0`)
 }
 
+// Every Ctrl-Z's echo reaches the terminal before the shell's "Stopped"
+// line: the line discipline echoes the key on a kernel worker after
+// rac's write, and rac waits for it before it stops the command (it came
+// after "Stopped" once in 30 tmux runs before). Twenty stops in a row.
+func TestPTYSuspendEchoFirst(t *testing.T) {
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("needs bash for job control")
+	}
+	const stops = 20
+	tm := newTerm(t, 24, 80)
+	script := filepath.Join(t.TempDir(), "job")
+	cmdline := strings.Join(helperCmd(ModePTY, "", "sh", "-c",
+		`echo ready; i=0; while [ $i -lt `+strconv.Itoa(stops)+` ]; do read x; echo got=$x; i=$((i+1)); done`).Args, "' '")
+	require.NoError(t, os.WriteFile(script, []byte("export RAC_CAPTURE_HELPER=1 RAC_CAPTURE_MODE=pty GORACE=atexit_sleep_ms=0\n'"+cmdline+"'\n"), 0o600))
+	sh := exec.Command("bash", "--norc", "--noprofile", "-i")
+	sh.Env = append(os.Environ(), "PS1=$ ")
+	tm.start(t, sh)
+	defer func() { _ = sh.Process.Kill(); _ = sh.Wait() }()
+	_, err := tm.ptmx.Write([]byte(". " + script + "\r"))
+	require.NoError(t, err)
+	tm.waitFor(t, `ready`)
+	for i := range stops {
+		_, err = tm.ptmx.Write([]byte{0x1a})
+		require.NoError(t, err)
+		// the i+1st Stopped line, and what the terminal showed before it
+		m := tm.waitFor(t, `(?s)^((?:.*?Stopped){`+strconv.Itoa(i)+`}.*?)Stopped`)
+		require.Equal(t, i+1, strings.Count(m[1], "^Z"), "stop %d: the echo of every Ctrl-Z comes before its Stopped line; the terminal: %q", i+1, m[1])
+		_, err = tm.ptmx.Write([]byte("fg\r"))
+		require.NoError(t, err)
+		// the command reads again: rac is back in the foreground, raw
+		word := "w" + strconv.Itoa(i)
+		_, err = tm.ptmx.Write([]byte(word + "\r"))
+		require.NoError(t, err)
+		tm.waitFor(t, `got=`+word+`\b`)
+	}
+	tm.waitFor(t, `helper: status=exited code=0`)
+}
+
 // The recording holds the command's lines, a full-screen span replaced
 // by its marker; the terminal got everything.
 func TestPTYRecordingOmitsFullScreen(t *testing.T) {
