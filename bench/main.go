@@ -2,7 +2,8 @@
 // and the same minute: tee and dd for the tee path, a minimal Go wrapper
 // for start-up. Every figure is the median of interleaved runs, and every
 // verdict is a ratio, so a slower or busier machine changes the figures
-// but not the comparison. Run it with `make bench`.
+// but not the comparison; the throughput and pty verdicts are the median
+// of the ratios within each round (pairedRatio). Run it with `make bench`.
 package main
 
 import (
@@ -170,6 +171,20 @@ func median(ds []time.Duration) time.Duration {
 	s := append([]time.Duration(nil), ds...)
 	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
 	return s[len(s)/2]
+}
+
+// pairedRatio is the median over rounds of ref/t, each pair measured in
+// the same round, seconds apart. This host's speed swings several times
+// over within minutes (every copier, tee and dd too): a ratio of two
+// medians can pair a fast phase of one with a slow phase of the other,
+// a ratio within a round cannot.
+func pairedRatio(ref, t []time.Duration) float64 {
+	rs := make([]float64, min(len(ref), len(t)))
+	for i := range rs {
+		rs[i] = ref[i].Seconds() / t[i].Seconds()
+	}
+	sort.Float64s(rs)
+	return rs[len(rs)/2]
 }
 
 func mbps(bytes int64, d time.Duration) float64 { return float64(bytes) / (1 << 20) / d.Seconds() }
