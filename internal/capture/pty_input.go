@@ -122,7 +122,7 @@ func (r *ptyRun) writeKeys(b []byte) bool {
 			}
 		}
 		if _, err := r.master.Write(b[:k]); err != nil {
-			r.unwatchEcho()
+			r.unwatchEcho(stop)
 			return false
 		}
 		if stop != nil {
@@ -139,7 +139,7 @@ func (r *ptyRun) writeKeys(b []byte) bool {
 // the echo unread, so "^Z" came after the shell's "Stopped" line, on the
 // line typed after fg (seen in tmux, 1 run in 30).
 func (r *ptyRun) stopCommand(w *echoWatch) {
-	defer r.unwatchEcho()
+	defer r.unwatchEcho(w)
 	fg, err := unix.IoctlGetInt(r.mfd, unix.TIOCGPGRP)
 	if err != nil || fg != r.proc.pid || handlesStop(r.proc.pid) || !canStop() {
 		return
@@ -185,9 +185,15 @@ func (r *ptyRun) watchEcho(t *unix.Termios, c byte) *echoWatch {
 	return w
 }
 
-func (r *ptyRun) unwatchEcho() {
+// unwatchEcho ends w's watch, if it started one (nil is no watch).
+func (r *ptyRun) unwatchEcho(w *echoWatch) {
+	if w == nil || w.seen == nil {
+		return
+	}
 	r.fwdMu.Lock()
-	r.echo = nil
+	if r.echo == w {
+		r.echo = nil
+	}
 	r.fwdMu.Unlock()
 }
 
