@@ -314,6 +314,21 @@ func state(pid int) byte {
 	return s[i+2]
 }
 
+// jobShell starts an interactive bash (job control) on tm and has it run
+// the helper in pty mode on sh -c script, from a file at path it sources;
+// the shell is killed when the test ends.
+func (tm *term) jobShell(t *testing.T, path, script string) {
+	t.Helper()
+	cmdline := strings.Join(helperCmd(ModePTY, "", "sh", "-c", script).Args, "' '")
+	require.NoError(t, os.WriteFile(path, []byte("export RAC_CAPTURE_HELPER=1 RAC_CAPTURE_MODE=pty GORACE=atexit_sleep_ms=0\n'"+cmdline+"'\n"), 0o600))
+	sh := exec.Command("bash", "--norc", "--noprofile", "-i")
+	sh.Env = append(os.Environ(), "PS1=$ ")
+	tm.start(t, sh)
+	t.Cleanup(func() { _ = sh.Process.Kill(); _ = sh.Wait() })
+	_, err := tm.ptmx.Write([]byte(". " + path + "\r"))
+	require.NoError(t, err)
+}
+
 // Ctrl-Z stops the command and rac, so the shell sees a stopped job; fg
 // continues both, with the terminal raw again.
 func TestPTYSuspend(t *testing.T) {
@@ -330,15 +345,7 @@ func TestPTYSuspend(t *testing.T) {
 	// the job never stops (with rac or without).
 	fifo := filepath.Join(dir, "go")
 	require.NoError(t, unix.Mkfifo(fifo, 0o600))
-	cmdline := strings.Join(helperCmd(ModePTY, "", "sh", "-c",
-		`echo rac=$PPID; read y <`+fifo+`; echo cont""inued; read x; echo x=$x`).Args, "' '")
-	require.NoError(t, os.WriteFile(script, []byte("export RAC_CAPTURE_HELPER=1 RAC_CAPTURE_MODE=pty GORACE=atexit_sleep_ms=0\n'"+cmdline+"'\n"), 0o600))
-	sh := exec.Command("bash", "--norc", "--noprofile", "-i")
-	sh.Env = append(os.Environ(), "PS1=$ ")
-	tm.start(t, sh)
-	defer func() { _ = sh.Process.Kill(); _ = sh.Wait() }()
-	_, err := tm.ptmx.Write([]byte(". " + script + "\r"))
-	require.NoError(t, err)
+	tm.jobShell(t, script, `echo rac=$PPID; read y <`+fifo+`; echo cont""inued; read x; echo x=$x`)
 	m := tm.waitFor(t, `rac=(\d+)`)
 	racPid, err := strconv.Atoi(m[1])
 	require.NoError(t, err)
@@ -378,19 +385,11 @@ func TestPTYSuspendEchoFirst(t *testing.T) {
 	}
 	const stops = 20
 	tm := newTerm(t, 24, 80)
-	script := filepath.Join(t.TempDir(), "job")
-	cmdline := strings.Join(helperCmd(ModePTY, "", "sh", "-c",
-		`echo ready; i=0; while [ $i -lt `+strconv.Itoa(stops)+` ]; do read x; echo got=$x; i=$((i+1)); done`).Args, "' '")
-	require.NoError(t, os.WriteFile(script, []byte("export RAC_CAPTURE_HELPER=1 RAC_CAPTURE_MODE=pty GORACE=atexit_sleep_ms=0\n'"+cmdline+"'\n"), 0o600))
-	sh := exec.Command("bash", "--norc", "--noprofile", "-i")
-	sh.Env = append(os.Environ(), "PS1=$ ")
-	tm.start(t, sh)
-	defer func() { _ = sh.Process.Kill(); _ = sh.Wait() }()
-	_, err := tm.ptmx.Write([]byte(". " + script + "\r"))
-	require.NoError(t, err)
+	tm.jobShell(t, filepath.Join(t.TempDir(), "job"),
+		`echo ready; i=0; while [ $i -lt `+strconv.Itoa(stops)+` ]; do read x; echo got=$x; i=$((i+1)); done`)
 	tm.waitFor(t, `ready`)
 	for i := range stops {
-		_, err = tm.ptmx.Write([]byte{0x1a})
+		_, err := tm.ptmx.Write([]byte{0x1a})
 		require.NoError(t, err)
 		// the i+1st Stopped line, and what the terminal showed before it
 		m := tm.waitFor(t, `(?s)^((?:.*?Stopped){`+strconv.Itoa(i)+`}.*?)Stopped`)
