@@ -34,7 +34,7 @@ rac=$(cd "$(dirname "$rac")" && pwd)/$(basename "$rac")
 
 echo "faults: scenarios (seed $seed)"
 if ! RAC_FAULTS=1 RAC_FAULTS_BIN="$rac" RAC_FAULTS_SUMMARY="$summary" RAC_FAULTS_SEED="$seed" \
-    go test -count=1 -timeout 30m -v ./internal/faults/ >"$work/faults.log" 2>&1; then
+    go test -count=1 -timeout $((30 * ${RAC_TEST_SCALE:-1}))m -v ./internal/faults/ >"$work/faults.log" 2>&1; then
   rc=1
   grep -vE '^(=== (RUN|PAUSE|CONT)|    --- PASS|--- PASS)' "$work/faults.log" | grep -v 'summary: ' | tail -150
 fi

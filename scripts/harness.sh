@@ -62,14 +62,14 @@ RAC=$(cd "$(dirname "$RAC")" && pwd)/$(basename "$RAC")
 # may write /tmp, not a home): under the cache folder
 export RAC_HARNESS=1 RAC_HARNESS_BIN="$BIN" RAC_HARNESS_RAC="$RAC" RAC_HARNESS_WORLDS="$CACHE/worlds"
 out=$(mktemp)
-go test -count=1 -timeout 10m -v ./internal/harnesstest/ 2>&1 | tee "$out" | grep -E '^(=== RUN|--- |    --- |PASS|FAIL|ok|panic)|SKIP'
+go test -count=1 -timeout $((10 * ${RAC_TEST_SCALE:-1}))m -v ./internal/harnesstest/ 2>&1 | tee "$out" | grep -E '^(=== RUN|--- |    --- |PASS|FAIL|ok|panic)|SKIP'
 status=${PIPESTATUS[0]}
 # The session tests again in a PID namespace of their own, where the
 # process session's leader is outside and its id reads 0: a container's
 # view (a CI machine's), which took one rule of rac's away unnoticed once.
 if [ "$status" = 0 ] && unshare --pid --fork --mount-proc true 2>/dev/null; then
   echo "harness: the session and MCP tests again in a PID namespace"
-  unshare --pid --fork --mount-proc go test -count=1 -timeout 10m -v -run 'Session|MCP' ./internal/harnesstest/ 2>&1 | tee -a "$out" | grep -E '^(--- |    --- |PASS|FAIL|ok|panic)|SKIP'
+  unshare --pid --fork --mount-proc go test -count=1 -timeout $((10 * ${RAC_TEST_SCALE:-1}))m -v -run 'Session|MCP' ./internal/harnesstest/ 2>&1 | tee -a "$out" | grep -E '^(--- |    --- |PASS|FAIL|ok|panic)|SKIP'
   status=${PIPESTATUS[0]}
 fi
 echo

@@ -44,14 +44,31 @@ func racInPTY(t *testing.T, args ...string) (*exec.Cmd, *os.File, *syncBuffer, <
 	require.NoError(t, err)
 	require.NoError(t, os.Symlink(self, filepath.Join(bin, "rac")))
 	cmd := exec.Command(filepath.Join(bin, "rac"), args...)
-	cmd.Env = append(os.Environ(), "RAC_HOME="+filepath.Join(t.TempDir(), "store"), "RAC_SESSION=pty", "HOME="+t.TempDir(),
-		"GORACE="+goraceNoSleep(os.Getenv("GORACE")))
+	if len(args) > 0 && args[0] == "sh" {
+		cmd = exec.Command("sh", args[1:]...) // a shell at the terminal runs rac from $RACBIN
+	}
+	cmd.Env = append(withoutAgentVars(os.Environ()), "RAC_HOME="+filepath.Join(t.TempDir(), "store"), "RAC_SESSION=pty", "HOME="+t.TempDir(),
+		"GORACE="+goraceNoSleep(os.Getenv("GORACE")), "RACBIN="+bin, "TMPF="+filepath.Join(t.TempDir(), "f"))
 	ptmx, err := pty.Start(cmd) // a new session whose controlling terminal is the pty: rac is its foreground job
 	require.NoError(t, err)
 	out := &syncBuffer{}
 	done := make(chan struct{})
 	go func() { _, _ = io.Copy(out, ptmx); close(done) }()
 	return cmd, ptmx, out, done
+}
+
+// withoutAgentVars drops what an agent harness running the tests put in
+// the environment: under it every run would announce as for an agent.
+func withoutAgentVars(env []string) []string {
+	var out []string
+	for _, kv := range env {
+		k, _, _ := strings.Cut(kv, "=")
+		if isAgentVar(k) {
+			continue
+		}
+		out = append(out, kv)
+	}
+	return out
 }
 
 // waitFor polls the terminal output for text (bounded, so a broken build
@@ -110,4 +127,35 @@ func TestPTYChildSeesTerminal(t *testing.T) {
 	<-done
 	require.Contains(t, out.String(), "stdin-is-tty")
 	require.Contains(t, out.String(), "has-tty")
+}
+
+// run.announce auto at a terminal: a person sees the reference only after
+// a failure, whichever of stdout and stderr is the terminal; off a
+// terminal (the scripts) rac prints both lines.
+func TestAnnounceAtTerminal(t *testing.T) {
+	for _, c := range []struct {
+		name, script string
+		quiet        bool
+	}{
+		{"both on the terminal", `rac run -- echo quiet`, true},
+		{"stderr to a file", `rac run -- echo quiet 2>"$TMPF"; cat "$TMPF"`, true},
+		{"stdout into a pipe", `rac run -- echo quiet | cat`, true},
+		{"a failure", `rac run -- sh -c 'echo quiet; exit 3'`, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			cmd, ptmx, out, done := racInPTY(t, "sh", "-c", `PATH="$RACBIN:$PATH"; `+c.script+`; echo END`)
+			defer ptmx.Close()
+			<-done
+			_ = cmd.Wait()
+			got := out.String()
+			require.Contains(t, got, "quiet")
+			require.Contains(t, got, "END")
+			if c.quiet {
+				require.NotContains(t, got, "rac:", "a successful run at a terminal prints what the command prints")
+			} else {
+				require.Contains(t, got, "rac: ref pty/0001-sh")
+				require.NotContains(t, got, "rac: recording")
+			}
+		})
+	}
 }

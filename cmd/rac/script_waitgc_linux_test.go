@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 	"golang.org/x/sys/unix"
@@ -54,5 +55,39 @@ func cmdWaitgc(ts *testscript.TestScript, neg bool, args []string) {
 			}
 			break
 		}
+	}
+}
+
+// waitexit PIDFILE: the process whose pid the file holds has ended (a
+// zombie counts: it runs no more), awaited by pidfd, bounded by a minute
+// (times RAC_TEST_SCALE). A pid that names no process has ended already:
+// once reaped, its number may even be someone else's, so nothing is sent
+// to it. It stands where a script used to kill a command's child that
+// rac's parent-death signal had already killed.
+func cmdWaitexit(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: waitexit PIDFILE")
+	}
+	b, err := os.ReadFile(ts.MkAbs(args[0]))
+	ts.Check(err)
+	pid, err := strconv.Atoi(string(bytes.TrimSpace(b)))
+	ts.Check(err)
+	fd, err := unix.PidfdOpen(pid, 0)
+	if err == unix.ESRCH {
+		return
+	}
+	ts.Check(err)
+	defer unix.Close(fd)
+	fds := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}
+	for {
+		n, err := unix.Poll(fds, int(testScale(time.Minute).Milliseconds()))
+		if err == unix.EINTR {
+			continue
+		}
+		ts.Check(err)
+		if n == 0 {
+			ts.Fatalf("waitexit: pid %d still runs", pid)
+		}
+		return
 	}
 }

@@ -92,11 +92,24 @@ func TestSignals(t *testing.T) {
 		j.expectOnce(t, "TERM")
 	})
 	each("term_to_every_pid", func(t *testing.T) {
-		j := startJob(t)
+		// the README's limit: a sender that pauses longer than
+		// run.signal_settle between its kills delivers two. A loaded
+		// machine can pause this test between two kill calls for longer
+		// than the default 20ms, so the case runs with a settle of a
+		// second (RAC_TEST_SCALE stretches it), and holds rac to exactly
+		// one TERM whenever the kills took less than half of it
+		settle := testScale(time.Second)
+		j := startJobEnv(t, []string{"RAC_RUN_SIGNAL_SETTLE=" + settle.String()})
 		tree := append([]int{j.pid()}, descendantsOf(j.pid())...)
 		require.Contains(t, tree, j.child)
+		start := time.Now()
 		for _, pid := range tree {
 			require.NoError(t, unix.Kill(pid, unix.SIGTERM))
+		}
+		if took := time.Since(start); took > settle/2 {
+			t.Logf("the kills took %v of a %v settle: two TERMs are allowed (the documented limit)", took, settle)
+			j.expectAtMost(t, "TERM", 2)
+			return
 		}
 		j.expectOnce(t, "TERM")
 	})
@@ -150,17 +163,7 @@ func TestSignals(t *testing.T) {
 	})
 	each("kill_rac_alone_sleep", func(t *testing.T) {
 		cmd, _ := racCommand(t, "run", "-q", "--", "sh", "-c", "echo $$; exec sleep 300")
-		r, w, err := os.Pipe()
-		require.NoError(t, err)
-		defer r.Close()
-		cmd.Stdout = w
-		require.NoError(t, cmd.Start())
-		w.Close()
-		require.NoError(t, r.SetReadDeadline(time.Now().Add(30*time.Second)))
-		line, err := bufio.NewReader(r).ReadString('\n')
-		require.NoError(t, err)
-		sleep, err := strconv.Atoi(strings.TrimSpace(line))
-		require.NoError(t, err)
+		sleep := startPrintingPid(t, cmd)
 		fd := pidfds(t, []int{sleep})[0]
 		require.NoError(t, cmd.Process.Signal(syscall.SIGKILL))
 		_ = cmd.Wait()
@@ -168,12 +171,21 @@ func TestSignals(t *testing.T) {
 	})
 
 	t.Run("left_running_returns_at_once", func(t *testing.T) {
-		const script = `sleep 30 & echo done`
-		plain := timed(t, exec.Command("sh", "-c", script))
-		cmd, _ := racCommand(t, "run", "-q", "--drain-timeout", "100ms", "--", "sh", "-c", script)
-		withRac := timed(t, cmd)
-		t.Logf("sh alone %v, through rac %v", plain, withRac)
-		require.Less(t, withRac-plain, 300*time.Millisecond)
+		// a background process holding the pipes does not hold rac past
+		// --drain-timeout: rac returns while the sleep still runs (how
+		// fast is make bench's business, not a test's)
+		cmd, _ := racCommand(t, "run", "-q", "--drain-timeout", "100ms", "--", "sh", "-c", `sleep 300 & echo $!`)
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+		t.Cleanup(func() {
+			if cmd.Process != nil {
+				_ = unix.Kill(-cmd.Process.Pid, unix.SIGKILL)
+			}
+		})
+		fd := pidfds(t, []int{startPrintingPid(t, cmd)})[0]
+		require.NoError(t, cmd.Wait())
+		n, err := unix.Poll([]unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}, 0)
+		require.NoError(t, err)
+		require.Equal(t, 0, n, "rac returned only once the process holding its pipes had ended")
 	})
 	each("left_running_keeps_writing", func(t *testing.T) {
 		dir := t.TempDir()
@@ -190,7 +202,7 @@ func TestSignals(t *testing.T) {
 		require.NoError(t, cmd.Run())
 		require.NoError(t, w.Close())
 		require.NoError(t, os.WriteFile(fifo, []byte("go\n"), 0o600))
-		require.NoError(t, r.SetReadDeadline(time.Now().Add(20*time.Second)))
+		require.NoError(t, r.SetReadDeadline(time.Now().Add(testScale(20*time.Second))))
 		all, err := readAll(r)
 		require.NoError(t, err)
 		require.Equal(t, "done\nlate\n", all)
@@ -237,6 +249,12 @@ type job struct {
 // report ready.
 func startJob(t *testing.T, argv ...string) *job {
 	t.Helper()
+	return startJobEnv(t, nil, argv...)
+}
+
+// startJobEnv is startJob with more variables in rac's environment.
+func startJobEnv(t *testing.T, env []string, argv ...string) *job {
+	t.Helper()
 	var prefix []string
 	if len(argv) > 0 && argv[0] == "timeout" {
 		prefix, argv = argv[:2], argv[2:]
@@ -244,6 +262,7 @@ func startJob(t *testing.T, argv ...string) *job {
 	args := append([]string{"run", "-q", "--"}, argv...)
 	args = append(args, signalBins.sigcount)
 	cmd, _ := racCommand(t, args...)
+	cmd.Env = append(cmd.Env, env...)
 	if prefix != nil {
 		cmd.Args = append(append([]string{}, prefix...), cmd.Args...)
 		cmd.Path = lookPathT(t, prefix[0])
@@ -265,7 +284,7 @@ func startJob(t *testing.T, argv ...string) *job {
 		outR.Close()
 		inW.Close()
 	})
-	require.NoError(t, outR.SetReadDeadline(time.Now().Add(30*time.Second)))
+	require.NoError(t, outR.SetReadDeadline(time.Now().Add(testScale(30*time.Second))))
 	line := j.line(t)
 	pid, ok := strings.CutPrefix(line, "ready ")
 	require.True(t, ok, line)
@@ -280,7 +299,7 @@ func startJob(t *testing.T, argv ...string) *job {
 // then does rac tell a group signal from one sent to it alone.
 func waitWitness(t *testing.T, rac int) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(testScale(10 * time.Second))
 	for time.Now().Before(deadline) {
 		for _, pid := range descendantsOf(rac) {
 			b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/comm")
@@ -321,6 +340,12 @@ func (j *job) line(t *testing.T) string {
 // The command must have got sig once and the WINCH once.
 func (j *job) expectOnce(t *testing.T, sig string) {
 	t.Helper()
+	j.expectAtMost(t, sig, 1)
+}
+
+// expectAtMost is expectOnce that allows up to n copies of sig.
+func (j *job) expectAtMost(t *testing.T, sig string, n int) {
+	t.Helper()
 	for j.line(t) != sig {
 	}
 	require.NoError(t, unix.Kill(j.pid(), unix.SIGWINCH))
@@ -332,7 +357,7 @@ func (j *job) expectOnce(t *testing.T, sig string) {
 			count++
 		}
 	}
-	require.Equal(t, 1, count, "signals the command got: %q", j.seen)
+	require.True(t, count >= 1 && count <= n, "%d %s, want 1 to %d; signals the command got: %q", count, sig, n, j.seen)
 	err := j.end(t)
 	if filepath.Base(j.cmd.Path) == "timeout" {
 		var ee *exec.ExitError
@@ -341,6 +366,24 @@ func (j *job) expectOnce(t *testing.T, sig string) {
 		return
 	}
 	require.NoError(t, err, "the command ends when its stdin ends, and rac with it")
+}
+
+// startPrintingPid starts cmd (rac running a command whose first line of
+// output is a pid) with stdout into a pipe, and returns that pid.
+func startPrintingPid(t *testing.T, cmd *exec.Cmd) int {
+	t.Helper()
+	r, w, err := os.Pipe()
+	require.NoError(t, err)
+	t.Cleanup(func() { r.Close() })
+	cmd.Stdout = w
+	require.NoError(t, cmd.Start())
+	w.Close()
+	require.NoError(t, r.SetReadDeadline(time.Now().Add(testScale(30*time.Second))))
+	line, err := bufio.NewReader(r).ReadString('\n')
+	require.NoError(t, err)
+	pid, err := strconv.Atoi(strings.TrimSpace(line))
+	require.NoError(t, err)
+	return pid
 }
 
 // end closes the command's stdin and waits for rac.
@@ -388,22 +431,6 @@ func lookPathT(t *testing.T, name string) string {
 		t.Skipf("no %s: %v", name, err)
 	}
 	return p
-}
-
-// timed runs cmd in a process group of its own with stdout to a file (so
-// nothing waits for the pipe's end) and kills what it left running.
-func timed(t *testing.T, cmd *exec.Cmd) time.Duration {
-	t.Helper()
-	f, err := os.Create(filepath.Join(t.TempDir(), "out"))
-	require.NoError(t, err)
-	defer f.Close()
-	cmd.Stdout = f
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	start := time.Now()
-	require.NoError(t, cmd.Start())
-	t.Cleanup(func() { _ = unix.Kill(-cmd.Process.Pid, unix.SIGKILL) })
-	require.NoError(t, cmd.Wait())
-	return time.Since(start)
 }
 
 func readAll(f *os.File) (string, error) {
@@ -473,7 +500,7 @@ func procState(pid int) byte {
 // process that is not the parent, so this one looks, briefly, repeatedly.
 func waitState(t *testing.T, pid int, state byte) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(testScale(10 * time.Second))
 	for procState(pid) != state {
 		require.True(t, time.Now().Before(deadline), "pid %d never reached state %c", pid, state)
 		time.Sleep(time.Millisecond)
@@ -497,7 +524,7 @@ func awaitExit(t *testing.T, fd, pid int) {
 	t.Helper()
 	fds := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}
 	for {
-		n, err := unix.Poll(fds, 10_000)
+		n, err := unix.Poll(fds, int(testScale(10*time.Second).Milliseconds()))
 		if err == unix.EINTR {
 			continue
 		}

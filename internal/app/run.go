@@ -104,6 +104,34 @@ type RunView struct {
 	Notes         []string `json:"notes"`
 }
 
+// AnnounceContext is what run.announce's auto looks at.
+type AnnounceContext struct {
+	// Agent: an agent harness runs the command, however the session was
+	// chosen (RAC_SESSION from a hook too).
+	Agent bool
+	// StdoutTerminal, StderrTerminal: rac's own stdout and stderr are
+	// terminals.
+	StdoutTerminal, StderrTerminal bool
+}
+
+// ResolveAnnounce turns auto into the lines rac run prints; any other
+// value stands. Under an agent, and wherever neither stdout nor stderr is
+// a terminal (a script, CI, cron, an agent rac does not recognise), both
+// lines: nobody watches the run, and the reference is the only way back
+// to it that does not race another run (rac out last does). A person at a
+// terminal (either stream on it: git push 2>err.log at a prompt) gets the
+// reference only when there is something to read, so a successful git
+// status prints exactly what git prints.
+func ResolveAnnounce(announce string, c AnnounceContext) string {
+	if announce != AnnounceAuto {
+		return announce
+	}
+	if c.Agent || (!c.StdoutTerminal && !c.StderrTerminal) {
+		return AnnounceBoth
+	}
+	return AnnounceFailed
+}
+
 // EndLine reports whether rac run prints its closing "rac: ref" line:
 // with end or both always, with failed when the command did not exit 0 or
 // printed more than a recording keeps.
@@ -186,18 +214,11 @@ func (a *App) Run(req RunRequest) (RunResult, error) {
 	if err != nil {
 		return RunResult{}, err
 	}
-	res := RunResult{Announce: req.Announce}
-	if res.Announce == AnnounceAuto {
-		// a person reads the reference when there is something to read:
-		// a successful git status prints exactly what git prints
-		res.Announce = AnnounceFailed
-		// under any agent, however the session was chosen (RAC_SESSION
-		// from a hook too): the start line is the one an agent's tool
-		// output reliably keeps
-		if id.FromAgent || lay.agent {
-			res.Announce = AnnounceBoth
-		}
-	}
+	res := RunResult{Announce: ResolveAnnounce(req.Announce, AnnounceContext{
+		Agent:          id.FromAgent || lay.agent,
+		StdoutTerminal: capture.IsTerminal(req.Stdout),
+		StderrTerminal: capture.IsTerminal(req.Stderr),
+	})}
 	res.Mode = lay.recMode
 	var rec *record.Writer
 	var held []string // warnings of startRecording, printed after the start line

@@ -64,6 +64,12 @@ type RunOptions struct {
 	Warn func(msg string)
 	Now  func() time.Time
 	Mode Mode // how the command is connected (see mode.go); "": ModePipe
+
+	// afterFunc starts the --timeout timer (time.AfterFunc when nil): a
+	// test fires it once the command's tree is in place, since a timer
+	// that fires while the command still forks races the walk of its
+	// tree (the limit signalTree states).
+	afterFunc func(time.Duration, func()) *time.Timer
 }
 
 // defaultSignalSettle is RunOptions.SignalSettle's default: a sender that
@@ -267,7 +273,11 @@ drain:
 	var timer, killTimer *time.Timer
 	var tmu sync.Mutex
 	if o.Timeout > 0 {
-		timer = time.AfterFunc(o.Timeout, func() {
+		after := o.afterFunc
+		if after == nil {
+			after = time.AfterFunc
+		}
+		timer = after(o.Timeout, func() {
 			tmu.Lock()
 			defer tmu.Unlock()
 			timedOut = true

@@ -69,7 +69,7 @@ var table = []Def{
 		field: func(s *Settings) any { return &s.Run.KillAfter }},
 	{Key: "run.announce", Env: "RAC_RUN_ANNOUNCE", Flag: "announce", Default: "auto", Kind: Enum,
 		Choices: []string{"start", "end", "both", "failed", "none", "auto"},
-		Help:    "which rac: lines to print: start, end, both, failed (the end line only when the command fails), none, or auto (both for agents, else failed)",
+		Help:    "which rac: lines to print: start, end, both, failed (the end line only when the command fails), none, or auto (both for agents and when no terminal shows the run, else failed)",
 		field:   func(s *Settings) any { return &s.Run.Announce }},
 	{Key: "run.mode", Env: "RAC_RUN_MODE", Flag: "mode", Default: "auto", Kind: Enum,
 		Choices: []string{"auto", "pipe", "pty", "passthrough"},

@@ -84,7 +84,10 @@ var ruleNameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompil
 // error naming it: a silently weaker redactor is worse than none.
 func New(cfg Config) (*Redactor, error) {
 	r := &Redactor{privateKeyRule: -1, kubeRule: -1, authLit: -1}
-	builtin := builtinRules()
+	// the hand-written table, the secret-flag rules (a flag and its value
+	// in echoed command lines) and the rules carried over from the field's
+	// common rule set (gitleaks' defaults)
+	builtin := slices.Concat(builtinRules(), flagRules(), fieldRules())
 	// sized once: New runs on every rac start, and a cold process pays for
 	// every page it touches
 	r.rules = make([]compiledRule, 0, len(builtin)+len(cfg.Rules)+len(cfg.EnvNames)+8)

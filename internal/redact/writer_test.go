@@ -575,9 +575,10 @@ func TestPathologicalLines(t *testing.T) {
 		_, err := w.Write([]byte(line + "\n"))
 		require.NoError(t, err)
 		require.NoError(t, w.Close())
-		elapsed := time.Since(start)
-		require.Less(t, elapsed, 10*time.Second, "unit %q", unit)
-		if elapsed > time.Second {
+		// no time bound here (a loaded machine is slow for any code): a
+		// quadratic case would take hours and end in the package timeout;
+		// make bench times the writer
+		if elapsed := time.Since(start); elapsed > time.Second {
 			t.Logf("unit %q took %v", unit, elapsed)
 		}
 		require.NotEmpty(t, out)

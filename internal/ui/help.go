@@ -50,10 +50,13 @@ they arrive, while recording both into the current session ('rac session'
 names it; --session or RAC_SESSION=NAME picks one, which two terminals can
 share). Everything from CMD on belongs to CMD, flags too.
 
-The last line rac writes to stderr is "rac: ref SESSION/NAME": paste it
-into 'rac out read' from any shell. --announce failed prints it only when
-CMD failed or its recording was cut; --quiet prints no rac: line at all.
-CMD's environment gets RAC_REF=SESSION/NAME.
+rac names the recording on stderr: "rac: recording SESSION/NAME" first and
+"rac: ref SESSION/NAME" last; paste it into 'rac out read' from any shell.
+By default (--announce auto) it prints both lines when no terminal shows
+the run (neither stdout nor stderr is one: scripts, CI, agents), and at a
+terminal only the last line, only when CMD failed or its recording was cut.
+--announce start|end|both|failed|none chooses; --quiet prints no rac: line
+at all. CMD's environment gets RAC_REF=SESSION/NAME.
 
 rac exits with CMD's status (by the same signal when CMD died of one); 124
 when --timeout fired, 125 when rac itself failed before CMD ran, 126 when
@@ -62,7 +65,7 @@ CMD cannot be executed, 127 when it is not found. Durations take a unit:
 (RAC_RUN_TIMEOUT for --timeout, ...): 'rac config' shows them all.`,
 		example: `  rac run -- git push
   rac run --timeout 10m -- make test
-  rac run --announce failed -- git status
+  rac run --announce end -- git status
   rac run --summary -- go test ./...`,
 	},
 	{

@@ -1,0 +1,35 @@
+package app
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+// The announce rule: auto prints both lines under an agent or wherever
+// neither stdout nor stderr is a terminal; a person at a terminal gets the
+// reference after a failure only. Any other value stands as given.
+func TestResolveAnnounce(t *testing.T) {
+	for _, c := range []struct {
+		agent, outTTY, errTTY bool
+		want                  string
+	}{
+		{false, false, false, AnnounceBoth},  // script, CI, cron, unknown agent
+		{false, true, false, AnnounceFailed}, // git push 2>err.log at a prompt
+		{false, false, true, AnnounceFailed}, // git log | grep x at a prompt
+		{false, true, true, AnnounceFailed},  // a person at a terminal
+		{true, false, false, AnnounceBoth},   // a detected agent
+		{true, true, false, AnnounceBoth},    // an agent that gave stdout a pty
+		{true, false, true, AnnounceBoth},    //
+		{true, true, true, AnnounceBoth},     // an agent's interactive terminal
+	} {
+		t.Run(fmt.Sprintf("agent=%v/stdout-tty=%v/stderr-tty=%v", c.agent, c.outTTY, c.errTTY), func(t *testing.T) {
+			ctx := AnnounceContext{Agent: c.agent, StdoutTerminal: c.outTTY, StderrTerminal: c.errTTY}
+			assert.Equal(t, c.want, ResolveAnnounce(AnnounceAuto, ctx))
+			for _, v := range []string{AnnounceStart, AnnounceEnd, AnnounceBoth, AnnounceNone, AnnounceFailed} {
+				assert.Equal(t, v, ResolveAnnounce(v, ctx), "an explicit value stands")
+			}
+		})
+	}
+}
