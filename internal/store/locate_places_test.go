@@ -97,3 +97,36 @@ func TestRaiseSeq(t *testing.T) {
 	}
 	assert.ErrorIs(t, d.RaiseSeq(MaxSeq+1), ErrSeqExhausted)
 }
+
+// A counter that is missing (removed by hand) or empty (an earlier rac
+// killed between creating it and writing it) gives out a number above
+// every recording folder present: the session keeps recording and never
+// reuses a number.
+func TestSeqRecoversFromFolders(t *testing.T) {
+	s, err := CreateStore(filepath.Join(t.TempDir(), "s"))
+	require.NoError(t, err)
+	defer s.Close()
+	d, err := s.Session("x", true)
+	require.NoError(t, err)
+	defer d.Close()
+	n, err := d.NextSeq()
+	require.NoError(t, err)
+	assert.Equal(t, int64(1), n, "a new session starts at 1")
+	for _, name := range []string{"0001-echo", "0007-git-push", "0003-sh", "12345678901234567890-x", "seq.tmp-abc"} {
+		require.NoError(t, d.Root().Mkdir(name, 0o700))
+	}
+	require.NoError(t, d.Root().Remove(SeqFile))
+	n, err = d.NextSeq()
+	require.NoError(t, err)
+	assert.Equal(t, int64(8), n, "a removed counter restarts above the folders")
+	require.NoError(t, d.Root().WriteFile(SeqFile, nil, 0o600))
+	n, err = d.NextSeq()
+	require.NoError(t, err)
+	assert.Equal(t, int64(8), n, "an empty counter counts from the folders")
+	n, err = d.NextSeq()
+	require.NoError(t, err)
+	assert.Equal(t, int64(9), n, "and is written back")
+	require.NoError(t, d.Root().WriteFile(SeqFile, []byte("garbage\n"), 0o600))
+	_, err = d.NextSeq()
+	assert.ErrorIs(t, err, ErrUnsafeFile, "a counter with text in it is damage, not an empty file")
+}

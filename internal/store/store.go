@@ -298,9 +298,18 @@ func (d *Session) NextSeq() (int64, error) {
 	// one open for the read and the write: this is on the path of every
 	// rac run
 	f, err := d.root.OpenFile(SeqFile, os.O_RDWR|syscall.O_NOFOLLOW, 0)
-	fresh := errors.Is(err, fs.ErrNotExist)
-	if fresh {
-		f, err = d.root.OpenFile(SeqFile, os.O_RDWR|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW, 0o600)
+	if errors.Is(err, fs.ErrNotExist) {
+		// a new session, or a counter removed by hand: written whole,
+		// by rename, so a recorder killed here never leaves an empty
+		// counter, and above every number a recording folder holds
+		n := d.highestNamed() + 1
+		if n > MaxSeq {
+			return 0, fmt.Errorf("%w: session %s", ErrSeqExhausted, d.Name)
+		}
+		if err := WriteFileAtomic(d.root, SeqFile, fmt.Appendf(nil, "%020d\n", n)); err != nil {
+			return 0, err
+		}
+		return n, nil
 	}
 	if err != nil {
 		if fi, lerr := d.root.Lstat(SeqFile); lerr == nil && fi.Mode()&fs.ModeSymlink != 0 {
@@ -308,7 +317,7 @@ func (d *Session) NextSeq() (int64, error) {
 		}
 		return 0, err
 	}
-	n, err := d.bumpSeq(f, fresh)
+	n, err := d.bumpSeq(f)
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
@@ -318,9 +327,12 @@ func (d *Session) NextSeq() (int64, error) {
 	return n, nil
 }
 
-// bumpSeq reads the counter in f (0 when fresh), writes it back one
-// higher, in place and fixed width, and returns the new value.
-func (d *Session) bumpSeq(f *os.File, fresh bool) (int64, error) {
+// bumpSeq reads the counter in f, writes it back one higher, in place and
+// fixed width, and returns the new value. An empty counter (an earlier rac
+// killed between creating the file and writing it) counts from the
+// highest number a recording folder holds: it must not stop the session
+// from recording, nor give out a number again.
+func (d *Session) bumpSeq(f *os.File) (int64, error) {
 	if err := checkRegular(f, SeqFile); err != nil {
 		return 0, err
 	}
@@ -333,10 +345,10 @@ func (d *Session) bumpSeq(f *os.File, fresh bool) (int64, error) {
 		return 0, err
 	}
 	var n int64
-	if !fresh {
-		if n, err = parseSeq(buf[:k], d.Name); err != nil {
-			return 0, err
-		}
+	if k == 0 {
+		n = d.highestNamed()
+	} else if n, err = parseSeq(buf[:k], d.Name); err != nil {
+		return 0, err
 	}
 	if n >= MaxSeq {
 		// refused before anything is written: one more would be a number
@@ -355,6 +367,33 @@ func (d *Session) bumpSeq(f *os.File, fresh bool) (int64, error) {
 		}
 	}
 	return n, nil
+}
+
+// highestNamed is the largest number an entry of the session folder
+// starts with (NNNN-name: a recording, or one being made), 0 when none
+// does. A name's digits run at most to MaxSeq's width; a longer run is no
+// recording's.
+func (d *Session) highestNamed() int64 {
+	f, err := d.root.Open(".")
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	names, err := f.Readdirnames(-1)
+	if err != nil {
+		return 0
+	}
+	var most int64
+	for _, name := range names {
+		digits, _, ok := strings.Cut(name, "-")
+		if !ok || digits == "" || len(digits) > 19 || strings.TrimLeft(digits, "0123456789") != "" {
+			continue
+		}
+		if n, err := strconv.ParseInt(digits, 10, 64); err == nil && n <= MaxSeq && n > most {
+			most = n
+		}
+	}
+	return most
 }
 
 // seqMax is the largest counter file rac reads.
