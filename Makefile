@@ -14,7 +14,7 @@ RAC_TEST_SCALE ?= 1
 export RAC_TEST_SCALE
 export GOFLAGS := -buildvcs=false
 
-.PHONY: all build demo test lint vet unit corpus fuzz fuzz-long bench terminal signals harness faults man clean
+.PHONY: all build demo test lint vet unit corpus fuzz fuzz-long bench fprate terminal signals harness faults man clean
 
 all: build
 
@@ -72,10 +72,33 @@ fuzz-long:
 
 # bench: throughput, memory and start-up against tee, dd and a minimal
 # wrapper measured in the same run (medians of interleaved runs).
+# BASELINE=REV also builds rac as it was at REV (git archive into a
+# temporary folder, removed after) and measures it in the same rounds:
+# make bench BASELINE=HEAD (the work tree against the last commit)
+BASELINE ?=
 bench: build
-	$(GO) run ./bench -rac $(RAC)
+	@set -e; set --; \
+	if [ -n "$(BASELINE)" ]; then \
+	  rev=$$(git rev-parse --verify --quiet "$(BASELINE)^{commit}") || { echo "make bench: BASELINE=$(BASELINE) names no commit"; exit 2; }; \
+	  tmp=$$(mktemp -d "$${TMPDIR:-/tmp}/rac-baseline-XXXXXX"); \
+	  trap 'rm -rf "$$tmp"' EXIT; trap 'exit 130' INT TERM; \
+	  git archive "$$rev" | tar -x -C "$$tmp"; \
+	  (cd "$$tmp" && CGO_ENABLED=0 $(GO) build -o "$$tmp/rac" ./cmd/rac); \
+	  echo "baseline: $(BASELINE) ($$rev)"; set -- -baseline "$$tmp/rac"; \
+	fi; \
+	$(GO) run ./bench -rac $(RAC) "$$@"
 	$(GO) test -run '^$$' -bench 'BenchmarkExplain(64MiB|Mixed64MiB)' -benchtime 5x ./internal/explain/
 	$(GO) test -run '^$$' -bench 'BenchmarkWriter' -benchtime 3x ./internal/redact/
+
+# fprate: the redactor's false-positive rate on about 1.1 GiB of real text
+# already on the machine (the module cache, git log -p, go test -v logs,
+# /usr/share/doc, npm packages, GOROOT): hits and false hits per rule and
+# per GiB, and a sample to review by hand. FPRATE_MD=PATH also writes the
+# manual's table. The first run installs pinned npm packages and runs a
+# few module-cache tests into a cache folder (two minutes or so).
+FPRATE_MD ?=
+fprate:
+	$(GO) run ./bench/fprate $(if $(FPRATE_MD),-md $(FPRATE_MD))
 
 # signals: the signal cases of cmd/rac/signals_test.go, 20 runs each
 # (make test runs each 3 times)

@@ -13,7 +13,6 @@ import (
 )
 
 func init() {
-	register("redaction", benchRedaction)
 	register("capped", benchCapped)
 	register("grep", benchGrep)
 	register("lines", benchLines)
@@ -44,43 +43,7 @@ func (b *bench) mixedFile(name string, size int64) string {
 	return p
 }
 
-// interleave runs each variant once per round, rounds times, and returns
-// the median wall time of each.
-func (b *bench) interleave(rounds int, before func(), variants ...[]string) []time.Duration {
-	times := make([][]time.Duration, len(variants))
-	for i := 0; i < rounds; i++ {
-		for v, argv := range variants {
-			if before != nil {
-				before()
-			}
-			times[v] = append(times[v], b.timeCmd(b.env, argv...).wall)
-		}
-	}
-	out := make([]time.Duration, len(variants))
-	for v := range variants {
-		out[v] = median(times[v])
-	}
-	return out
-}
-
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
-
-// benchRedaction: redaction-on rac run on realistic mixed output against tee.
-func benchRedaction(b *bench) {
-	size := int64(*sizeMB) << 20
-	file := b.mixedFile("mixed.log", size)
-	out := filepath.Join(b.work, "tee.out")
-	_ = b.timeCmd(b.env, "cat", file)
-	med := b.interleave(*runs, func() { b.resetStore(); _ = os.Remove(out) },
-		[]string{b.rac, "run", "-q", "--", "cat", file},
-		b.sh(fmt.Sprintf("cat %s | tee %s >/dev/null", file, out)),
-	)
-	b.resetStore()
-	ratio := med[1].Seconds() / med[0].Seconds()
-	fmt.Printf("rac run (redaction on) %8.1f ms %7.0f MiB/s\n", ms(med[0]), mbps(size, med[0]))
-	fmt.Printf("cat | tee OUT          %8.1f ms %7.0f MiB/s\n", ms(med[1]), mbps(size, med[1]))
-	fmt.Printf("redaction-on throughput vs tee %.2fx (target >= 0.8x: %s; below 0.5x is a defect)\n", ratio, verdict(ratio >= 0.8))
-}
 
 // benchCapped: a capped 1 GiB recording against the uncapped path.
 func benchCapped(b *bench) {

@@ -12,7 +12,7 @@ import (
 	"time"
 )
 
-var gitLogMB = flag.Int("gitlog-size", 200, "MiB of git-log-shaped text for throughput/gitlog")
+var gitLogMB = flag.Int("gitlog-size", 200, "MiB of git-log-shaped text for throughput/gitlog (at most -size)")
 
 // gitLogStats says how much of a generated log the Author lines are, so a
 // figure can be compared with a log of another shape.

@@ -3,7 +3,10 @@
 // for start-up. Every figure is the median of interleaved runs, and every
 // verdict is a ratio, so a slower or busier machine changes the figures
 // but not the comparison; the throughput and pty verdicts are the median
-// of the ratios within each round (pairedRatio). Run it with `make bench`.
+// of the ratios within each round (pairedRatio). -baseline adds a second
+// rac, an earlier build, to the same rounds: start-up is judged against
+// it, and the throughput sections print its ratios beside rac's. Run it
+// with `make bench` (make bench BASELINE=REV builds the second rac).
 package main
 
 import (
@@ -25,6 +28,7 @@ var (
 	runs   = flag.Int("runs", 5, "interleaved runs per measurement (medians)")
 	only   = flag.String("only", "", "comma-separated sections to run (default all); a name before a / also runs its parts (throughput runs throughput/gitlog)")
 	keep   = flag.Bool("keep", false, "keep the work folder")
+	base   = flag.String("baseline", "", "a second rac binary (make bench BASELINE=REV builds one from REV): start-up is compared with it, and the throughput sections print its ratios beside rac's")
 )
 
 type section struct {
@@ -43,7 +47,7 @@ func register(name string, fn func(b *bench)) { sections = append(sections, sect
 // shell's tee one). The sections that write big recordings and time
 // start-up run first; gc, which builds and deletes a store of 100,000
 // recordings, runs last.
-var order = []string{"startup", "throughput", "throughput/gitlog", "redaction", "capped", "pty",
+var order = []string{"startup", "throughput", "throughput/gitlog", "throughput/shapes", "capped", "pty",
 	"grep", "lines", "explain", "identity", "mcp", "gc"}
 
 // ordered sorts sections by order; a section order does not name stops the
@@ -66,6 +70,7 @@ func ordered() []section {
 type bench struct {
 	work string
 	rac  string
+	base string // the baseline rac, or ""
 	env  []string
 }
 
@@ -81,8 +86,16 @@ func main() {
 		defer func() { _ = os.RemoveAll(work) }()
 	}
 	b := &bench{work: work, rac: rac}
+	if *base != "" {
+		b.base, err = filepath.Abs(*base)
+		check(err)
+	}
 	b.env = append(os.Environ(), "RAC_HOME="+filepath.Join(work, "store"), "RAC_SESSION=bench", "RAC_GC_MAX_AGE=1000d")
-	fmt.Printf("rac bench: %s, %d MiB (git log text: %d MiB), medians of %d interleaved runs, %s\n", rac, *sizeMB, *gitLogMB, *runs, time.Now().Format(time.RFC3339))
+	fmt.Printf("rac bench: %s (%s), %d MiB (git log text: %d MiB, each text shape: %d MiB), medians of %d interleaved runs, %s\n",
+		rac, b.version(rac), *sizeMB, min(*gitLogMB, *sizeMB), min(*shapeMB, *sizeMB), *runs, time.Now().Format(time.RFC3339))
+	if b.base != "" {
+		fmt.Printf("baseline: %s (%s)\n", b.base, b.version(b.base))
+	}
 	for _, s := range run {
 		if len(want) > 0 && !want[s.name] && !want[parent(s.name)] {
 			continue
@@ -134,6 +147,12 @@ type result struct {
 
 // timeCmd runs argv with stdout to /dev/null and returns its wall time.
 func (b *bench) timeCmd(env []string, argv ...string) result {
+	return b.timeCmdErr(env, false, argv...)
+}
+
+// timeCmdErr is timeCmd with stderr to /dev/null too when quiet: rac run
+// without -q, as an agent runs it, whose rac: lines would fill the log.
+func (b *bench) timeCmdErr(env []string, quiet bool, argv ...string) result {
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Env = env
 	devnull, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
@@ -141,6 +160,9 @@ func (b *bench) timeCmd(env []string, argv ...string) result {
 	defer devnull.Close()
 	cmd.Stdout = devnull
 	cmd.Stderr = os.Stderr
+	if quiet {
+		cmd.Stderr = devnull
+	}
 	start := time.Now()
 	if err := cmd.Run(); err != nil {
 		check(fmt.Errorf("%s: %w", strings.Join(argv, " "), err))
@@ -153,18 +175,41 @@ func (b *bench) timeCmd(env []string, argv ...string) result {
 // with vfork, so its peak counts this bench's own memory.) 0 when
 // /usr/bin/time is missing.
 func (b *bench) peakRSS(env []string, argv ...string) int64 {
-	tm, err := exec.LookPath("/usr/bin/time")
-	if err != nil {
+	tm := b.timeBin()
+	if tm == "" {
 		return 0
 	}
 	out := filepath.Join(b.work, "rss.txt")
 	b.timeCmd(env, append([]string{tm, "-f", "%M", "-o", out}, argv...)...)
-	data, err := os.ReadFile(out)
+	return readKiB(out)
+}
+
+// timeBin is GNU time, or "" when it is missing.
+func (b *bench) timeBin() string {
+	tm, err := exec.LookPath("/usr/bin/time")
+	if err != nil {
+		return ""
+	}
+	return tm
+}
+
+// readKiB reads the peak RSS /usr/bin/time -f %M wrote.
+func readKiB(path string) int64 {
+	data, err := os.ReadFile(path)
 	check(err)
 	var kb int64
 	_, err = fmt.Sscan(strings.TrimSpace(string(data)), &kb)
 	check(err)
 	return kb
+}
+
+// version is what a rac binary says it is, to tell two apart in the log.
+func (b *bench) version(rac string) string {
+	out, err := exec.Command(rac, "--version").Output()
+	if err != nil {
+		check(fmt.Errorf("%s --version: %w", rac, err))
+	}
+	return strings.TrimSpace(string(out))
 }
 
 func median(ds []time.Duration) time.Duration {
@@ -178,13 +223,22 @@ func median(ds []time.Duration) time.Duration {
 // over within minutes (every copier, tee and dd too): a ratio of two
 // medians can pair a fast phase of one with a slow phase of the other,
 // a ratio within a round cannot.
-func pairedRatio(ref, t []time.Duration) float64 {
+func pairedRatio(ref, t []time.Duration) float64 { return quantile(ratios(ref, t), 0.5) }
+
+// ratios are the per-round ratios ref/t, sorted.
+func ratios(ref, t []time.Duration) []float64 {
 	rs := make([]float64, min(len(ref), len(t)))
 	for i := range rs {
 		rs[i] = ref[i].Seconds() / t[i].Seconds()
 	}
 	sort.Float64s(rs)
-	return rs[len(rs)/2]
+	return rs
+}
+
+// quantile is the value at fraction q of sorted values (the nearest rank,
+// as median picks it).
+func quantile(sorted []float64, q float64) float64 {
+	return sorted[min(int(q*float64(len(sorted))), len(sorted)-1)]
 }
 
 func mbps(bytes int64, d time.Duration) float64 { return float64(bytes) / (1 << 20) / d.Seconds() }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -36,7 +37,8 @@ const startupTarget = 1.6
 
 // benchStartup: rac run -- true against bench/startupref (cobra, viper and
 // color linked and used, fork, exec and wait), with the exec-only Go
-// wrapper and script(1) beside it for information, all interleaved.
+// wrapper and script(1) beside it for information, all interleaved; with
+// -baseline, rac run -- true and -- echo x against the baseline rac's.
 func benchStartup(b *bench) {
 	ref := b.buildStartupRef()
 	wrapper := b.buildMinimalWrapper()
@@ -89,10 +91,17 @@ func benchStartup(b *bench) {
 	}
 	createCost := b.createCost()
 	timeLoop(variants[:2], true)
+	var vsBase []*measured
+	if b.base != "" {
+		// before the script loop, for the reason above; into stores of
+		// its own, named apart, removed with the others below
+		vsBase = b.startupBaseline(truePath, n)
+	}
 	timeLoop(variants[2:], false) // no rac in it: nothing to record
 	for i := 1; i <= stores; i++ {
 		b.removeAll(filepath.Join(b.work, fmt.Sprintf("startup-store-%d", i)))
 	}
+	b.removeAll(filepath.Join(b.work, "startup-base"))
 	med := make([]time.Duration, len(variants))
 	for i, v := range variants {
 		med[i] = median(v.t)
@@ -111,6 +120,91 @@ func benchStartup(b *bench) {
 		note = " (slow: this folder's inode group holds recently deleted inodes, which an ext4 without a journal passes over on each create for minutes; rac run creates 6 files and startupref none, so the ratio reads high; TMPDIR=a fresh folder elsewhere)"
 	}
 	fmt.Printf("for information: a file create in the bench's folder %.0f us%s\n", float64(createCost.Microseconds()), note)
+	if vsBase != nil {
+		printStartupBaseline(vsBase)
+	}
+}
+
+// baselineSlack is how much slower than the baseline rac's start-up may
+// read and still pass: the median of per-round ratios moves by a few
+// percent between two runs of the same binary on a busy host, and a
+// verdict inside that would only report the host.
+const baselineSlack = 1.03
+
+// startupBaseline times rac run -- true and rac run -- echo x, as an
+// agent runs them (no -q, stderr discarded, default settings, redaction
+// on), for rac and the baseline rac, once each a round for rounds rounds,
+// rotating which goes first. Returns rac's and the baseline's runs of
+// true, then of echo x.
+//
+// Each binary records into stores of its own (a store's format may differ
+// between the two), and every 25 rounds into new ones, so no session
+// folder grows past 50 recordings, as in the loop above; they are removed
+// by the caller after every loop, for the reason given there.
+func (b *bench) startupBaseline(truePath string, rounds int) []*measured {
+	echoPath, err := exec.LookPath("echo")
+	check(err)
+	bins := []string{b.rac, b.base}
+	vs := make([]*measured, 0, 4)
+	for _, cmd := range [][]string{{truePath}, {echoPath, "x"}} {
+		for _, bin := range bins {
+			vs = append(vs, &measured{argv: append([]string{bin, "run", "--"}, cmd...)})
+		}
+	}
+	// once each first, with stderr shown when one fails (the timed runs
+	// discard it)
+	for _, v := range vs {
+		c := exec.Command(v.argv[0], v.argv[1:]...)
+		c.Env = append(slices.Clip(b.env), "RAC_HOME="+filepath.Join(b.work, "startup-base", "check"))
+		if out, err := c.CombinedOutput(); err != nil {
+			check(fmt.Errorf("%s: %w\n%s", strings.Join(v.argv, " "), err, out))
+		}
+	}
+	envs := make([][]string, len(bins))
+	for i := 0; i < rounds; i++ {
+		if i%25 == 0 {
+			for k := range bins {
+				envs[k] = append(slices.Clip(b.env), "RAC_HOME="+filepath.Join(b.work, "startup-base", fmt.Sprintf("%d-%d", k, i/25)))
+			}
+		}
+		for k := range vs {
+			v := vs[(i+k)%len(vs)]
+			v.t = append(v.t, b.timeCmdErr(envs[slices.Index(bins, v.argv[0])], true, v.argv...).wall)
+		}
+	}
+	return vs
+}
+
+// printStartupBaseline prints rac's start-up against the baseline's, from
+// startupBaseline's runs. The verdict is on the median of the per-round
+// ratios (each pair seconds apart, so a slow phase of the host slows
+// both); the quartiles show the spread of single rounds, and the 95%
+// interval of the median (ranks n/2 -+ 0.98 sqrt(n), the sign test's)
+// shows how well this run pins the median down.
+func printStartupBaseline(vs []*measured) {
+	for _, pair := range [][2]*measured{{vs[0], vs[1]}, {vs[2], vs[3]}} {
+		cur, base := pair[0], pair[1]
+		name := strings.Join(append([]string{"rac run --"}, filepath.Base(cur.argv[3])), " ")
+		if len(cur.argv) > 4 {
+			name += " " + strings.Join(cur.argv[4:], " ")
+		}
+		rs := ratios(cur.t, base.t)
+		n := len(rs)
+		half := 0.98 * math.Sqrt(float64(n))
+		lo, hi := rs[max(int(float64(n)/2-half)-1, 0)], rs[min(int(math.Ceil(float64(n)/2+half)), n-1)]
+		slower := 0
+		for i := range cur.t {
+			if cur.t[i] > base.t[i] {
+				slower++
+			}
+		}
+		fmt.Printf("%-24s rac %6.2f ms, baseline %6.2f ms: rac/baseline %.3fx (p25 %.3f, p75 %.3f, 95%% interval of the median %.3f-%.3f; rac slower in %d of %d rounds) (target <= %.2fx: %s)\n",
+			name, ms(median(cur.t)), ms(median(base.t)), quantile(rs, 0.5), quantile(rs, 0.25), quantile(rs, 0.75), lo, hi, slower, n,
+			baselineSlack, verdict(quantile(rs, 0.5) <= baselineSlack))
+		if quantile(rs, 0.5) > baselineSlack && lo <= baselineSlack {
+			fmt.Printf("%-24s the interval reaches the target: too noisy to tell; run the start-up section again on a quieter host (-only startup)\n", "")
+		}
+	}
 }
 
 // createCost is the median time of creating an empty file in the bench's

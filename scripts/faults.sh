@@ -2,11 +2,15 @@
 # make faults: the fault suite. rac run killed with SIGKILL at random
 # points, gc and purge killed, concurrent runs with gc and readers, a full
 # disk (a small tmpfs, as root), hostile stores and references, the secret
-# corpus in pipe and pty mode (internal/faults, RAC_FAULTS=1), the fault
-# testscripts (testdata/script/faults_*.txtar), and every fuzz target
-# for FAULTS_FUZZTIME (20s) each. Prints one table (scenario, iterations,
-# failures, seed) and exits 1 on any failure. RAC_FAULTS_SEED=N replays
-# the randomised parts; RAC_FAULTS_SHORT=1 runs few iterations.
+# corpus in pipe and pty mode, the wild corpus (testdata/redact/wild.txt:
+# three rows, one class a recording in six capture forms with the store,
+# every rac out view and the MCP tools checked, the same with --no-redact,
+# and the real git, jq, yq and grep in colour) (internal/faults,
+# RAC_FAULTS=1), the fault testscripts (testdata/script/faults_*.txtar),
+# and every fuzz target for FAULTS_FUZZTIME (20s) each. Prints one table
+# (scenario, iterations, failures, seed) and exits 1 on any failure.
+# RAC_FAULTS_SEED=N replays the randomised parts; RAC_FAULTS_SHORT=1 runs
+# few iterations.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 fuzztime=${FAULTS_FUZZTIME:-20s}
@@ -25,7 +29,8 @@ row() { printf '%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" >>"$summary"; }
 rac=${1:-}
 if [ -z "$rac" ]; then
   rac=$work/rac
-  if ! go build -o "$rac" ./cmd/rac; then
+  # rac-mcp beside it: the wild corpus's MCP checks start it
+  if ! go build -o "$work/" ./cmd/rac ./cmd/rac-mcp; then
     echo "faults: rac does not build"
     exit 1
   fi

@@ -42,6 +42,9 @@ type Settings struct {
 	RedactEnvNames []string
 	RedactAllow    []string
 	RedactRules    []redact.RuleSpec
+	// RedactArgs are redact.args: more entries of the argv grammar's table
+	// (redact.ParseArgSpec).
+	RedactArgs []string
 
 	MaxBytes  int64
 	HeadBytes int64
@@ -84,6 +87,10 @@ type lazyRedactor struct {
 	once sync.Once
 	r    *redact.Redactor
 	err  error
+	// the argv grammar's table with redact.args (argv.go)
+	argvOnce sync.Once
+	argv     *redact.ArgvRules
+	argvErr  error
 }
 
 // New returns an App over env and set.

@@ -10,9 +10,15 @@ import (
 )
 
 // Explain opens ref and returns explain's report on it; everything in the
-// report has passed through the redactor.
+// report has passed through the redactor. A recording made with
+// --no-redact is read through outLines, so the lines explain picks carry
+// the block state (a key's body line, a Secret's data value) as if it had
+// been redacted on the way in.
 func (a *App) Explain(ref string) (*explain.Report, error) {
 	red, err := a.Redactor()
+	if err == nil {
+		_, err = a.ArgvRules()
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -21,18 +27,40 @@ func (a *App) Explain(ref string) (*explain.Report, error) {
 		return nil, err
 	}
 	defer rec.Close()
+	out, err := newOutLines(red, rec)
+	if err != nil {
+		return nil, err
+	}
+	defer out.close()
 	in := explain.Input{Meta: explainMeta(rec), Redact: red.String, Now: a.env.Now}
+	// the argv grammar here; explain runs the redactor over each element
+	in.Meta.Argv = a.argvGrammar(in.Meta.Argv)
+	stored := map[string]*int64{} // bytes read per stream, as stored
 	for _, s := range rec.Streams() {
 		pieces, closeFn, err := rec.Pieces(s)
 		if err != nil {
 			return nil, err
 		}
 		defer closeFn()
-		for _, p := range pieces {
-			in.Streams = append(in.Streams, explain.Stream{Name: s, R: p.R, FirstLine: int(p.FirstLine)})
+		stored[s] = new(int64)
+		for i, p := range pieces {
+			r := p.R
+			if out.carry {
+				r = out.reader(r, i > 0 || out.headless(s), stored[s])
+			}
+			in.Streams = append(in.Streams, explain.Stream{Name: s, R: r, FirstLine: int(p.FirstLine)})
 		}
 	}
-	return explain.Explain(in)
+	rep, err := explain.Explain(in)
+	if err == nil && out.carry {
+		// what was read is the stream as stored, not its redacted form
+		for i := range rep.Streams {
+			if n := stored[rep.Streams[i].Name]; n != nil {
+				rep.Streams[i].Bytes = *n
+			}
+		}
+	}
+	return rep, err
 }
 
 func explainMeta(rec *record.Recording) explain.Meta {

@@ -32,7 +32,7 @@ const lowSpaceInterval = time.Minute
 func (a *App) gcOptions() gc.Options {
 	l := a.set.GC
 	return gc.Options{
-		Now: a.env.Now, Redact: a.redactString,
+		Now: a.env.Now, Redact: a.redactCommandLine, // the tombstone's command line
 		MaxAge: l.MaxAge, MaxSessionBytes: l.MaxSessionBytes, MaxStoreBytes: l.MaxStoreBytes,
 	}
 }
@@ -275,7 +275,7 @@ func (a *App) Remove(refs []string) (RemoveResult, error) {
 	for _, ref := range refs {
 		t, err := resolve.Find(stores, id.Name, ref)
 		if err != nil {
-			out.RefErrors = append(out.RefErrors, err)
+			out.RefErrors = append(out.RefErrors, a.redactExpired(err))
 			refused = refused || IsUsage(err) || errors.Is(err, resolve.ErrInvalid) || errors.Is(err, resolve.ErrAmbiguous)
 			continue
 		}

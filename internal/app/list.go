@@ -47,6 +47,9 @@ type ListResult struct {
 // last, also across sessions (ties by session, then sequence number).
 func (a *App) List(sc Scope) (ListResult, error) {
 	red, err := a.Redactor()
+	if err == nil {
+		_, err = a.ArgvRules()
+	}
 	if err != nil {
 		return ListResult{}, err
 	}
@@ -61,7 +64,7 @@ func (a *App) List(sc Scope) (ListResult, error) {
 	}
 	res := ListResult{Entries: []ListEntry{}, Sessions: sessions}
 	err = a.eachRecording(stores, sessions, func(r *record.Recording) error {
-		res.Entries = append(res.Entries, entryOf(r, red.String))
+		res.Entries = append(res.Entries, entryOf(r, red.String, a.argvGrammar))
 		return nil
 	})
 	slices.SortStableFunc(res.Entries, func(a, b ListEntry) int {
@@ -71,10 +74,11 @@ func (a *App) List(sc Scope) (ListResult, error) {
 }
 
 // entryOf describes a recording; every string passes through the
-// redactor, also for a recording made with --no-redact.
-func entryOf(r *record.Recording, red func(string) string) ListEntry {
-	argv := make([]string, len(r.Meta.Argv))
-	for i, s := range r.Meta.Argv {
+// redactor, argv through the argv grammar first, also for a recording made
+// with --no-redact or before a rule existed.
+func entryOf(r *record.Recording, red func(string) string, grammar func([]string) []string) ListEntry {
+	argv := append([]string{}, grammar(r.Meta.Argv)...) // a copy: the grammar may return its input
+	for i, s := range argv {
 		argv[i] = red(s)
 	}
 	e := ListEntry{

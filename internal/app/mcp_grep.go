@@ -3,7 +3,10 @@ package app
 import (
 	"errors"
 
+	"github.com/rac-cli/rac/internal/record"
+	"github.com/rac-cli/rac/internal/redact"
 	"github.com/rac-cli/rac/internal/search"
+	"github.com/rac-cli/rac/internal/termtext"
 )
 
 // GrepEach is Grep for a front end that bounds what it returns (the MCP
@@ -39,15 +42,34 @@ func (a *App) GrepEach(req GrepRequest, maxText int, fn func(GrepHit) error) (in
 		if r.Err != nil {
 			a.warnf("skipping %s/%s: %s", r.Job.Session.Name, r.Job.Name, FirstLine(r.Err))
 		}
+		var again func(stream string, n int64, clean []byte) string
+		if len(r.Hits) > 0 && r.Rec != nil && !r.Rec.Meta.Redact {
+			var err error
+			if again, err = grepAgain(red, r, maxText); err != nil {
+				// fail closed: the hits are counted, their text not shown
+				a.warnf("%s/%s: its lines could not be redacted again: %s", r.Job.Session.Name, r.Job.Name, FirstLine(err))
+				again = func(string, int64, []byte) string { return failedText }
+			}
+		}
 		for _, h := range r.Hits {
 			hits++
 			v := jsonHit(r.Job, h)
-			v.Text = cut(v.Text)
-			for i := range v.Before {
-				v.Before[i].Text = cut(v.Before[i].Text)
-			}
-			for i := range v.After {
-				v.After[i].Text = cut(v.After[i].Text)
+			if again != nil {
+				v.Text = again(h.Stream, h.N, h.Text)
+				for i, l := range h.Before {
+					v.Before[i].Text = again(h.Stream, l.N, l.Text)
+				}
+				for i, l := range h.After {
+					v.After[i].Text = again(h.Stream, l.N, l.Text)
+				}
+			} else {
+				v.Text = cut(v.Text)
+				for i := range v.Before {
+					v.Before[i].Text = cut(v.Before[i].Text)
+				}
+				for i := range v.After {
+					v.After[i].Text = cut(v.After[i].Text)
+				}
 			}
 			if err := fn(v); err != nil {
 				return err
@@ -56,4 +78,60 @@ func (a *App) GrepEach(req GrepRequest, maxText int, fn func(GrepHit) error) (in
 		return nil
 	})
 	return hits, err
+}
+
+// failedText stands for a line that could not be redacted on the way out.
+const failedText = "[REDACTED:redactor-failed]"
+
+// grepAgain redacts the lines of one --no-redact recording's hits with
+// the block state (see outLines): it opens the recording again and walks
+// each stream with hits from its start to its last hit. The function it
+// returns gives a line's text (clean: as the search showed it) redacted,
+// cleaned, and cut to maxText bytes after redaction.
+func grepAgain(red *redact.Redactor, r search.Result, maxText int) (func(stream string, n int64, clean []byte) string, error) {
+	rec, err := record.Open(r.Job.Session, r.Job.Name)
+	if err != nil {
+		return nil, err
+	}
+	defer rec.Close()
+	out, err := newOutLines(red, rec)
+	if err != nil {
+		return nil, err
+	}
+	defer out.close()
+	want := map[string]map[int64]bool{}
+	last := map[string]int64{}
+	add := func(stream string, n int64) {
+		if want[stream] == nil {
+			want[stream] = map[int64]bool{}
+		}
+		want[stream][n] = true
+		last[stream] = max(last[stream], n)
+	}
+	for _, h := range r.Hits {
+		add(h.Stream, h.N)
+		for _, l := range h.Before {
+			add(h.Stream, l.N)
+		}
+		for _, l := range h.After {
+			add(h.Stream, l.N)
+		}
+	}
+	found := map[string]map[int64][]outPiece{}
+	for stream, w := range want {
+		if found[stream], err = out.lookup(stream, w, last[stream]); err != nil {
+			return nil, err
+		}
+	}
+	return func(stream string, n int64, clean []byte) string {
+		p, ok := pick(found[stream][n], clean)
+		if !ok {
+			return failedText // not found again: never the raw text
+		}
+		s := red.String(ValidUTF8(string(termtext.CleanLine(p.text))))
+		if len(s) > maxText {
+			s = ValidUTF8(s[:maxText])
+		}
+		return s
+	}, nil
 }

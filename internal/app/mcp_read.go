@@ -70,16 +70,31 @@ func (a *App) ReadLines(req ReadRequest, maxText int, fn func(l ReadLine, more i
 	if err != nil {
 		return info, err
 	}
+	// redacted again on the way out: a recording made with --no-redact
+	// must not hand a secret to a model, also not a key's body line or a
+	// Secret's data value that only the lines before the window mark
+	out, err := newOutLines(red, rec)
+	if err != nil {
+		return info, err
+	}
+	defer out.close()
 	err = rec.Lines(lo, func(l record.Line) error {
-		text, more := l.Text, 0
+		text := l.Text
+		if l.Marker {
+			out.marker(l)
+		} else {
+			var err error
+			if text, err = out.line(l.Stream, l.N, text); err != nil {
+				return err
+			}
+		}
+		more := 0
 		if len(text) > maxText {
 			text, more = text[:maxText], len(text)-maxText
 		}
 		if !l.Marker {
 			text = termtext.Defuse(termtext.CleanLine(text))
 		}
-		// redacted again on the way out: a recording made with
-		// --no-redact must not hand a secret to a model
 		return fn(ReadLine{Stream: l.Stream, Line: l.N, Text: red.String(ValidUTF8(string(text))), Marker: l.Marker}, more)
 	})
 	return info, err

@@ -65,7 +65,7 @@ func (a *App) openRef(ref string, workdir bool) (*record.Recording, error) {
 	if errors.As(err, &nf) && nf.Reason == resolve.EmptySession && a.sandboxed(workdir) {
 		return nil, &resolve.NotFoundError{Session: nf.Session, Ref: nf.Ref, Reason: resolve.Unwritable}
 	}
-	return rec, err
+	return rec, a.redactExpired(err)
 }
 
 // eachRecordingIn opens the recordings of the sessions, each session's

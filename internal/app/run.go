@@ -211,6 +211,9 @@ func (a *App) Run(req RunRequest) (RunResult, error) {
 	// Built even with redaction off: rac's own lines about the command
 	// (warnings, summary, errors) are always redacted.
 	red, err := a.Redactor()
+	if err == nil {
+		_, err = a.ArgvRules() // a bad redact.args stops the run like a bad rule
+	}
 	if err != nil {
 		return RunResult{}, err
 	}
@@ -251,14 +254,24 @@ func (a *App) Run(req RunRequest) (RunResult, error) {
 	}
 	var collectors map[string]*Collector
 	var tee func(string) io.Writer
+	var teeReds []*redact.Writer
 	if req.Summary {
 		collectors = map[string]*Collector{}
+		tees := map[string]io.Writer{}
 		for _, s := range lay.streams {
-			collectors[s] = NewCollector(req.SummaryHead + req.SummaryTail)
+			c := NewCollector(req.SummaryHead + req.SummaryTail)
+			collectors[s], tees[s] = c, c
+			if !a.set.RedactEnabled {
+				// the summary goes to an agent: with --no-redact it is
+				// still built from redacted output, blocks and all
+				w := red.NewWriterOptions(c, redact.WriterOptions{Workers: 1})
+				teeReds = append(teeReds, w)
+				tees[s] = summaryTee{w}
+			}
 		}
 		tee = func(s string) io.Writer {
-			if c, ok := collectors[s]; ok {
-				return c
+			if w, ok := tees[s]; ok {
+				return w
 			}
 			return nil
 		}
@@ -277,6 +290,10 @@ func (a *App) Run(req RunRequest) (RunResult, error) {
 			}
 		},
 	})
+	for _, w := range teeReds {
+		// a failed redactor has written its marker and nothing after it
+		_ = w.Close()
+	}
 	for _, c := range collectors {
 		_ = c.Close() // ends a last line; it cannot fail
 	}
@@ -340,10 +357,7 @@ func (a *App) summary(req RunRequest, lay layout, out capture.Outcome, cs map[st
 	if out.Signal != 0 {
 		sig = unix.SignalName(out.Signal)
 	}
-	argv := make([]string, len(req.Argv))
-	for i, s := range req.Argv {
-		argv[i] = a.redactString(s)
-	}
+	argv := a.redactArgv(req.Argv)
 	var streams []SummaryStream
 	for _, s := range lay.streams {
 		rc := out.Received[s]
@@ -354,15 +368,12 @@ func (a *App) summary(req RunRequest, lay layout, out capture.Outcome, cs map[st
 
 // startRecording opens the store and creates the recording, with argv and
 // cwd redacted when redaction is on (curl -H, git clone
-// https://user:TOKEN@...). Any failure is one warning and no recording.
+// https://user:TOKEN@..., and through the argv grammar --password X,
+// mysql -pX). Any failure is one warning and no recording.
 func (a *App) startRecording(id session.Identity, argv []string, lay layout) *record.Writer {
 	cwd, _ := os.Getwd()
 	if a.set.RedactEnabled {
-		stored := make([]string, len(argv))
-		for i, s := range argv {
-			stored[i] = a.redactString(s)
-		}
-		argv, cwd = stored, a.redactString(cwd)
+		argv, cwd = a.redactArgv(argv), a.redactString(cwd)
 	}
 	argv = boundArgv(argv, maxStoredArgv)
 	var rec *record.Writer
@@ -423,6 +434,16 @@ func childEnv(environ []string, rec *record.Writer) []string {
 		env = append(env, "RAC_REF="+rec.Ref())
 	}
 	return env
+}
+
+// summaryTee redacts a stream for the summary alone: a failure of that
+// redactor (it fails closed) must not break the recording's writes it is
+// teed beside.
+type summaryTee struct{ w *redact.Writer }
+
+func (t summaryTee) Write(p []byte) (int, error) {
+	_, _ = t.w.Write(p)
+	return len(p), nil
 }
 
 // streamRedactors makes one redacting writer per stream and sums their

@@ -20,6 +20,7 @@ func Settings(s *config.Settings, session string, gcOff bool) app.Settings {
 		RedactEnabled:  s.Redact.Enabled.V,
 		RedactEnvNames: s.Redact.EnvNames.V,
 		RedactAllow:    s.Redact.Allow.V,
+		RedactArgs:     s.Redact.Args.V,
 		MaxBytes:       s.Record.MaxBytes.V,
 		HeadBytes:      s.Record.HeadBytes.V,
 		StoreWorkdir:   s.Store.Workdir.V,

@@ -136,7 +136,10 @@ type RedactSettings struct {
 	Enabled  Value[bool]
 	EnvNames Value[[]string]
 	Allow    Value[[]string]
-	Rules    Value[[]Rule]
+	// Args holds the entries as written; redact.NewArgvRules reads them
+	// (and quotes a bad one).
+	Args  Value[[]string]
+	Rules Value[[]Rule]
 }
 
 type RecordSettings struct {

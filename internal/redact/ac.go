@@ -3,6 +3,8 @@ package redact
 import (
 	"encoding/binary"
 	"math/bits"
+	"sync"
+	"sync/atomic"
 )
 
 // automaton is an Aho-Corasick automaton over ASCII-case-folded bytes,
@@ -29,7 +31,16 @@ type automaton struct {
 	// s*recip>>32 is s/stride exactly, without a division.
 	recip  uint64
 	filter *startFilter // nil: step the DFA on every byte
-	teddy  *teddy       // nil: the start filter tests every position itself
+	// teddy is built once the automaton has scanned teddyAfter bytes (nil
+	// before, or where it does not pay: the start filter tests every
+	// position itself). Building it costs about 3 ms (placing some 270
+	// literal starts into buckets), which a command that prints a line,
+	// git status at a prompt, would pay for nothing: below a few hundred
+	// KiB the start filter alone is as fast.
+	teddy     atomic.Pointer[teddy]
+	teddyOnce sync.Once
+	teddyPats []string // kept for the build; nil without AVX2 or a filter
+	scanned   atomic.Int64
 	// trans[s+c] is the next state, premultiplied by stride, with outFlag set
 	// when that state ends at least one literal and shallowFlag when it has
 	// depth one or less.
@@ -221,7 +232,7 @@ func newAutomaton(pats []string, withFilter bool) *automaton {
 	if withFilter {
 		a.filter = newStartFilter(pats)
 		if haveTeddy() {
-			a.teddy = newTeddy(pats)
+			a.teddyPats = pats
 		}
 	}
 	return a
@@ -251,8 +262,11 @@ func (a *automaton) scan(src []byte, hits []hit) []hit {
 // until fewer than six bytes are left. It returns where it stopped; the
 // automaton is at its root there.
 func (a *automaton) scanFiltered(src []byte, hits []hit) (int, []hit) {
-	if a.teddy != nil {
-		return a.scanTeddy(src, hits)
+	if t := a.teddy.Load(); t != nil {
+		return a.scanTeddy(t, src, hits)
+	}
+	if a.teddyPats != nil && a.scanned.Add(int64(len(src))) >= teddyAfter {
+		a.buildTeddy()
 	}
 	trans := a.trans
 	class := &a.class
@@ -283,20 +297,33 @@ func (a *automaton) scanFiltered(src []byte, hits []hit) (int, []hit) {
 	}
 }
 
+// teddyAfter is how many bytes an automaton scans with the start filter
+// alone before it builds its teddy prefilter.
+const teddyAfter = 256 << 10
+
+// buildTeddy builds the teddy prefilter now (once); it reports whether
+// there is one (none without AVX2, or where it does not pay).
+func (a *automaton) buildTeddy() bool {
+	if a.teddyPats != nil {
+		a.teddyOnce.Do(func() { a.teddy.Store(newTeddy(a.teddyPats)) })
+	}
+	return a.teddy.Load() != nil
+}
+
 // scanTeddy is scanFiltered with the teddy prefilter in front of the start
 // filter: teddyFind hands over blocks of 32 positions with the ones that may
 // start a literal marked, the start filter's exact test drops most of those,
 // and the automaton runs from the rest until it is shallow again, as in
 // scanFiltered. It stops, with the automaton at its root, where fewer than
 // 35 bytes are left.
-func (a *automaton) scanTeddy(src []byte, hits []hit) (int, []hit) {
+func (a *automaton) scanTeddy(t *teddy, src []byte, hits []hit) (int, []hit) {
 	trans := a.trans
 	class := &a.class
 	f := a.filter
 	n := len(src)
 	i := 0 // positions before i are done, and the automaton is at its root
 	for {
-		at, mask := teddyFind(a.teddy, src, i)
+		at, mask := teddyFind(t, src, i)
 		if mask == 0 {
 			return at, hits
 		}

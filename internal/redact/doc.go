@@ -27,7 +27,27 @@
 // then private key, then token shapes, then Kubernetes secret data, then
 // header and URL credentials, then generic assignments).
 //
-// Three kinds of state cross lines:
+// # Terminal sequences
+//
+// Detection sees what a person reads. A line that holds ESC is analyzed
+// through its terminal view (ansi.go): the line with its escape sequences
+// taken out (SGR colours, every other CSI, OSC, DCS, SOS, PM and APC
+// strings up to BEL or ST, charset designations and two-byte escapes, on
+// the same boundaries as termtext, which 'rac out read' shows), where a
+// cursor-forward ESC[nC reads as n spaces. A map from each view byte to the
+// raw byte behind it takes every span back to the recording: the span's
+// printable bytes become the marker, written where its first printable byte
+// was, and the escape sequences inside it stay where they were, so a colour
+// that opens or closes inside a secret still does and nothing bleeds. The
+// payload of a control string (a window title that carries the command
+// line, an OSC 8 link's URL) is redacted on its own, as a line of its own.
+// A dropped key body line (below) goes whole when its sequences are only
+// colours, the last one a reset, and no colour was on before it; otherwise
+// its sequences are written in its place. A line without ESC pays one
+// IndexByte per region for all this. Eight-bit C1 introducers are not
+// read as sequences.
+//
+// Four kinds of state cross lines:
 //
 //   - PEM private keys: a BEGIN ... PRIVATE KEY line whose key body follows on
 //     later lines starts a small state machine; the header and footer are kept,
@@ -43,7 +63,13 @@
 //     string itself) loses everything between header and footer, or without
 //     a footer the key material after the header, escape by escape.
 //     Base64-encoded PEM (LS0tLS1CRUdJTi...) wrapped at 64 or 76 columns is
-//     followed the same way.
+//     followed the same way. A key in source code, one string literal per
+//     line ("-----BEGIN ...-----\n" +, then "MIIE...\n" +, "MIIE..." \ or
+//     "MIIE...", after a quote that opens right before the header and closes
+//     after it, before a +, ., comma or backslash), is followed literal by
+//     literal: the base64 between the quotes is the key material. A PuTTY
+//     key's "Private-Lines: N" starts the same machine for exactly the N
+//     lines that follow; the public lines and the MAC stay.
 //   - Kubernetes Secret data. kubectl prints data: before kind: Secret, so a
 //     streaming redactor cannot know in time that a data: block belongs to a
 //     Secret, and holding output until kind: appears would delay lines and
@@ -58,10 +84,38 @@
 //     happen to be such base64 is redacted too: a deliberate false positive,
 //     since the alternative leaks Secrets. Block scalars (key: |) under data:
 //     are left alone: kubectl never writes Secret data that way.
+//   - Values on the lines after their name (blocks.go), each started by the
+//     assignment rule at a name it has already found, so other lines pay
+//     nothing: a YAML block scalar (password: |, token: >-, after a list
+//     dash or a tag; not !vault) whose name starts its line takes every
+//     line indented past the name's column, blank lines included, and each
+//     keeps its indentation and line end with its content replaced by the
+//     marker (the line count stays); a placeholder line stays, a PEM
+//     header hands over to the private-key machine, and the block ends at
+//     10,000 lines or 1 MiB. A pretty-printed JSON object whose "Name",
+//     "Key" or "keyName" member, alone on its line, is secret-like (aws
+//     ssm get-parameter, container env lists) has its "Value" member at
+//     the same indentation redacted, within 64 lines and the object. A
+//     Terraform random_password resource (terraform plan, state show) has
+//     the strings of its result and bcrypt_hash redacted up to its
+//     closing brace.
 //   - Lines longer than 64 KiB without a newline: all but the last 16 KiB are
-//     emitted, moving the cut before any secret that touches it, and at most
-//     about 1 MiB is held; past that the span is emitted redacted and the rest
-//     of its non-space run is dropped.
+//     emitted, moving the cut before any secret that touches it, before a
+//     PEM header whose key may follow on the next lines, and off any escape
+//     sequence (one not finished yet is held whole), and at most about 1 MiB
+//     is held; past that the span is emitted redacted and the rest of its
+//     non-space run is dropped. Long lines never turn block detection off.
+//     A header that ends a long line starts the body state when the line
+//     ends, however long the line and whichever write brings its newline,
+//     also when the header was emitted by force with only blanks after it.
+//     A key body line longer than 64 KiB is decided on its first 64 KiB,
+//     all the long-line path may hold: the base64 run that reaches that far
+//     is key material however long it is (the marker on the first body
+//     line, nothing on later ones), what follows it on the line is redacted
+//     as a piece of its own, and the line keeps its newline, since the
+//     long-line path cannot take back a line it has started to write; a
+//     complete line in one write is treated the same way, so the output
+//     does not depend on the write sizes.
 //
 // # Parallel writers
 //
@@ -71,7 +125,7 @@
 // regions (256 KiB by default), redacts them on worker goroutines assuming no
 // multi-line state is open at the region start, and writes results to dst in
 // order from one committer goroutine. The committer knows the true state:
-// when a region starts inside a PEM block or a data: block, its speculative
+// when a region starts inside any multi-line state, its speculative
 // result is discarded and the region is redacted again, sequentially, with the
 // real state. Long lines are always handled by the committer. In-flight
 // regions are bounded, so Write blocks (backpressure) when redaction cannot
@@ -86,8 +140,18 @@
 // boundary check on purpose, unless that byte ends an escape: after a
 // percent-encoded byte (Bearer%20ghp_..., %3D, %2F, %22, %253D) or a
 // backslash escape (\n, \t, \r, \uXXXX) a token is found as after a space.
-// Team rules, extra variable names and the environment rule exist for the
-// rest.
+// Placeholders (********, <password>, ${VAR}, changeme), code (cfg.Password,
+// getToken(), os.environ["X"], password: str) and plain-word prose after a
+// name at the start of a line (auth: retry failed logins) stay on purpose,
+// and so do a value of plain words after a name that is no password's
+// (secret: correct horse battery), an unquoted value after a name in the
+// middle of a line past its first blank (level=info password=a b: only a),
+// a value on the lines after its name other than those above (a block
+// scalar behind a diff's + or a grep prefix, a YAML env list's value:
+// under - name: DB_PASSWORD), a bare
+// token of a vendor whose shape rules.go does not list, and a .pgpass line
+// whose port is not 5432 or *. Team rules, extra variable names and the
+// environment rule exist for the rest.
 //
 // # Failure
 //

@@ -25,6 +25,9 @@ const (
 	modePEMBase64
 	modeKubeYAML
 	modeKubeJSON
+	modeYAMLBlock  // a block scalar under a secret-like name (blocks.go)
+	modeJSONValue  // a JSON object whose "Name" is secret-like
+	modeTFResource // a Terraform random_password resource
 )
 
 // mlState is the state that crosses lines. It is a plain value so a region's
@@ -35,13 +38,19 @@ type mlState struct {
 	// unless they are only indentation; whether the marker is out; body size.
 	prefix  string
 	started bool
-	body    int
-	width   int // base64 PEM: the wrap width of the encoded key
+	body    int  // also: YAML block scalar bytes
+	width   int  // base64 PEM: the wrap width of the encoded key
+	quote   byte // PEM in string literals: the quote around each body line
+	lines   int  // PuTTY: body lines still to come (0: no count); blocks.go: lines seen
+	sgrOpen bool // PEM: a colour may be on after the last line written
 	// Kubernetes data blocks.
 	stringData  bool
 	keyCol      int // column of the data: key (or of the JSON quote)
 	entryIndent int // -1 until the first entry
 	scalar      bool
+	// blocks.go: the rule whose marker the values get (keyCol is the
+	// column of the name, or of the resource keyword).
+	rule int32
 }
 
 type span struct {
@@ -55,6 +64,13 @@ const (
 	actSpans     lineAction = iota // replace e.merged
 	actBodyFirst                   // replace line[bodyStart:bodyEnd] with the private-key marker
 	actBodyDrop                    // drop the line and its newline
+	// actBodyLong: a body line longer than longLineThreshold. Its key
+	// material [bodyStart, bodyEnd) becomes the marker on the first body
+	// line and goes without one on later lines; the rest of the line is
+	// redacted as a piece of its own (e.merged) and the newline stays, as
+	// the long-line path, which cannot take back what it emitted, must do.
+	actBodyLong
+	actWait // the long-line path must hold more before it can decide
 )
 
 // engine holds the scratch space of one redaction in progress; engines are
@@ -78,6 +94,17 @@ type engine struct {
 	lastAssignEnd int
 	bodyStart     int
 	bodyEnd       int
+	bodyMarker    bool // actBodyLong: the key material becomes the marker
+	// pemOpenAt is where a PEM header starts whose key may follow on later
+	// lines, when the line is still open: the long-line path keeps it.
+	pemOpenAt int
+
+	// Lines holding ESC are analyzed through their terminal view (ansi.go).
+	tv      termView
+	vhits   []hit  // hits in a view or control-string payload
+	pspans  []span // payload spans, raw offsets
+	rspans  []span // spans of the last analyzeRaw, raw offsets; rule -1: no marker
+	lineOut []byte
 }
 
 func newEngine(r *Redactor) *engine {
@@ -127,21 +154,34 @@ func (e *engine) region(out, src []byte, st *mlState) ([]byte, bool) {
 	changed := false
 	hi := 0
 	pos := 0
+	// A line holding ESC is redacted through its terminal view, whether or
+	// not its raw bytes hold a hit: a colour code can split a literal. Text
+	// without ESC pays one IndexByte per region for this.
+	escAt := len(src)
+	if i := bytes.IndexByte(src, escByte); i >= 0 {
+		escAt = i
+	}
 	for pos < len(src) {
 		from := pos // the line's newline is the first at or after from
+		if escAt < pos {
+			escAt = nextESC(src, pos)
+		}
 		if st.mode == modeIdle {
 			// Lines without hits cannot change and cannot start a state;
 			// nor can lines whose only hits are the auth of an Author word.
 			for hi < len(hits) && hits[hi].pat == e.r.authLit && authorWord(src, int(hits[hi].end)-4) {
 				hi++
 			}
-			if hi >= len(hits) {
+			next := escAt
+			if hi < len(hits) {
+				next = min(next, int(hits[hi].end)-int(e.r.patLens[hits[hi].pat]))
+			}
+			if next >= len(src) {
 				break
 			}
-			hs := int(hits[hi].end) - int(e.r.patLens[hits[hi].pat])
-			if hs > pos {
-				pos += lastNewline(src[pos:hs]) + 1
-				from = hs
+			if next > pos {
+				pos += lastNewline(src[pos:next]) + 1
+				from = next
 			}
 		}
 		le := bytes.IndexByte(src[from:], '\n')
@@ -153,6 +193,20 @@ func (e *engine) region(out, src []byte, st *mlState) ([]byte, bool) {
 		hj := hi
 		for hj < len(hits) && int(hits[hj].end) <= le {
 			hj++
+		}
+		if escAt < le {
+			if res, ok, drop := e.termLine(src[pos:le], st); ok {
+				out = append(out, src[emit:pos]...)
+				out = append(out, res...)
+				emit = le
+				if drop {
+					emit = min(le+1, len(src))
+				}
+				changed = true
+			}
+			hi = hj
+			pos = le + 1
+			continue
 		}
 		act := e.analyze(src[pos:le], hits[hi:hj], pos, st, false, true)
 		switch act {
@@ -172,14 +226,178 @@ func (e *engine) region(out, src []byte, st *mlState) ([]byte, bool) {
 			out = append(out, src[emit:pos]...)
 			emit = min(le+1, len(src))
 			changed = true
+		case actBodyLong:
+			e.pspans = e.pspans[:0]
+			e.rawSpans(act, nil, nil)
+			out = append(out, src[emit:pos]...)
+			out = e.emitRange(out, src[pos:le], 0, le-pos, nil)
+			emit = le
+			changed = true
 		}
 		hi = hj
 		pos = le + 1
+	}
+	if cap(e.tv.at) > viewKeep {
+		e.tv = termView{} // one huge coloured line must not pin its view
 	}
 	if !changed {
 		return out, false
 	}
 	return append(out, src[emit:]...), true
+}
+
+// viewKeep bounds the view buffers an engine keeps between regions.
+const viewKeep = 1 << 20
+
+// nextESC is the index of the first ESC in src at or after pos, or len(src).
+func nextESC(src []byte, pos int) int {
+	if i := bytes.IndexByte(src[pos:], escByte); i >= 0 {
+		return pos + i
+	}
+	return len(src)
+}
+
+// termLine redacts one whole line that holds ESC. It returns the redacted
+// line (valid until the next call), whether it differs from line, and
+// whether the line's newline goes too (a dropped key body line).
+func (e *engine) termLine(line []byte, st *mlState) ([]byte, bool, bool) {
+	sgrOpen := st.sgrOpen
+	act, v := e.analyzeRaw(line, st, false, true)
+	if st.mode == modePEM {
+		st.sgrOpen = v.sgrOpenAfter(sgrOpen)
+	}
+	out := e.lineOut[:0]
+	if act == actBodyDrop {
+		if v.droppable(sgrOpen) {
+			st.sgrOpen = sgrOpen
+		} else {
+			for _, s := range v.seqs {
+				out = e.copyRaw(out, line, s.start, s.end)
+			}
+		}
+		e.lineOut = out
+		return out, true, true
+	}
+	if len(e.rspans) == 0 && len(e.pspans) == 0 {
+		return nil, false, false
+	}
+	out = e.emitRange(out, line, 0, len(line), v)
+	e.lineOut = out
+	return out, true, false
+}
+
+// analyzeRaw analyzes line, through its terminal view when it holds ESC
+// (v, else nil), and leaves the spans to replace in e.rspans and the
+// control-string payload spans in e.pspans, both in raw offsets.
+func (e *engine) analyzeRaw(line []byte, st *mlState, open, atStart bool) (lineAction, *termView) {
+	e.pspans = e.pspans[:0]
+	var v *termView
+	text := line
+	if bytes.IndexByte(line, escByte) >= 0 {
+		v = &e.tv
+		v.build(line, open)
+		e.payloadSpans(line, v)
+		text = v.text
+	}
+	hits := e.r.auto().scan(text, e.vhits[:0])
+	e.vhits = hits
+	act := e.analyze(text, hits, 0, st, open, atStart)
+	e.rawSpans(act, v, line)
+	return act, v
+}
+
+// payloadSpans redacts the payload of every control string of line as a
+// line of its own. The spans are counted when they are written (copyRaw).
+func (e *engine) payloadSpans(line []byte, v *termView) {
+	for _, s := range v.seqs {
+		if s.kind != seqString || s.pe <= s.ps {
+			continue
+		}
+		p := line[s.ps:s.pe]
+		hits := e.r.auto().scan(p, e.vhits[:0])
+		e.vhits = hits
+		if len(hits) == 0 {
+			continue
+		}
+		var pst mlState // a title or a link starts no multi-line state
+		e.analyze(p, hits, 0, &pst, false, true)
+		for _, sp := range e.merged {
+			e.uncount(sp)
+			e.pspans = append(e.pspans, span{start: s.ps + sp.start, end: s.ps + sp.end, rule: sp.rule})
+		}
+	}
+}
+
+// rawSpans turns the result of analyze into e.rspans, mapped through v
+// when there is one.
+func (e *engine) rawSpans(act lineAction, v *termView, line []byte) {
+	e.rspans = e.rspans[:0]
+	switch act {
+	case actBodyFirst:
+		e.addRawSpan(v, line, e.bodyStart, e.bodyEnd, e.r.privateKeyRule)
+	case actBodyLong:
+		rule := int32(-1)
+		if e.bodyMarker {
+			rule = e.r.privateKeyRule
+		}
+		e.addRawSpan(v, line, e.bodyStart, e.bodyEnd, rule)
+		fallthrough
+	case actSpans:
+		for _, sp := range e.merged {
+			e.addRawSpan(v, line, sp.start, sp.end, sp.rule)
+		}
+	}
+}
+
+func (e *engine) addRawSpan(v *termView, line []byte, s, t int, rule int32) {
+	if v != nil {
+		s, t = int(v.at[s]), v.rawEnd(line, t)
+	}
+	e.rspans = append(e.rspans, span{start: s, end: t, rule: rule})
+}
+
+// emitRange appends line[from:to] to out with the spans of e.rspans
+// replaced: a span's printable bytes become its marker, written where the
+// first of them was, and the escape sequences inside it are kept, so a
+// colour that starts or ends inside a secret still does.
+func (e *engine) emitRange(out, line []byte, from, to int, v *termView) []byte {
+	emit := from
+	for _, sp := range e.rspans {
+		if sp.end <= from || sp.start >= to {
+			continue
+		}
+		s := max(sp.start, emit)
+		out = e.copyRaw(out, line, emit, s)
+		if sp.rule >= 0 {
+			out = append(out, e.r.markers[sp.rule]...)
+		}
+		if v != nil {
+			for k := v.seqFrom(s); k < len(v.seqs) && v.seqs[k].start < sp.end; k++ {
+				if q := v.seqs[k]; q.start >= s && q.end <= sp.end {
+					out = e.copyRaw(out, line, q.start, q.end)
+				}
+			}
+		}
+		emit = max(emit, sp.end)
+	}
+	return e.copyRaw(out, line, emit, to)
+}
+
+// copyRaw appends line[a:b] with the payload spans inside it replaced.
+func (e *engine) copyRaw(out, line []byte, a, b int) []byte {
+	if a >= b {
+		return out
+	}
+	for _, p := range e.pspans {
+		if p.start < a || p.end > b {
+			continue
+		}
+		out = append(out, line[a:p.start]...)
+		out = append(out, e.r.markers[p.rule]...)
+		e.counts[p.rule]++
+		a = p.end
+	}
+	return append(out, line[a:b]...)
 }
 
 // analyze decides what happens to one line: line is its content without the
@@ -192,21 +410,43 @@ func (e *engine) analyze(line []byte, hits []hit, base int, st *mlState, open, a
 	e.hasPending = false
 	e.lastAssignEnd = -1
 	e.open = open
+	e.pemOpenAt = -1
 	for _, ri := range e.covered {
 		e.cover[ri] = 0
 	}
 	e.covered = e.covered[:0]
 	if atStart && st.mode != modeIdle {
 		if act, done := e.stateLine(line, st); done {
+			if act == actBodyLong && e.bodyEnd < len(line) {
+				// What follows the key material is a piece of its own.
+				e.runRules(line[e.bodyEnd:], hits, base+e.bodyEnd)
+				for i := range e.merged {
+					e.merged[i].start += e.bodyEnd
+					e.merged[i].end += e.bodyEnd
+				}
+			}
 			return act
 		}
 	}
+	e.runRules(line, hits, base)
+	if e.hasPending && !open && st.mode == modeIdle {
+		*st = e.pending
+	}
+	return actSpans
+}
+
+// runRules verifies the hits of line and merges their spans into e.merged.
+// A hit that starts before line (a piece of a longer line) is skipped.
+func (e *engine) runRules(line []byte, hits []hit, base int) {
 	r := e.r
 	e.noFooterFrom = -1
 	e.apiVersionAt = -2
 	for _, h := range hits {
 		he := int(h.end) - base
 		hs := he - int(r.patLens[h.pat])
+		if hs < 0 {
+			continue
+		}
 		for _, ri := range r.patRules[h.pat] {
 			if hs < e.cover[ri] {
 				// Inside a span of the same rule: a match here could only be
@@ -226,10 +466,13 @@ func (e *engine) analyze(line []byte, hits []hit, base int, st *mlState, open, a
 		e.dropMarkerOverlaps(line)
 	}
 	e.merge()
-	if e.hasPending && !open && st.mode == modeIdle {
-		*st = e.pending
+}
+
+// notePEMOpen records a PEM header on a line that is still open.
+func (e *engine) notePEMOpen(hs int) {
+	if e.pemOpenAt < 0 || hs < e.pemOpenAt {
+		e.pemOpenAt = hs
 	}
-	return actSpans
 }
 
 // stateLine handles a line while a multi-line state is open. done means the
@@ -237,17 +480,34 @@ func (e *engine) analyze(line []byte, hits []hit, base int, st *mlState, open, a
 func (e *engine) stateLine(line []byte, st *mlState) (lineAction, bool) {
 	switch st.mode {
 	case modePEM:
-		kind, cs, ce := pemBodyLine(st, line)
+		kind, cs, ce := pemBodyLine(st, line, e.open)
 		switch kind {
 		case pemBody:
 			st.body += ce - cs
-			if st.started {
-				return actBodyDrop, true
+			act := actBodyDrop
+			if !st.started {
+				st.started = true
+				e.counts[e.r.privateKeyRule]++
+				e.bodyStart, e.bodyEnd = cs, ce
+				act = actBodyFirst
 			}
-			st.started = true
-			e.counts[e.r.privateKeyRule]++
+			pemLineDone(st)
+			return act, true
+		case pemLongBody:
+			e.bodyMarker = !st.started
+			if !st.started {
+				st.started = true
+				e.counts[e.r.privateKeyRule]++
+			}
+			st.body += ce - cs
 			e.bodyStart, e.bodyEnd = cs, ce
-			return actBodyFirst, true
+			if !e.open {
+				// The long-line path does this when the line ends.
+				pemLongLineDone(st)
+			}
+			return actBodyLong, true
+		case pemWait:
+			return actWait, true
 		case pemKeep:
 			return actSpans, false
 		default: // footer or not key material
@@ -266,8 +526,34 @@ func (e *engine) stateLine(line []byte, st *mlState) (lineAction, bool) {
 		e.kubeYAMLLine(line, st)
 	case modeKubeJSON:
 		e.kubeJSONLine(line, st)
+	case modeYAMLBlock:
+		return e.yamlBlockLine(line, st)
+	case modeJSONValue:
+		e.jsonValueLine(line, st)
+	case modeTFResource:
+		e.tfResourceLine(line, st)
 	}
 	return actSpans, false
+}
+
+// pemLineDone counts a body line against a PuTTY key's line count.
+func pemLineDone(st *mlState) {
+	if st.lines > 0 {
+		st.lines--
+		if st.lines == 0 {
+			*st = mlState{}
+		}
+	}
+}
+
+// pemLongLineDone ends a long body line: past pemBodyMax the block is over
+// (its key material was redacted all the same).
+func pemLongLineDone(st *mlState) {
+	if st.body > pemBodyMax {
+		*st = mlState{}
+		return
+	}
+	pemLineDone(st)
 }
 
 var markerPrefix = []byte("[REDACTED:")
@@ -351,10 +637,13 @@ const (
 	pemEnd pemLineKind = iota
 	pemBody
 	pemKeep
+	pemLongBody // key material that runs past longLineThreshold
+	pemWait     // an open line too short to tell
 )
 
 // pemBodyLine classifies a line inside a PEM block and returns the bounds of
-// its key material.
+// its key material. open says the line is a held piece of a long line whose
+// end has not come yet.
 //
 // A body line is key material (base64) that ends the line, before blanks,
 // colour codes, a closing quote or comma, or a backslash. What comes before
@@ -368,16 +657,56 @@ const (
 //     lines, a grep of a dotenv file (.env:KEY= before the header, .env:
 //     before the body).
 //
+// In a string-literal block (the header was "-----BEGIN ...-----\n" in
+// source code) a body line is one literal per line instead: see
+// pemLiteralLine.
+//
+// A line longer than longLineThreshold is decided on its first
+// longLineThreshold bytes, which is all the long-line path may hold before
+// it has to emit: it is key material when the base64 run that reaches that
+// far starts where a body line's would. The run is the key material,
+// however long; what follows it is redacted as a piece of its own. So a
+// long line never turns block detection off, and the pipe and the long-line
+// path agree on it.
+//
 // Anything else ends the block, so a key cut short does not swallow the
 // output that follows it.
-func pemBodyLine(st *mlState, line []byte) (pemLineKind, int, int) {
-	if len(line) > longLineThreshold || bytes.Contains(line, []byte("-----END")) {
+func pemBodyLine(st *mlState, line []byte, open bool) (pemLineKind, int, int) {
+	const lim = longLineThreshold
+	if open && len(line) <= lim {
+		return pemWait, 0, 0
+	}
+	if bytes.Contains(line[:min(len(line), lim)], []byte("-----END")) {
 		return pemEnd, 0, 0
 	}
-	ce := pemTail(line)
-	bs := ce
-	for bs > 0 && b64Pem[line[bs-1]] {
-		bs--
+	long := len(line) > lim
+	var bs, ce int
+	switch {
+	case long:
+		if !b64Pem[line[lim-1]] {
+			return pemEnd, 0, 0
+		}
+		bs, ce = lim-1, lim
+		for bs > 0 && b64Pem[line[bs-1]] {
+			bs--
+		}
+		for ce < len(line) && b64Pem[line[ce]] {
+			ce++
+		}
+		if st.quote != 0 {
+			if q := pemLiteralOpen(st, line); q >= 0 && q+1 == bs {
+				return pemLongBody, bs, ce
+			}
+			return pemEnd, 0, 0
+		}
+	case st.quote != 0:
+		return pemLiteralLine(st, line)
+	default:
+		ce = pemTail(line)
+		bs = ce
+		for bs > 0 && b64Pem[line[bs-1]] {
+			bs--
+		}
 	}
 	cs := -1 // where the key material starts, when this is a body line
 	content := pemSkipBlank(line, 0)
@@ -397,6 +726,12 @@ func pemBodyLine(st *mlState, line []byte) (pemLineKind, int, int) {
 			cs = bs
 		}
 	}
+	if long {
+		if cs >= 0 && cs < ce {
+			return pemLongBody, cs, ce
+		}
+		return pemEnd, 0, 0
+	}
 	if cs >= 0 && cs < ce && st.body+ce-cs <= pemBodyMax {
 		return pemBody, cs, ce
 	}
@@ -408,6 +743,107 @@ func pemBodyLine(st *mlState, line []byte) (pemLineKind, int, int) {
 		}
 	}
 	return pemEnd, 0, 0
+}
+
+// pemLiteralLine classifies a line of a key written as string literals, one
+// per line: "MIIEow...\n" +, "MIIE..." \ or "MIIE...", after the start of
+// the header's prefix (or none) and blanks. The key material is the base64
+// between the quotes.
+func pemLiteralLine(st *mlState, line []byte) (pemLineKind, int, int) {
+	if q := pemLiteralOpen(st, line); q >= 0 {
+		cs := q + 1
+		ce := runOf(line, cs, &b64Pem)
+		if ce > cs && literalClose(line, ce, st.quote) && st.body+ce-cs <= pemBodyMax {
+			return pemBody, cs, ce
+		}
+		if !st.started && (literalClose(line, cs, st.quote) || isPEMHeaderField(line[cs:])) {
+			return pemKeep, 0, 0 // "\n" or "Proc-Type: 4,ENCRYPTED\n"
+		}
+	}
+	if c, _, _ := trimSpaceBounds(line); !st.started && len(c) == 0 {
+		return pemKeep, 0, 0
+	}
+	return pemEnd, 0, 0
+}
+
+// pemLiteralOpen returns the index of the opening quote of a literal body
+// line, or -1.
+func pemLiteralOpen(st *mlState, line []byte) int {
+	a, _ := pemPrefixWalk(line, st.prefix)
+	k := pemSkipBlank(line, a)
+	if k < len(line) && line[k] == st.quote {
+		return k
+	}
+	if k = pemSkipBlank(line, 0); k < len(line) && line[k] == st.quote {
+		return k
+	}
+	return -1
+}
+
+// literalClose accepts, from j, \n or \r escapes (escaped any number of
+// times), the closing quote q and literalEnd.
+func literalClose(line []byte, j int, q byte) bool {
+	for j < len(line) && line[j] == '\\' {
+		k := j + 1
+		for k < len(line) && line[k] == '\\' {
+			k++
+		}
+		if k >= len(line) || (line[k] != 'n' && line[k] != 'r') {
+			break
+		}
+		j = k + 1
+	}
+	return j < len(line) && line[j] == q && literalEnd(line, j+1)
+}
+
+// literalEnd accepts what may follow a string literal that a multi-line
+// one continues: blanks, then at most one of + (Go, Java, JavaScript), .
+// (PHP), a comma (an array of lines) or a backslash (a C macro), then
+// blanks.
+func literalEnd(line []byte, j int) bool {
+	j = pemSkipBlank(line, j)
+	if j < len(line) && (line[j] == '+' || line[j] == '.' || line[j] == ',' || line[j] == '\\') {
+		j = pemSkipBlank(line, j+1)
+	}
+	return j == len(line)
+}
+
+// ppkRule is the PuTTY private-key rule: "Private-Lines: N" starts the body
+// state for the N base64 lines that follow (Public-Lines: and the MAC stay).
+func ppkRule() rule {
+	return rule{id: "private-key", prio: prioPrivateKey, literals: []string{"private-lines:"}, match: matchPPKPrivateLines}
+}
+
+// matchPPKPrivateLines starts the body state of a PuTTY key (.ppk) at its
+// "Private-Lines: N" line. Whatever precedes it is a prefix the body lines
+// may repeat, as with a PEM header.
+func matchPPKPrivateLines(e *engine, line []byte, hs, he int, _, _ int32) {
+	if !hasAt(line, hs, "Private-Lines:") {
+		return
+	}
+	k := pemSkipBlank(line, he)
+	n, d := 0, k
+	for d < len(line) && isDigit(line[d]) && d-k < 6 {
+		n = n*10 + int(line[d]-'0')
+		d++
+	}
+	if d == k || n == 0 || pemSkipBlank(line, d) != len(line) {
+		return
+	}
+	if e.open {
+		e.notePEMOpen(hs)
+		return
+	}
+	e.setPending(mlState{mode: modePEM, prefix: pemStatePrefix(line[:hs]), lines: n})
+}
+
+// pemStatePrefix is what body lines may repeat of the bytes before a
+// header: nothing when they are only indentation or too long to keep.
+func pemStatePrefix(prefix []byte) string {
+	if len(bytes.TrimLeft(prefix, " \t")) == 0 || len(prefix) > pemPrefixMax {
+		return ""
+	}
+	return string(prefix)
 }
 
 // pemPrefixWalk matches line against prefix, the bytes before the header on

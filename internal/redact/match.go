@@ -50,7 +50,6 @@ var (
 	b64Pem      = mkset("A-Za-z0-9+/=")
 	azureSet    = mkset("A-Za-z0-9_~.")
 	azureBody   = mkset("A-Za-z0-9_~.-")
-	valueStop   = mkset(" \t\r\n\v\f\"',;")
 	headerValue = mksetExcept(" \t\r\n\v\f\"',;\\")
 	urlUserStop = mkset(" \t\r\n\v\f:/@\"'<>")
 	urlPassStop = mkset(" \t\r\n\v\f/@\"'<>")
@@ -201,10 +200,11 @@ func matchSlackWebhook(e *engine, line []byte, hs, he int, ri, _ int32) {
 }
 
 // matchAnthropic: LB sk-ant-[a-z]{2,10}[0-9]{2}-[A-Za-z0-9_-]{32,}
-func matchAnthropic(e *engine, line []byte, hs, he int, ri, _ int32) {
+func matchAnthropic(e *engine, line []byte, hs, _ int, ri, _ int32) {
 	if !hasAt(line, hs, "sk-ant-") || !lbOK(line, hs) {
 		return
 	}
+	he := hs + len("sk-ant-") // the literal is sk-, shared with OpenAI's keys
 	k := he
 	for k < len(line) && k-he < 10 && line[k] >= 'a' && line[k] <= 'z' {
 		k++
@@ -291,7 +291,9 @@ func matchSendGrid(e *engine, line []byte, hs, he int, ri, _ int32) {
 
 // matchAzureSecret: ([A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.-]{31,34}), with
 // no [A-Za-z0-9_~.] before it and no [A-Za-z0-9_~.-] after it.
-func matchAzureSecret(e *engine, line []byte, hs, he int, ri, _ int32) {
+// The literal is the digit and Q~.
+func matchAzureSecret(e *engine, line []byte, dq, he int, ri, _ int32) {
+	hs := dq + 1
 	if !hasAt(line, hs, "Q~") || hs < 4 {
 		return
 	}
@@ -397,20 +399,30 @@ func (e *engine) pemAfterHeader(line []byte, hs, hdrEnd int, ri int32) bool {
 			return true // something else ends the key on this line
 		}
 	} else if k < len(line) {
-		return false // the header is quoted or mentioned, not printed
+		// A key in source code, one string literal per line: the header's
+		// literal closes here and the body's follow (pemLiteralLine).
+		q := line[k]
+		if hs == 0 || line[hs-1] != q || (q != '"' && q != '\'') || !literalEnd(line, k+1) {
+			return false // the header is quoted or mentioned, not printed
+		}
+		if e.open {
+			e.notePEMOpen(hs)
+			return true
+		}
+		e.setPending(mlState{mode: modePEM, prefix: pemStatePrefix(line[:hs-1]), quote: q})
+		return true
 	}
 	if e.open {
+		// The key may follow on the next lines: the long-line path keeps
+		// the header until the line ends.
+		e.notePEMOpen(hs)
 		return true
 	}
 	// Whatever precedes the header (export KEY=", key: , a quote, a log
 	// prefix, a colour code, a diff's +) may or may not be repeated on the
 	// body lines; pemBodyLine accepts both. Indentation alone is no prefix,
 	// and one too long to keep is treated as not repeated.
-	prefix := line[:hs]
-	if len(bytes.TrimLeft(prefix, " \t")) == 0 || hs > pemPrefixMax {
-		prefix = nil
-	}
-	e.setPending(mlState{mode: modePEM, prefix: string(prefix)})
+	e.setPending(mlState{mode: modePEM, prefix: pemStatePrefix(line[:hs])})
 	return true
 }
 
@@ -491,9 +503,11 @@ func matchPEMBase64(e *engine, line []byte, hs, he int, ri, _ int32) {
 
 // matchAuthHeader: Authorization, Proxy-Authorization, X-Api-Key, Api-Key,
 // X-Goog-Api-Key, X-Auth-Token; the name and a Bearer/Basic/Token scheme
-// stay. The span is group 1, at least 4 bytes and no placeholder, of
+// stay. Without a colon (nginx's proxy_set_header Authorization "Basic x")
+// the scheme is what says a credential follows. The span is group 1, at
+// least 4 bytes and no placeholder, of
 //
-//	LB (?i:(?:proxy-)?authorization|(?:x-goog-|x-)?api-key|x-auth-token)(?:"|'|\\")?[ \t\r]*:[ \t\r]*(?:"|'|\\")?(?:(?i:bearer|basic|token|bot|digest)[ \t\r]+)?([^ \t\r\n\v\f"',;\\]*)
+//	LB (?i:(?:proxy-)?authorization|(?:x-goog-|x-)?api-key|x-auth-token)(?:(?:"|'|\\")?[ \t\r]*:[ \t\r]*(?:"|'|\\")?(?:(?i:bearer|basic|token|bot|digest)[ \t\r]+)?|[ \t\r]+(?:"|')?(?i:bearer|basic|token|bot|digest)[ \t\r]+)([^ \t\r\n\v\f"',;\\]*)
 //
 // The optional prefixes (proxy-, x-, x-goog-) end in '-', which is a
 // boundary, so only the literal itself needs one: xproxy-authorization is an
@@ -504,16 +518,27 @@ func matchAuthHeader(e *engine, line []byte, hs, he int, ri, _ int32) {
 	}
 	k, ok := headerSeparator(line, he)
 	if !ok {
-		return
+		k = skipBlanks(line, he)
+		if k == he {
+			return
+		}
+		if k < len(line) && (line[k] == '"' || line[k] == '\'') {
+			k++
+		}
 	}
+	schemed := false
 	for _, scheme := range []string{"bearer", "basic", "token", "bot", "digest"} {
 		if hasFoldAt(line, k, scheme) && k+len(scheme) < len(line) && isBlank(line[k+len(scheme)]) {
 			k += len(scheme)
 			for k < len(line) && isBlank(line[k]) {
 				k++
 			}
+			schemed = true
 			break
 		}
+	}
+	if !ok && !schemed {
+		return
 	}
 	j := runOf(line, k, &headerValue)
 	if v := line[k:j]; len(v) >= 4 && !isPlaceholder(v) {
@@ -584,12 +609,14 @@ func matchCookieHeader(e *engine, line []byte, hs, he int, ri, _ int32) {
 	}
 }
 
-// matchURLCredentials: scheme://user:password@host; the password (group 2)
-// is the secret unless a placeholder, and with the GitHub convention
-// TOKEN:x-oauth-basic@ it is the user (group 1, at least 3 bytes). The user
-// may be empty (redis://:password@host).
+// matchURLCredentials: scheme://user:password@host; the password (group 2,
+// 3 to 256 bytes) is the secret unless a placeholder, and with the GitHub
+// convention TOKEN:x-oauth-basic@ it is the user (group 1, at least 3
+// bytes). The user may be empty (redis://:password@host). A password may
+// hold a raw @ (postgres://u:p@ss@db/app): as URL parsers do, the last @
+// before the host ends it, and after an @ a ? or # starts the query.
 //
-//	[A-Za-z][A-Za-z0-9+.-]{1,20}://([^ \t\r\n\v\f:/@"'<>]{0,256}):([^ \t\r\n\v\f/@"'<>]{3,256})@
+//	[A-Za-z][A-Za-z0-9+.-]{1,20}://([^ \t\r\n\v\f:/@"'<>]{0,256}):([^ \t\r\n\v\f/@"'<>]*(?:@[^ \t\r\n\v\f/@"'<>?#]*)*)@
 func matchURLCredentials(e *engine, line []byte, hs, he int, ri, _ int32) {
 	// A scheme of 2..21 bytes starting with a letter must end at hs.
 	s := hs
@@ -615,14 +642,21 @@ func matchURLCredentials(e *engine, line []byte, hs, he int, ri, _ int32) {
 		return
 	}
 	p := k + 1
-	j := p
-	for j < len(line) && j-p <= 256 && !urlPassStop[line[j]] {
-		j++
+	at := -1
+	// The scan is bounded so a line of many schemes stays linear; past the
+	// bound the last @ seen so far ends the password.
+	for j := p; j < len(line) && j-p < urlHostScan; j++ {
+		c := line[j]
+		if c == '@' {
+			at = j
+		} else if urlPassStop[c] || (at >= 0 && (c == '?' || c == '#')) {
+			break
+		}
 	}
-	if j >= len(line) || line[j] != '@' || j-p < 3 || j-p > 256 {
+	if at < 0 || at-p < 3 || at-p > 256 {
 		return
 	}
-	pass := line[p:j]
+	pass := line[p:at]
 	if string(pass) == "x-oauth-basic" {
 		if k-u >= 3 {
 			e.add(line, u, k, ri)
@@ -632,100 +666,11 @@ func matchURLCredentials(e *engine, line []byte, hs, he int, ri, _ int32) {
 	if isPlaceholder(pass) {
 		return
 	}
-	e.add(line, p, j, ri)
+	e.add(line, p, at, ri)
 }
 
-// matchAssignment handles NAME=VALUE, NAME: VALUE, "name": "value" and
-// --name=value whose name IsSecretName accepts.
-func matchAssignment(e *engine, line []byte, hs, he int, ri, _ int32) {
-	ne := he
-	for ne < len(line) && nameSet[line[ne]] {
-		if ne-he >= 128 {
-			return // not a name: a long run of name bytes
-		}
-		ne++
-	}
-	if ne == e.lastAssignEnd {
-		return // the same name, reached through another keyword literal
-	}
-	e.lastAssignEnd = ne
-	k := ne
-	if k+1 < len(line) && line[k] == '\\' && line[k+1] == '"' {
-		k += 2
-	} else if k < len(line) && (line[k] == '"' || line[k] == '\'') {
-		k++
-	}
-	for k < len(line) && isBlank(line[k]) {
-		k++
-	}
-	if k >= len(line) || (line[k] != ':' && line[k] != '=') {
-		return
-	}
-	sep := line[k]
-	k++
-	if k < len(line) {
-		c := line[k]
-		if (sep == ':' && (c == '=' || c == ':')) || (sep == '=' && (c == '=' || c == '>' || c == '~')) {
-			return // :=, ::, ==, =>, =~ are code, not assignments
-		}
-	}
-	for k < len(line) && isBlank(line[k]) {
-		k++
-	}
-	ns := hs
-	for ns > 0 && hs-ns < 128 && nameSet[line[ns-1]] {
-		ns--
-	}
-	if ns >= 2 && line[ns-1] == '/' && line[ns-2] == '/' {
-		return // URL userinfo: matchURLCredentials' business
-	}
-	query := ns > 0 && (line[ns-1] == '?' || line[ns-1] == '&' || line[ns-1] == '#')
-	var quote byte
-	escaped := false
-	if k+1 < len(line) && line[k] == '\\' && line[k+1] == '"' {
-		quote, escaped = '"', true
-		k += 2
-	} else if k < len(line) && (line[k] == '"' || line[k] == '\'') {
-		quote = line[k]
-		k++
-	}
-	vs := k
-	if quote != 0 {
-		for k < len(line) {
-			c := line[k]
-			if query && (c == '&' || c == '#') {
-				break
-			}
-			if escaped {
-				if c == '\\' && k+1 < len(line) && line[k+1] == '"' {
-					break
-				}
-			} else if c == quote {
-				break
-			} else if c == '\\' && quote == '"' {
-				k++
-			}
-			k++
-		}
-		k = min(k, len(line))
-		for k > vs && isBlank(line[k-1]) {
-			k--
-		}
-	} else {
-		for k < len(line) && !valueStop[line[k]] && !(query && (line[k] == '&' || line[k] == '#')) {
-			k++
-		}
-	}
-	val := line[vs:k]
-	name := line[ns:ne]
-	if sep == ':' && quote == 0 && k+1 < len(line) && line[k] == ' ' && isLowerWord(val) && isLetter(line[k+1]) {
-		return // prose: "auth: retry failed logins", "TOKEN: unbound variable"
-	}
-	if !assignmentValueOK(val, name) || !isAssignmentName(name) {
-		return
-	}
-	e.add(line, vs, k, ri)
-}
+// urlHostScan bounds the search for the @ that ends a URL's password.
+const urlHostScan = 1024
 
 // authorWord reports whether the "auth" at b[hs:] begins a name segment that
 // nameSegments reads as exactly "author" (Author, author, AUTHOR, standing
@@ -754,108 +699,6 @@ func authorWord(b []byte, hs int) bool {
 		return (hs == 0 || !isAlnum(b[hs-1])) && !isAlnum(next)
 	}
 	return false
-}
-
-// assignmentValueOK applies the value validation of the reference, plus a few
-// shapes that are code rather than secrets (cfg.Password, getToken()).
-func assignmentValueOK(v, name []byte) bool {
-	if len(v) < 4 || isPlaceholder(v) {
-		return false
-	}
-	switch v[0] {
-	case '(', '{', '[':
-		return false
-	}
-	if hasAt(v, 0, "-----BEGIN") || hasAt(v, 0, "<<") {
-		return false // a key's header, or a heredoc (key = <<EOT) whose body follows
-	}
-	digitsColons := true
-	for _, c := range v {
-		if !(c >= '0' && c <= '9') && c != ':' {
-			digitsColons = false
-			break
-		}
-	}
-	if digitsColons && v[0] != ':' {
-		return false // 1234, 42:7:, 12:30:00
-	}
-	bare := name // bytes.TrimLeft(name, "-."), without building a set per call
-	for len(bare) > 0 && (bare[0] == '-' || bare[0] == '.') {
-		bare = bare[1:]
-	}
-	if bytes.EqualFold(v, bare) {
-		return false // Password: password, a variable passed on
-	}
-	// A dotted identifier (cfg.Password, os.Args) or a call (getToken(...)).
-	i := 0
-	dots := 0
-	for i < len(v) {
-		if !(v[i] == '_' || (v[i]|0x20 >= 'a' && v[i]|0x20 <= 'z')) {
-			break
-		}
-		for i < len(v) && wordSet[v[i]] {
-			i++
-		}
-		if i < len(v) && v[i] == '.' {
-			dots++
-			i++
-			continue
-		}
-		break
-	}
-	if i == len(v) && dots > 0 && v[len(v)-1] != '.' {
-		return false
-	}
-	if i < len(v) && v[i] == '(' && i > 0 {
-		return false
-	}
-	return true
-}
-
-// isPlaceholder recognises values that stand for a secret without being one.
-func isPlaceholder(v []byte) bool {
-	if len(v) == 0 {
-		return true
-	}
-	switch c := v[0]; c {
-	case '*', 'x', 'X', '.', '#', '-':
-		if allByte(v, c) {
-			return true
-		}
-	case '<':
-		return v[len(v)-1] == '>'
-	case '$':
-		// $TOKEN, ${TOKEN:-x}, $(cat file); $ecret, lower case, stays a value.
-		return len(v) > 1 && (v[1] == '{' || v[1] == '(' || v[1] == '_' || (v[1] >= 'A' && v[1] <= 'Z'))
-	case '{', '[', '%':
-		if hasAt(v, 0, "{{") || hasAt(v, 0, "[REDACTED") || hasAt(v, 0, "%s") || hasAt(v, 0, "%v") {
-			return true
-		}
-	case 0xe2: // U+2022 bullets, as password fields print them
-		if len(v)%3 == 0 && bytes.Count(v, []byte("\u2022")) == len(v)/3 {
-			return true
-		}
-	}
-	if hasAt(v, 0, "***") || hasAt(v, 0, "...") {
-		return true
-	}
-	if len(v) <= 12 {
-		var low [12]byte
-		for i, c := range v {
-			low[i] = foldByte(c)
-		}
-		return isPlaceholderWord(low[:len(v)])
-	}
-	return false
-}
-
-func allByte(v []byte, c byte) bool {
-	for _, b := range v {
-		if b != c {
-			return false
-		}
-	}
-	return true
 }
 
 // matchEnvLiteral confirms an exact, case-sensitive occurrence of a secret

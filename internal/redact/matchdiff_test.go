@@ -9,7 +9,9 @@ import (
 	"hash/fnv"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -54,6 +56,8 @@ type diffRow struct {
 	name string // test name
 	// lit picks the rule: one of its shape prefixes or literals.
 	lit string
+	// id picks among the rules that share lit (sk-); empty when one has it.
+	id string
 	// fn names the matcher function whose doc comment holds pattern; empty
 	// for a token shape, whose comment sits above its entry in rules.go.
 	fn      string
@@ -116,10 +120,6 @@ var diffRows = []diffRow{
 		}},
 	{name: "aws-a3t", lit: "A3T", pattern: `(A3T[A-Z0-9]{17})`, rb: lbWord, pick: notAWSExample,
 		example: func(rng *rand.Rand) string { return "A3" + "T" + rs(rng, upper36, 17) }},
-	{name: "openai-prefix", lit: "sk-proj-", pattern: `sk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{40,}`,
-		example: func(rng *rand.Rand) string {
-			return "sk-" + []string{"proj", "svcacct", "admin"}[rng.IntN(3)] + "-" + rs(rng, tokenAlp, 40+rng.IntN(100))
-		}},
 	{name: "google-api", lit: "AIza", pattern: `AIza[A-Za-z0-9_-]{35,}`,
 		example: func(rng *rand.Rand) string { return "AI" + "za" + rs(rng, tokenAlp, 35) }},
 	{name: "google-oauth", lit: "ya29.", pattern: `ya29\.[A-Za-z0-9_-]{20,}`,
@@ -155,7 +155,80 @@ var diffRows = []diffRow{
 			return "shp" + []string{"at", "ss", "ca", "pa"}[rng.IntN(4)] + "_" + rs(rng, hexLower+"ABCDEF", 32)
 		}},
 
-	// Matchers of their own (match.go).
+	{name: "groq", lit: "gsk_", pattern: `(gsk_[A-Za-z0-9]{52})`, rb: lbWord,
+		example: func(rng *rand.Rand) string { return "gs" + "k_" + rs(rng, alnum62, 52) }},
+	{name: "replicate", lit: "r8_", pattern: `(r8_[A-Za-z0-9]{37})`, rb: lbWord,
+		example: func(rng *rand.Rand) string { return "r" + "8_" + rs(rng, alnum62, 37) }},
+	{name: "xai", lit: "xai-", pattern: `(xai-[A-Za-z0-9]{80})`, rb: lbWord,
+		example: func(rng *rand.Rand) string { return "xa" + "i-" + rs(rng, alnum62, 80) }},
+	{name: "perplexity", lit: "pplx-", pattern: `(pplx-[A-Za-z0-9]{48})`, rb: lbWord,
+		example: func(rng *rand.Rand) string { return "pp" + "lx-" + rs(rng, alnum62, 48) }},
+	{name: "databricks", lit: "dapi", pattern: `(dapi[a-f0-9]{32})`, rb: lbWord,
+		example: func(rng *rand.Rand) string {
+			return "da" + "pi" + rs(rng, hexLower, 32) + []string{"", "-2"}[rng.IntN(2)]
+		}},
+	{name: "postman", lit: "PMAK-", pattern: `(PMAK-[a-fA-F0-9-]{59})`, rb: lbWord + "-",
+		example: func(rng *rand.Rand) string { return "PM" + "AK-" + rs(rng, hexLower, 24) + "-" + rs(rng, hexLower, 34) }},
+	{name: "doppler", lit: "dp.pt.", pattern: `dp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9_.-]{39,}[A-Za-z0-9_]`,
+		example: func(rng *rand.Rand) string {
+			return "dp." + []string{"pt", "st", "sa", "ct", "scim", "audit"}[rng.IntN(6)] + "." + []string{"", "prd."}[rng.IntN(2)] + rs(rng, alnum62, 40+rng.IntN(10))
+		}},
+	{name: "pulumi", lit: "pul-", pattern: `(pul-[a-f0-9]{40})`, rb: lbWord,
+		example: func(rng *rand.Rand) string { return "pu" + "l-" + rs(rng, hexLower, 40) }},
+	{name: "grafana-sa", lit: "glsa_", pattern: `(glsa_[A-Za-z0-9_]{41})`, rb: lbWord,
+		example: func(rng *rand.Rand) string { return "gl" + "sa_" + rs(rng, alnum62, 32) + "_" + rs(rng, hexLower, 8) }},
+	{name: "grafana-cloud", lit: "glc_", pattern: `glc_[A-Za-z0-9+/=]{32,}`,
+		example: func(rng *rand.Rand) string { return "gl" + "c_" + rs(rng, alnum62+"+/", 32+rng.IntN(60)) + "==" }},
+	{name: "newrelic-user", lit: "NRAK-", pattern: `(NRAK-[A-Z0-9]{27})`, rb: lbWord,
+		example: func(rng *rand.Rand) string { return "NR" + "AK-" + rs(rng, upper36, 27) }},
+	{name: "newrelic-insert", lit: "NRII-", pattern: `(NRII-[A-Za-z0-9-]{32})`, rb: lbWord + "-",
+		example: func(rng *rand.Rand) string { return "NR" + "II-" + rs(rng, alnum62+"-", 32) }},
+	{name: "cloudflare", lit: "cfut_", pattern: `cf(?:k|ut|at)_[A-Za-z0-9]{40,}`,
+		example: func(rng *rand.Rand) string {
+			return "cf" + []string{"k", "ut", "at"}[rng.IntN(3)] + "_" + rs(rng, alnum62, 40) + rs(rng, hexLower, 8)
+		}},
+	{name: "tailscale", lit: "tskey-", pattern: `tskey-[A-Za-z0-9-]{19,}[A-Za-z0-9]`,
+		example: func(rng *rand.Rand) string {
+			return "ts" + "key-" + []string{"auth", "api", "client"}[rng.IntN(3)] + "-k" + rs(rng, alnum62, 11) + "CNTRL-" + rs(rng, alnum62, 30)
+		}},
+	{name: "1password", lit: "ops_eyJ", pattern: `ops_eyJ[A-Za-z0-9+/=_-]{100,}`,
+		example: func(rng *rand.Rand) string {
+			return "op" + "s_ey" + "J" + rs(rng, alnum62+"+/", 100+rng.IntN(200)) + "="
+		}},
+	{name: "supabase", lit: "sbp_", pattern: `(sbp_[a-f0-9]{40})`, rb: lbWord,
+		example: func(rng *rand.Rand) string { return "sb" + "p_" + rs(rng, hexLower, 40) }},
+	{name: "planetscale", lit: "pscale_tkn_", pattern: `pscale_(?:tkn|pw|oauth)_[A-Za-z0-9_=.-]{31,}[A-Za-z0-9_=]`,
+		example: func(rng *rand.Rand) string {
+			return "pscale_" + []string{"tkn", "pw", "oauth"}[rng.IntN(3)] + "_" + rs(rng, tokenAlp+".=", 32+rng.IntN(32))
+		}},
+	{name: "atlassian", lit: "ATATT3", pattern: `ATATT3[A-Za-z0-9_=-]{180,}`,
+		example: func(rng *rand.Rand) string {
+			return "ATA" + "TT3" + rs(rng, tokenAlp, 178) + "=" + rs(rng, hexLower, 8)
+		}},
+	{name: "sentry-org", lit: "sntrys_eyJ", pattern: `sntrys_eyJ[A-Za-z0-9+/=_]{60,}`,
+		example: func(rng *rand.Rand) string {
+			return "sntr" + "ys_ey" + "J" + rs(rng, alnum62+"+/", 100) + "==" + "_" + rs(rng, alnum62+"+/", 43)
+		}},
+	{name: "sentry-user", lit: "sntryu_", pattern: `(sntryu_[a-f0-9]{64})`, rb: lbWord,
+		example: func(rng *rand.Rand) string { return "sntr" + "yu_" + rs(rng, hexLower, 64) }},
+	{name: "square", lit: "EAAA", pattern: `(EAAA[A-Za-z0-9_-]{60})`, rb: "A-Za-z0-9_-",
+		example: func(rng *rand.Rand) string { return "EA" + "AA" + rs(rng, tokenAlp, 60) }},
+	{name: "square-oauth", lit: "sq0csp-", pattern: `sq0(?:atp|csp)-[A-Za-z0-9_-]{22,}`,
+		example: func(rng *rand.Rand) string {
+			return "sq0" + []string{"atp", "csp"}[rng.IntN(2)] + "-" + rs(rng, tokenAlp, 22+rng.IntN(30))
+		}},
+	{name: "facebook", lit: "EAAC", pattern: `EAA[CGM][A-Za-z0-9]{100,}`,
+		example: func(rng *rand.Rand) string {
+			return "EA" + "A" + string("CGM"[rng.IntN(3)]) + rs(rng, alnum62, 100+rng.IntN(100))
+		}},
+	{name: "mailgun", lit: "key-", pattern: `(key-[a-f0-9]{32})`, rb: lbWord,
+		example: func(rng *rand.Rand) string { return "ke" + "y-" + rs(rng, hexLower, 32) }},
+	{name: "google-oauth-secret", lit: "GOCSPX-", pattern: `(GOCSPX-[A-Za-z0-9_-]{28})`, rb: "A-Za-z0-9_-",
+		example: func(rng *rand.Rand) string { return "GOC" + "SPX-" + rs(rng, tokenAlp, 28) }},
+	{name: "google-refresh", lit: "1//0", pattern: `1//0[A-Za-z0-9_-]{40,}`,
+		example: func(rng *rand.Rand) string { return "1/" + "/0" + rs(rng, tokenAlp, 40+rng.IntN(80)) }},
+
+	// Matchers of their own (match.go, formats*.go).
 	{name: "slack-app", lit: "xapp-", fn: "matchSlackApp", pattern: `xapp-\d-[A-Za-z0-9-]{9,}[A-Za-z0-9]`,
 		example: func(rng *rand.Rand) string {
 			return "xa" + "pp-1-" + rs(rng, upper36, 11) + "-" + rs(rng, "0123456789", 13) + "-" + rs(rng, hexLower, 64)
@@ -165,7 +238,23 @@ var diffRows = []diffRow{
 		example: func(rng *rand.Rand) string {
 			return "https://hooks.slack.com/" + []string{"services", "workflows", "triggers"}[rng.IntN(3)] + "/T" + rs(rng, upper36, 8) + "/B" + rs(rng, upper36, 8) + "/" + rs(rng, alnum62, 24)
 		}},
-	{name: "anthropic", lit: "sk-ant-", fn: "matchAnthropic", pattern: `sk-ant-[a-z]{2,10}[0-9]{2}-[A-Za-z0-9_-]{32,}`,
+	{name: "openai-key", lit: "sk-", id: "openai-key", fn: "matchOpenAIKey",
+		pattern: `sk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{40,}|(sk-[A-Za-z0-9]{48})(?:[^A-Za-z0-9_]|$)`,
+		pick: func(m []byte, loc []int) (int, int, bool) {
+			if loc[2] >= 0 {
+				return loc[2], loc[3], true
+			}
+			return loc[0], loc[1], true
+		},
+		example: func(rng *rand.Rand) string {
+			if rng.IntN(2) == 0 {
+				return "s" + "k-" + rs(rng, alnum62, 48)
+			}
+			return "sk-" + []string{"proj", "svcacct", "admin"}[rng.IntN(3)] + "-" + rs(rng, tokenAlp, 40+rng.IntN(100))
+		}},
+	{name: "openrouter", lit: "sk-", id: "openrouter-key", fn: "matchOpenRouter", pattern: `(sk-or-v1-[a-f0-9]{64})`, rb: lbWord,
+		example: func(rng *rand.Rand) string { return "sk-" + "or-v1-" + rs(rng, hexLower, 64) }},
+	{name: "anthropic", lit: "sk-", id: "anthropic-key", fn: "matchAnthropic", pattern: `sk-ant-[a-z]{2,10}[0-9]{2}-[A-Za-z0-9_-]{32,}`,
 		example: func(rng *rand.Rand) string {
 			return "sk-" + "ant-" + []string{"api03", "admin01", "oat01", "ort01", "sid01"}[rng.IntN(5)] + "-" + rs(rng, tokenAlp, 32+rng.IntN(70))
 		}},
@@ -180,10 +269,25 @@ var diffRows = []diffRow{
 		}},
 	{name: "sendgrid", lit: "sg.", fn: "matchSendGrid", pattern: `(SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43})`, rb: "A-Za-z0-9_-",
 		example: func(rng *rand.Rand) string { return "S" + "G." + rs(rng, tokenAlp, 22) + "." + rs(rng, tokenAlp, 43) }},
-	{name: "azure", lit: "q~", fn: "matchAzureSecret", lb: "A-Za-z0-9_~.",
+	{name: "azure", lit: "0q~", fn: "matchAzureSecret", lb: "A-Za-z0-9_~.",
 		pattern: `([A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.-]{31,34})`, rb: "A-Za-z0-9_~.-",
 		example: func(rng *rand.Rand) string {
 			return rs(rng, alnum62+"_~.", 3) + rs(rng, "0123456789", 1) + "Q" + "~" + rs(rng, alnum62+"_~.-", 31+rng.IntN(4))
+		}},
+	{name: "mailchimp", lit: "-us", fn: "matchMailchimp", pattern: `([a-f0-9]{32}-us[0-9]{1,2})`, rb: lbWord,
+		example: func(rng *rand.Rand) string {
+			return rs(rng, hexLower, 32) + "-u" + "s" + rs(rng, "0123456789", 1+rng.IntN(2))
+		}},
+	{name: "telegram", lit: ":aa", fn: "matchTelegram", lb: "-", rb: "A-Za-z0-9_-",
+		pattern: `(?:^|[^A-Za-z0-9_]|/bot)([0-9]{8,10}:AA[A-Za-z0-9_-]{33})`,
+		example: func(rng *rand.Rand) string {
+			pre := []string{"", "https://api.telegram.org/bot", "TELEGRAM_TOKEN=", "robot"}[rng.IntN(4)]
+			return pre + rs(rng, "0123456789", 8+rng.IntN(3)) + ":A" + "A" + rs(rng, tokenAlp, 33)
+		}},
+	{name: "azure-storage-key", lit: "\"value\"", fn: "matchStorageKeyValue", lb: "-", rb: "A-Za-z0-9+/=",
+		pattern: `"(?i:value)"[ \t\r]*:[ \t\r]*(?:"|'|\\")?([A-Za-z0-9+/]{86}==)`,
+		example: func(rng *rand.Rand) string {
+			return []string{`"value": "`, `"value":"`, `\"value\": \"`, `"Value" : '`}[rng.IntN(4)] + rs(rng, alnum62+"+/", 86) + "==" + []string{`"`, `",`, `\"`, ""}[rng.IntN(4)]
 		}},
 	{name: "pem-header", lit: "-----begin", fn: "matchPEMHeader", lb: "-",
 		pattern: `-----BEGIN[ A-Z0-9_-]{0,100}?PRIVATE KEY(?: BLOCK)?-----(?:(.*?)-----END[ A-Z0-9_-]{0,100}?PRIVATE KEY(?: BLOCK)?-----|(?:[ \t\r]|\\+[nr]|\x1b\[[0-9;]*m)*([A-Za-z0-9+/=](?:[A-Za-z0-9+/= \t\r\\]*[A-Za-z0-9+/=\\])?))`,
@@ -224,11 +328,11 @@ var diffRows = []diffRow{
 			return base64.StdEncoding.EncodeToString([]byte(pem))
 		}},
 	{name: "auth-header", lit: "authorization", fn: "matchAuthHeader",
-		pattern: `(?i:(?:proxy-)?authorization|(?:x-goog-|x-)?api-key|x-auth-token)(?:"|'|\\")?[ \t\r]*:[ \t\r]*(?:"|'|\\")?(?:(?i:bearer|basic|token|bot|digest)[ \t\r]+)?([^ \t\r\n\v\f"',;\\]*)`,
+		pattern: `(?i:(?:proxy-)?authorization|(?:x-goog-|x-)?api-key|x-auth-token)(?:(?:"|'|\\")?[ \t\r]*:[ \t\r]*(?:"|'|\\")?(?:(?i:bearer|basic|token|bot|digest)[ \t\r]+)?|[ \t\r]+(?:"|')?(?i:bearer|basic|token|bot|digest)[ \t\r]+)([^ \t\r\n\v\f"',;\\]*)`,
 		pick:    validValue(1),
 		example: func(rng *rand.Rand) string {
 			name := []string{"Authorization", "proxy-authorization", "X-Api-Key", "api-key", "x-goog-api-key", "X-Auth-Token"}[rng.IntN(6)]
-			sep := []string{": ", ":", `": "`, `\": \"`, " : "}[rng.IntN(5)]
+			sep := []string{": ", ":", `": "`, `\": \"`, " : ", " ", ` "`}[rng.IntN(7)]
 			scheme := []string{"", "Bearer ", "Basic ", "token ", "Bot ", "Digest "}[rng.IntN(6)]
 			return name + sep + scheme + rs(rng, tokenAlp+".=/+", 4+rng.IntN(40))
 		}},
@@ -241,8 +345,11 @@ var diffRows = []diffRow{
 			return name + sep + "session=" + rs(rng, tokenAlp, 8+rng.IntN(30)) + "; theme=dark " + []string{"", `"`, `\"`, "'"}[rng.IntN(4)]
 		}},
 	{name: "url-credentials", lit: "://", fn: "matchURLCredentials", lb: "-",
-		pattern: `[A-Za-z][A-Za-z0-9+.-]{1,20}://([^ \t\r\n\v\f:/@"'<>]{0,256}):([^ \t\r\n\v\f/@"'<>]{3,256})@`,
+		pattern: `[A-Za-z][A-Za-z0-9+.-]{1,20}://([^ \t\r\n\v\f:/@"'<>]{0,256}):([^ \t\r\n\v\f/@"'<>]*(?:@[^ \t\r\n\v\f/@"'<>?#]*)*)@`,
 		pick: func(m []byte, loc []int) (int, int, bool) {
+			if n := loc[5] - loc[4]; n < 3 || n > 256 {
+				return 0, 0, false
+			}
 			if pass := m[loc[4]:loc[5]]; string(pass) == "x-oauth-basic" {
 				return loc[2], loc[3], loc[3]-loc[2] >= 3
 			} else if isPlaceholder(pass) {
@@ -254,10 +361,14 @@ var diffRows = []diffRow{
 			scheme := []string{"https", "postgres", "redis", "git+ssh", "amqp"}[rng.IntN(5)]
 			user := []string{"app", "", "x-access-token", rs(rng, alnum62, 40)}[rng.IntN(4)]
 			pass := rs(rng, alnum62+"!$%&*", 3+rng.IntN(30))
-			if rng.IntN(5) == 0 {
+			switch rng.IntN(5) {
+			case 0:
 				pass = "x-oauth-basic"
+			case 1: // a raw @, and a ? or # around it
+				pass = rs(rng, alnum62, 2) + "@" + rs(rng, alnum62+"?#@", 1+rng.IntN(8))
 			}
-			return scheme + "://" + user + ":" + pass + "@db.internal:5432/app"
+			host := []string{"@db.internal:5432/app", "@db?sslmode=disable", "@db#x", "@db"}[rng.IntN(4)]
+			return scheme + "://" + user + ":" + pass + host
 		}},
 }
 
@@ -308,7 +419,7 @@ func compileRows(t testing.TB, rows []diffRow) []compiledRow {
 		}
 		re, err := regexp.Compile(src)
 		require.NoError(t, err, row.name)
-		cr := compiledRow{diffRow: row, re: re, ri: ruleFor(t, r, row.lit)}
+		cr := compiledRow{diffRow: row, re: re, ri: ruleFor(t, r, row.lit, row.id)}
 		switch row.lb {
 		case "-":
 		case "":
@@ -324,10 +435,14 @@ func compileRows(t testing.TB, rows []diffRow) []compiledRow {
 	return out
 }
 
-// ruleFor finds the rule with lit as a shape prefix or a literal.
-func ruleFor(t testing.TB, r *Redactor, lit string) int32 {
+// ruleFor finds the rule with lit as a shape prefix or a literal (and the
+// id, when given).
+func ruleFor(t testing.TB, r *Redactor, lit, id string) int32 {
 	t.Helper()
 	for i, cr := range r.rules {
+		if id != "" && cr.id != id {
+			continue
+		}
 		if cr.shape != nil {
 			for _, p := range cr.shape.prefixes {
 				if p == lit {
@@ -550,6 +665,9 @@ func FuzzDiffPEMBase64(f *testing.F)      { fuzzRows(f, "pem-base64") }
 func FuzzDiffAuthHeader(f *testing.F)     { fuzzRows(f, "auth-header") }
 func FuzzDiffCookieHeader(f *testing.F)   { fuzzRows(f, "cookie-header") }
 func FuzzDiffURLCredentials(f *testing.F) { fuzzRows(f, "url-credentials") }
+func FuzzDiffOpenAIKey(f *testing.F)      { fuzzRows(f, "openai-key", "openrouter") }
+func FuzzDiffMailchimp(f *testing.F)      { fuzzRows(f, "mailchimp") }
+func FuzzDiffTelegram(f *testing.F)       { fuzzRows(f, "telegram") }
 
 // TestDiffNearShape runs the near-shape comparison without the fuzzer, so
 // every go test run checks each row on a few thousand inputs.
@@ -584,9 +702,16 @@ func TestDiffRowsCoverMatchers(t *testing.T) {
 	for _, cr := range crs {
 		covered[cr.ri] = true
 	}
-	notRegexp := map[string]bool{"secret-assignment": true, "k8s-secret-data": true}
+	// secret-flag and secret-arg read a command line with the argv grammar
+	// (argv.go); argv_test.go and flagrules_test.go test them.
+	notRegexp := map[string]bool{"secret-assignment": true, "k8s-secret-data": true, "secret-flag": true, "secret-arg": true}
 	for i, cr := range r.rules {
-		if notRegexp[cr.id] || cr.re != nil || strings.HasPrefix(cr.id, "env:") {
+		// field rules are checked against gitleaks itself (fieldrules_test.go)
+		if notRegexp[cr.id] || cr.re != nil || strings.HasPrefix(cr.id, "env:") || strings.HasPrefix(cr.id, "gitleaks:") {
+			continue
+		}
+		// PuTTY's Private-Lines: starts a line state (pemforms_test.go)
+		if slices.Contains(cr.literals, "private-lines:") {
 			continue
 		}
 		require.True(t, covered[int32(i)], "rule %d (%s) has no differential row", i, cr.id)
@@ -597,12 +722,19 @@ func TestDiffRowsCoverMatchers(t *testing.T) {
 // in the comment of the matcher it tests.
 func TestDiffPatternsInComments(t *testing.T) {
 	fset := token.NewFileSet()
-	file, err := parser.ParseFile(fset, "match.go", nil, parser.ParseComments)
+	files, err := filepath.Glob("formats*.go")
 	require.NoError(t, err)
 	docs := map[string]string{}
-	for _, d := range file.Decls {
-		if fd, ok := d.(*ast.FuncDecl); ok && fd.Doc != nil {
-			docs[fd.Name.Name] = fd.Doc.Text()
+	for _, name := range append([]string{"match.go"}, files...) {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		file, err := parser.ParseFile(fset, name, nil, parser.ParseComments)
+		require.NoError(t, err)
+		for _, d := range file.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Doc != nil {
+				docs[fd.Name.Name] = fd.Doc.Text()
+			}
 		}
 	}
 	rules, err := os.ReadFile("rules.go")

@@ -1,6 +1,9 @@
 package redact
 
-import "bytes"
+import (
+	"bytes"
+	"strings"
+)
 
 // IsSecretName reports whether a variable, flag or field name names a secret
 // value. It is the one classifier of names in rac: the environment scan, the
@@ -10,9 +13,13 @@ import "bytes"
 // The name is split into segments on '_', '-', '.', other punctuation and
 // camelCase boundaries. It is secret when a segment is a secret keyword
 // (TOKEN, SECRET, PASSWORD, PASSWD, PASSPHRASE, APIKEY, CREDENTIAL(S), AUTH,
-// PAT), a compound ending in one (PGPASSWORD), KEY after a qualifier (API,
-// ACCESS, PRIVATE, SECRET, SIGNING, SESSION, CLIENT, MASTER, ENCRYPTION), or
-// PASS/PWD as the last of several segments; and it is not secret when the
+// PAT, SSHPASS, REQUIREPASS, MASTERAUTH, PSK), a compound ending in one
+// (PGPASSWORD), KEY after or glued
+// to a qualifier (API, ACCESS, PRIVATE, SECRET, SIGNING, SESSION, CLIENT,
+// MASTER, ENCRYPTION, LICENSE, WRITE, APP, SERVER, STORAGE, ACCOUNT,
+// SUBSCRIPTION, HMAC, COOKIE, ... and service names: OPENAI_KEY,
+// STRIPE_KEY), or PASS/PWD/SALT as the last of several segments; and it is
+// not secret when the
 // last segment only describes the secret (NAME, FILE, PATH, DIR, ID, URL,
 // TYPE, SOCK, ...) or any segment is PUBLIC, TOKENS, TOKENIZER, AUTHOR, MAX
 // or MIN.
@@ -61,6 +68,11 @@ func isSecretNameBytes(name []byte) bool {
 
 func isKeyQualifier(s []byte) bool {
 	for _, q := range keyQualifiers {
+		if string(s) == q {
+			return true
+		}
+	}
+	for _, q := range keyVendors {
 		if string(s) == q {
 			return true
 		}
@@ -144,4 +156,50 @@ func isAssignmentName(name []byte) bool {
 	}
 	var buf [128]byte
 	return isSecretNameBytes(buf[:copy(buf[:], name)])
+}
+
+// envNameRules makes the user's extra variable names (config
+// redact.env_names) secret-like for the assignment rule too, not only for
+// the environment rule: NAME=VALUE, NAME: VALUE and the other assignment
+// forms of such a name are redacted wherever they are printed. A name is
+// matched whole and case-insensitively; names shorter than two bytes
+// cannot be prefilter literals and are left to the environment rule.
+func envNameRules(names []string) []rule {
+	var lits []string
+	seen := map[string]bool{}
+	for _, n := range names {
+		f := strings.ToLower(strings.TrimSpace(n))
+		if len(f) < 2 || len(f) > 128 || seen[f] {
+			continue
+		}
+		seen[f] = true
+		lits = append(lits, f)
+	}
+	if len(lits) == 0 {
+		return nil
+	}
+	match := func(e *engine, line []byte, hs, he int, ri, _ int32) {
+		ne, ok := nameEnd(line, hs)
+		if !ok {
+			return
+		}
+		ns := nameStart(line, hs)
+		bare := line[ns:ne]
+		for len(bare) > 0 && (bare[0] == '-' || bare[0] == '.') {
+			bare = bare[1:]
+		}
+		var buf [128]byte
+		if len(bare) > len(buf) {
+			return
+		}
+		low := buf[:len(bare)]
+		for i, c := range bare {
+			low[i] = foldByte(c)
+		}
+		if !seen[string(low)] {
+			return
+		}
+		assign(e, line, hs, ne, ri, true)
+	}
+	return []rule{{id: "secret-assignment", prio: prioAssignment, literals: lits, match: match}}
 }

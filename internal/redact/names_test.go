@@ -14,6 +14,15 @@ func TestIsSecretName(t *testing.T) {
 		"SESSION_KEY", "MASTER_KEY", "ENCRYPTION_KEY", "ACCESS_KEY", "GOOGLE_CREDENTIALS",
 		"credential", "PASSPHRASE", "VAULT_TOKEN", "password2", "refreshToken", "access_token",
 		"AUTH", "basic_auth", "--client-secret", "SECRET",
+		// KEY after or glued to a qualifier, or a service's name
+		"NEW_RELIC_LICENSE_KEY", "DD_APP_KEY", "DD_API_KEY", "APP_KEY", "HMAC_KEY",
+		"SEGMENT_WRITE_KEY", "AZURE_STORAGE_KEY", "FCM_SERVER_KEY", "AccountKey",
+		"Ocp-Apim-Subscription-Key", "DD-APPLICATION-KEY", "licenseKey", "writeKey",
+		"OPENAI_KEY", "STRIPE_KEY", "SENDGRID_KEY", "ALGOLIA_ADMIN_KEY", "MEILI_MASTER_KEY",
+		"COOKIE_KEY", "SUPABASE_SERVICE_ROLE_KEY", "hmackey",
+		// passwords and salts under short names
+		"SSHPASS", "requirepass", "masterauth", "psk", "SIGNING_SALT", "NONCE_SALT",
+		"TF_VAR_db_pass", "RABBITMQ_DEFAULT_PASS",
 	}
 	notSecret := []string{
 		"GIT_AUTHOR_NAME", "SSH_AUTH_SOCK", "TOKENIZERS_PARALLELISM", "GITHUB_TOKEN_PATH",
@@ -21,6 +30,11 @@ func TestIsSecretName(t *testing.T) {
 		"HOME", "KUBECONFIG", "NEXT_PUBLIC_API_KEY", "PUBLIC_KEY", "KEY", "AUTH_PROVIDER",
 		"PASSWORD_MIN_LENGTH", "token_count", "GIT_AUTHOR_EMAIL", "secretKeyRef", "OAUTH",
 		"BACKWARD_COMPAT", "PASS", "AUTH_URL", "TOKEN_FILE", "SECRET_DIR", "", "_", "LANG",
+		// key in data, not a secret's name
+		"KEY_ID", "primary_key", "keyboard", "monkey", "sort_key", "cache_key",
+		"foreign_key", "public_key", "key_file", "partition_key", "routing_key",
+		"APP_KEY_ID", "LICENSE_KEY_PATH", "idempotency_key", "hotkey", "SALT", "pass_rate",
+		"BYPASS_CACHE",
 	}
 	for _, n := range secret {
 		require.True(t, IsSecretName(n), "%q should be secret", n)
@@ -52,4 +66,45 @@ func TestIsAssignmentName(t *testing.T) {
 	require.False(t, isAssignmentName([]byte("secret_test.go")))
 	require.True(t, isAssignmentName([]byte("--password")))
 	require.True(t, isAssignmentName([]byte("spring.datasource.password")))
+}
+
+// The user's extra names (redact.env_names) reach the assignment rule:
+// whole names, any case, not parts of longer ones.
+func TestEnvNameRules(t *testing.T) {
+	require.Nil(t, envNameRules(nil))
+	require.Nil(t, envNameRules([]string{"x", " "}), "names too short to prefilter")
+	rules := envNameRules([]string{"ACME_SIGNON", "acme_signon", "Z"})
+	require.Len(t, rules, 1)
+	require.Equal(t, []string{"acme_signon"}, rules[0].literals)
+	r, err := New(Config{})
+	require.NoError(t, err)
+	ri := int32(-1)
+	for i, cr := range r.rules {
+		if cr.id == "secret-assignment" {
+			ri = int32(i)
+			break
+		}
+	}
+	require.GreaterOrEqual(t, ri, int32(0))
+	for _, tc := range []struct {
+		line string
+		hs   int
+		want string
+	}{
+		{"ACME_SIGNON=hunter2hunter2", 0, "hunter2hunter2"},
+		{"  acme_signon: opensesame42", 2, "opensesame42"},
+		{`{"Acme_Signon": "k9Qx2LmPzT"}`, 2, "k9Qx2LmPzT"},
+		{"ACME_SIGNON_FILE=/run/secrets/x", 0, ""},
+		{"MY_ACME_SIGNON=abcdefgh", 3, ""},
+		{"ACME_SIGNON=${ACME_SIGNON}", 0, ""},
+	} {
+		e := newEngine(r)
+		line := []byte(tc.line)
+		rules[0].match(e, line, tc.hs, tc.hs+len("acme_signon"), ri, 0)
+		var got string
+		if len(e.spans) > 0 {
+			got = tc.line[e.spans[0].start:e.spans[0].end]
+		}
+		require.Equal(t, tc.want, got, tc.line)
+	}
 }

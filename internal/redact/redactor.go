@@ -1,6 +1,7 @@
 package redact
 
 import (
+	"bytes"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
@@ -85,9 +86,10 @@ var ruleNameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompil
 func New(cfg Config) (*Redactor, error) {
 	r := &Redactor{privateKeyRule: -1, kubeRule: -1, authLit: -1}
 	// the hand-written table, the secret-flag rules (a flag and its value
-	// in echoed command lines) and the rules carried over from the field's
-	// common rule set (gitleaks' defaults)
-	builtin := slices.Concat(builtinRules(), flagRules(), fieldRules())
+	// in echoed command lines), the rules carried over from the field's
+	// common rule set (gitleaks' defaults), and the user's own secret
+	// names (redact.env_names) as assignment names
+	builtin := slices.Concat(builtinRules(), flagRules(), fieldRules(), envNameRules(cfg.EnvNames))
 	// sized once: New runs on every rac start, and a cold process pays for
 	// every page it touches
 	r.rules = make([]compiledRule, 0, len(builtin)+len(cfg.Rules)+len(cfg.EnvNames)+8)
@@ -340,7 +342,9 @@ func (r *Redactor) Bytes(b []byte) []byte {
 	}
 	e := r.getEngine()
 	defer r.putEngine(e)
-	if len(b) <= shortString {
+	// a terminal sequence can split a literal (TO<ESC>[1mKEN=): only the
+	// full automaton, run on the line's view, sees through it
+	if len(b) <= shortString && bytes.IndexByte(b, 0x1b) < 0 {
 		if e.mini, e.miniMap = r.miniAutomaton(b); e.mini == nil {
 			return b // holds no literal of any rule
 		}

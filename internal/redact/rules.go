@@ -60,6 +60,10 @@ func builtinRules() []rule {
 		// machine in engine.go; the header matcher starts it.
 		{id: "private-key", prio: prioPrivateKey, literals: []string{"-----begin"}, match: matchPEMHeader},
 		{id: "private-key", prio: prioPrivateKey, literals: []string{"ls0tls1crudjti"}, match: matchPEMBase64},
+		// PuTTY keys (.ppk): the base64 lines after "Private-Lines: N"
+		ppkRule(),
+		// AWS SSM: the "Value" of a "Type": "SecureString" parameter
+		secureStringRule(),
 
 		// GitHub: classic and app tokens, including the ~520-byte stateless
 		// ghs_<appid>_<JWT> form, which contains '.' and '-'.
@@ -108,17 +112,18 @@ func builtinRules() []rule {
 			prefixes: []string{"A3T"}, body: "A-Z0-9", min: 17, max: 17, lb: true, rb: true, reject: awsExample,
 		}},
 
+		// The sk- family shares one prefilter literal: a literal per kind
+		// (sk-ant-, sk-proj-, sk-or-v1-, ...) costs the vector prefilter a
+		// bucket entry each, and sk- covers them all.
 		// Anthropic: sk-ant-<kind><NN>- (api03, admin01, oat01, ort01, sid01 ...).
-		{id: "anthropic-key", prio: prioToken, literals: []string{"sk-ant-"}, match: matchAnthropic},
-
+		{id: "anthropic-key", prio: prioToken, literals: []string{"sk-"}, match: matchAnthropic},
 		// OpenAI: keys carry T3BlbkFJ ("OpenAI" in base64) in the middle; project,
-		// service-account and admin keys also have a recognisable prefix.
+		// service-account and admin keys also have a recognisable prefix, and
+		// OpenAI-compatible services (and OpenAI's oldest keys) use sk- and
+		// exactly 48 letters and digits.
 		{id: "openai-key", prio: prioToken, literals: []string{"t3blbkfj"}, match: matchOpenAIMarker},
-		// LB sk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{40,}
-		{id: "openai-key", prio: prioToken, shape: &tokenShape{
-			prefixes: []string{"sk-proj-", "sk-svcacct-", "sk-admin-"},
-			body:     "A-Za-z0-9_-", min: 40, lb: true,
-		}},
+		{id: "openai-key", prio: prioToken, literals: []string{"sk-"}, match: matchOpenAIKey},
+		{id: "openrouter-key", prio: prioToken, literals: []string{"sk-"}, match: matchOpenRouter},
 
 		// LB AIza[A-Za-z0-9_-]{35,}
 		{id: "google-api-key", prio: prioToken, shape: &tokenShape{
@@ -180,8 +185,139 @@ func builtinRules() []rule {
 		{id: "shopify-token", prio: prioToken, shape: &tokenShape{
 			prefixes: []string{"shpat_", "shpss_", "shpca_", "shppa_"}, body: "a-fA-F0-9", min: 32, max: 32, lb: true, rb: true,
 		}},
+		// Other AI providers.
+		// LB (gsk_[A-Za-z0-9]{52}) RB
+		{id: "groq-key", prio: prioToken, shape: &tokenShape{
+			prefixes: []string{"gsk_"}, body: "A-Za-z0-9", min: 52, max: 52, lb: true, rb: true,
+		}},
+		// LB (r8_[A-Za-z0-9]{37}) RB
+		{id: "replicate-token", prio: prioToken, shape: &tokenShape{
+			prefixes: []string{"r8_"}, body: "A-Za-z0-9", min: 37, max: 37, lb: true, rb: true,
+		}},
+		// LB (xai-[A-Za-z0-9]{80}) RB
+		{id: "xai-key", prio: prioToken, shape: &tokenShape{
+			prefixes: []string{"xai-"}, body: "A-Za-z0-9", min: 80, max: 80, lb: true, rb: true,
+		}},
+		// LB (pplx-[A-Za-z0-9]{48}) RB
+		{id: "perplexity-key", prio: prioToken, shape: &tokenShape{
+			prefixes: []string{"pplx-"}, body: "A-Za-z0-9", min: 48, max: 48, lb: true, rb: true,
+		}},
+
+		// Developer platforms.
+		// Databricks prints a -N suffix after some tokens; it is no secret.
+		// LB (dapi[a-f0-9]{32}) RB
+		{id: "databricks-token", prio: prioToken, shape: &tokenShape{
+			prefixes: []string{"dapi"}, body: "a-f0-9", min: 32, max: 32, lb: true, rb: true,
+		}},
+		// PMAK-<24 hex>-<34 hex>.
+		// LB (PMAK-[a-fA-F0-9-]{59}) RB
+		{id: "postman-key", prio: prioToken, shape: &tokenShape{
+			prefixes: []string{"PMAK-"}, body: "a-fA-F0-9-", min: 59, max: 59, lb: true, rb: true,
+		}},
+		// Doppler service tokens carry the config's slug (dp.st.prd.xxx).
+		// LB dp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9_.-]{39,}[A-Za-z0-9_]
+		{id: "doppler-token", prio: prioToken, shape: &tokenShape{
+			prefixes: []string{"dp.pt.", "dp.st.", "dp.sa.", "dp.ct.", "dp.scim.", "dp.audit."},
+			body:     "A-Za-z0-9_.-", min: 40, trim: ".-", lb: true,
+		}},
+		// LB (pul-[a-f0-9]{40}) RB
+		{id: "pulumi-token", prio: prioToken, shape: &tokenShape{
+			prefixes: []string{"pul-"}, body: "a-f0-9", min: 40, max: 40, lb: true, rb: true,
+		}},
+		// Grafana service accounts: glsa_<32 alnum>_<8 hex>.
+		// LB (glsa_[A-Za-z0-9_]{41}) RB
+		{id: "grafana-token", prio: prioToken, shape: &tokenShape{
+			prefixes: []string{"glsa_"}, body: "A-Za-z0-9_", min: 41, max: 41, lb: true, rb: true,
+		}},
+		// LB glc_[A-Za-z0-9+/=]{32,}
+		{id: "grafana-token", prio: prioToken, shape: &tokenShape{
+			prefixes: []string{"glc_"}, body: "A-Za-z0-9+/=", min: 32, lb: true,
+		}},
+		// LB (NRAK-[A-Z0-9]{27}) RB
+		{id: "newrelic-key", prio: prioToken, shape: &tokenShape{
+			prefixes: []string{"NRAK-"}, body: "A-Z0-9", min: 27, max: 27, lb: true, rb: true,
+		}},
+		// LB (NRII-[A-Za-z0-9-]{32}) RB
+		{id: "newrelic-key", prio: prioToken, shape: &tokenShape{
+			prefixes: []string{"NRII-"}, body: "A-Za-z0-9-", min: 32, max: 32, lb: true, rb: true,
+		}},
+		// Cloudflare's scannable credentials: a kind, 40 characters and a
+		// checksum.
+		// LB cf(?:k|ut|at)_[A-Za-z0-9]{40,}
+		{id: "cloudflare-token", prio: prioToken, shape: &tokenShape{
+			prefixes: []string{"cfk_", "cfut_", "cfat_"}, body: "A-Za-z0-9", min: 40, lb: true,
+		}},
+		// tskey-auth-<id>CNTRL-<secret>, tskey-api-, tskey-client-, ...
+		// LB tskey-[A-Za-z0-9-]{19,}[A-Za-z0-9]
+		{id: "tailscale-key", prio: prioToken, shape: &tokenShape{
+			prefixes: []string{"tskey-"}, body: "A-Za-z0-9-", min: 20, trim: "-", lb: true,
+		}},
+		// 1Password service accounts: ops_ and base64 JSON.
+		// base64 or base64url.
+		// LB ops_eyJ[A-Za-z0-9+/=_-]{100,}
+		{id: "1password-token", prio: prioToken, shape: &tokenShape{
+			prefixes: []string{"ops_eyJ"}, body: "A-Za-z0-9+/=_-", min: 100, lb: true,
+		}},
+		// LB (sbp_[a-f0-9]{40}) RB
+		{id: "supabase-token", prio: prioToken, shape: &tokenShape{
+			prefixes: []string{"sbp_"}, body: "a-f0-9", min: 40, max: 40, lb: true, rb: true,
+		}},
+		// LB pscale_(?:tkn|pw|oauth)_[A-Za-z0-9_=.-]{31,}[A-Za-z0-9_=]
+		{id: "planetscale-token", prio: prioToken, shape: &tokenShape{
+			prefixes: []string{"pscale_tkn_", "pscale_pw_", "pscale_oauth_"},
+			body:     "A-Za-z0-9_=.-", min: 32, trim: ".-", lb: true,
+		}},
+		// LB ATATT3[A-Za-z0-9_=-]{180,}
+		{id: "atlassian-token", prio: prioToken, shape: &tokenShape{
+			prefixes: []string{"ATATT3"}, body: "A-Za-z0-9_=-", min: 180, lb: true,
+		}},
+		// Sentry organisation tokens: base64 JSON, '_' and the secret.
+		// LB sntrys_eyJ[A-Za-z0-9+/=_]{60,}
+		{id: "sentry-token", prio: prioToken, shape: &tokenShape{
+			prefixes: []string{"sntrys_eyJ"}, body: "A-Za-z0-9+/=_", min: 60, lb: true,
+		}},
+		// LB (sntryu_[a-f0-9]{64}) RB
+		{id: "sentry-token", prio: prioToken, shape: &tokenShape{
+			prefixes: []string{"sntryu_"}, body: "a-f0-9", min: 64, max: 64, lb: true, rb: true,
+		}},
+
+		// Payments and messaging.
+		// LB (EAAA[A-Za-z0-9_-]{60}) RB
+		{id: "square-token", prio: prioToken, shape: &tokenShape{
+			prefixes: []string{"EAAA"}, body: "A-Za-z0-9_-", min: 60, max: 60, lb: true, rb: true,
+		}},
+		// Square's OAuth access tokens and application secrets.
+		// LB sq0(?:atp|csp)-[A-Za-z0-9_-]{22,}
+		{id: "square-token", prio: prioToken, shape: &tokenShape{
+			prefixes: []string{"sq0atp-", "sq0csp-"}, body: "A-Za-z0-9_-", min: 22, lb: true,
+		}},
+		// LB EAA[CGM][A-Za-z0-9]{100,}
+		{id: "facebook-token", prio: prioToken, shape: &tokenShape{
+			prefixes: []string{"EAAC", "EAAG", "EAAM"}, body: "A-Za-z0-9", min: 100, lb: true,
+		}},
+		// LB (key-[a-f0-9]{32}) RB
+		{id: "mailgun-key", prio: prioToken, shape: &tokenShape{
+			prefixes: []string{"key-"}, body: "a-f0-9", min: 32, max: 32, lb: true, rb: true,
+		}},
+		{id: "mailchimp-key", prio: prioToken, literals: []string{"-us"}, match: matchMailchimp},
+		// Telegram bot tokens, bare or in a Bot API URL (/bot<id>:<secret>/).
+		{id: "telegram-bot-token", prio: prioToken, literals: []string{":aa"}, match: matchTelegram},
+
+		// Google OAuth client secrets (client_secret.json) and refresh tokens
+		// (gcloud's and client libraries' stored credentials).
+		// LB (GOCSPX-[A-Za-z0-9_-]{28}) RB
+		{id: "google-oauth-secret", prio: prioToken, shape: &tokenShape{
+			prefixes: []string{"GOCSPX-"}, body: "A-Za-z0-9_-", min: 28, max: 28, lb: true, rb: true,
+		}},
+		// LB 1//0[A-Za-z0-9_-]{40,}
+		{id: "google-oauth-token", prio: prioToken, shape: &tokenShape{
+			prefixes: []string{"1//0"}, body: "A-Za-z0-9_-", min: 40, lb: true,
+		}},
+
 		{id: "sendgrid-key", prio: prioToken, literals: []string{"sg."}, match: matchSendGrid},
-		{id: "azure-client-secret", prio: prioToken, literals: []string{"q~"}, match: matchAzureSecret},
+		// The digit before Q~ is part of the literal: Q~ alone (two bytes) let
+		// the vector prefilter pass a tenth of all positions.
+		{id: "azure-client-secret", prio: prioToken, literals: []string{"0q~", "1q~", "2q~", "3q~", "4q~", "5q~", "6q~", "7q~", "8q~", "9q~"}, match: matchAzureSecret},
 
 		// Headers and URL credentials: the name, the scheme and the host stay.
 		{id: "auth-header", prio: prioHeader, literals: []string{"authorization", "api-key", "x-auth-token"}, match: matchAuthHeader},
@@ -194,6 +330,10 @@ func builtinRules() []rule {
 		// NAME=VALUE, NAME: VALUE and "name": "value" with a secret-like name. The
 		// literals only need to cover every keyword segment of IsSecretName.
 		{id: "secret-assignment", prio: prioAssignment, literals: assignmentLiterals(), match: matchAssignment},
+		{id: "secret-assignment", prio: prioAssignment, literals: []string{"identified"}, match: matchIdentifiedBy},
+		{id: "secret-assignment", prio: prioAssignment, literals: []string{":5432:", "*:*:*:"}, match: matchPgpass},
+		// az storage account keys list: "value": "<88 bytes of base64>".
+		{id: "azure-storage-key", prio: prioToken, literals: []string{"\"value\""}, match: matchStorageKeyValue},
 	}
 }
 
@@ -201,20 +341,41 @@ func awsExample(tok []byte) bool {
 	return len(tok) >= 7 && string(tok[len(tok)-7:]) == "EXAMPLE"
 }
 
-// keyQualifiers are the words that make a following "key" segment secret.
-var keyQualifiers = []string{"api", "access", "private", "secret", "signing", "session", "client", "master", "encryption"}
+// keyQualifiers are the words that make a following "key" segment secret
+// (NEW_RELIC_LICENSE_KEY, SEGMENT_WRITE_KEY, AccountKey, HMAC_KEY). Words
+// that name a key's role in data (primary, foreign, sort, cache, partition,
+// routing, public) are left out on purpose.
+var keyQualifiers = []string{
+	"api", "access", "private", "secret", "signing", "session", "client", "master", "encryption",
+	"license", "write", "app", "server", "storage", "account", "subscription", "hmac",
+	"service", "admin", "deploy", "ingest", "webhook", "shared", "role", "jwt", "decryption",
+	"application", "cookie",
+}
 
+// keyVendors: a service's name before KEY makes the key that service's
+// secret (OPENAI_KEY, STRIPE_KEY, SENDGRID_KEY).
+var keyVendors = []string{
+	"openai", "anthropic", "claude", "gemini", "groq", "mistral", "cohere", "replicate",
+	"perplexity", "pplx", "deepseek", "openrouter", "together", "fireworks", "xai", "grok",
+	"hf", "huggingface", "pinecone", "stripe", "sendgrid", "mailgun", "mailchimp", "mandrill",
+	"postmark", "resend", "brevo", "sendinblue", "twilio", "algolia", "mapbox", "sentry",
+	"segment", "mixpanel", "posthog", "amplitude", "datadog", "newrelic", "honeycomb",
+	"pagerduty", "launchdarkly", "pusher", "github", "gitlab", "slack", "discord", "telegram",
+	"google", "firebase", "fcm", "azure", "aws", "cloudflare", "vercel", "netlify", "heroku",
+	"shopify", "square", "paypal", "braintree", "plaid", "supabase", "doppler", "pulumi",
+	"tailscale", "linear", "notion", "airtable",
+}
+
+// assignmentLiterals are the prefilter strings of the secret-assignment
+// rule: every keyword segment of IsSecretName, "key" for every KEY after or
+// glued to a qualifier (one short literal costs the prefilter less than one
+// per qualifier), and the names that are secret only in a query string
+// (contextName).
 func assignmentLiterals() []string {
-	lits := []string{"token", "secret", "pass", "pwd", "credential", "auth", "_pat", "-pat", "apikey"}
-	for _, q := range keyQualifiers {
-		if q == "secret" {
-			continue // "secret" is a literal already
-		}
-		for _, sep := range []string{"", "_", "-", "."} {
-			lits = append(lits, q+sep+"key")
-		}
+	return []string{
+		"token", "secret", "pass", "pwd", "credential", "auth", "_pat", "-pat", "key",
+		"sig=", "signature=", "psk=", "salt",
 	}
-	return lits
 }
 
 // Name classification data, used by IsSecretName (names.go). The word sets
@@ -232,18 +393,24 @@ func isSecretSegment(s []byte) bool {
 	switch string(s) {
 	case "token", "secret", "password", "passwd", "passphrase",
 		"apikey", "credential", "credentials", "auth", "pat",
-		"accesskey", "privatekey", "secretkey", "signingkey",
-		"sessionkey", "clientkey", "masterkey", "encryptionkey",
-		"clientsecret", "accesstoken", "authtoken", "refreshtoken":
+		"clientsecret", "accesstoken", "authtoken", "refreshtoken",
+		"sshpass",                   // sshpass reads its password from SSHPASS
+		"requirepass", "masterauth", // redis.conf
+		"psk": // a Wi-Fi pre-shared key
 		return true
+	}
+	// A qualifier glued to key: accesskey, hmackey, licensekey.
+	if len(s) > 3 && string(s[len(s)-3:]) == "key" {
+		return isKeyQualifier(s[:len(s)-3])
 	}
 	return false
 }
 
 // isSecretLastSegment: secret only as the last of two or more segments
-// (DB_PASS, MYSQL_PWD), never alone: PWD is the working directory.
+// (DB_PASS, MYSQL_PWD, SIGNING_SALT), never alone: PWD is the working
+// directory, PASS a test's verdict.
 func isSecretLastSegment(s []byte) bool {
-	return string(s) == "pass" || string(s) == "pwd"
+	return string(s) == "pass" || string(s) == "pwd" || string(s) == "salt"
 }
 
 // isNonSecretLast: the variable names a thing about a secret, not the
@@ -290,21 +457,29 @@ func isFileExtension(s []byte) bool {
 		"xml", "html", "css", "md", "txt", "lock",
 		"sum", "mod", "proto", "sql", "tf", "lua",
 		"pem", "crt", "pub", "key", "log", "test",
-		"o", "a", "so", "class", "jar", "vue":
+		"o", "a", "so", "class", "jar", "vue",
+		// keys and certificates as files, and sources of other languages
+		"asc", "gpg", "sig", "p12", "pfx", "jks", "der", "cer", "csr", "ppk",
+		"scm", "el", "tpl", "tmpl", "j2", "erb", "patch", "diff":
 		return true
 	}
 	return false
 }
 
 // isPlaceholderWord reports whether a lower-cased value is a word that
-// stands for a secret without being one (see isPlaceholder in match.go).
+// stands for a secret without being one (see isPlaceholder in formats_assign.go).
 func isPlaceholderWord(low []byte) bool {
 	switch string(low) {
 	case "null", "none", "nil", "true", "false",
 		"undefined", "changeme", "redacted", "hidden",
 		"masked", "secret", "password", "token",
 		"bearer", "basic", "required", "optional",
-		"string", "example", "empty", "unset":
+		"string", "example", "empty", "unset",
+		"changeit", "placeholder", "dummy", "notset",
+		// changelog verbs (NEWS: gnutls_psk_derive_key: Added)
+		"added", "removed", "deprecated", "changed", "fixed", "updated", "renamed",
+		// type names: password: SecretStr in a model, "type": "securestring"
+		"secretstr", "secretstring", "securestring", "secretbytes", "bytes", "object":
 		return true
 	}
 	return false

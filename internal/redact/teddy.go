@@ -1,6 +1,9 @@
 package redact
 
-import "math/bits"
+import (
+	"math/bits"
+	"sync"
+)
 
 // teddy is a vector prefilter in front of the start filter, after the Teddy
 // algorithm of Hyperscan and Rust's aho-corasick: where the CPU has the
@@ -9,23 +12,42 @@ import "math/bits"
 // positions that pass reach the start filter's exact trigram test and the
 // automaton. On git log text the scalar start filter alone cost about two
 // cycles a byte, most of the redaction; teddyFind costs about a fifth of
-// that, and the positions it passes (one in thirty) about as much again.
+// that per bucket group, and the positions it passes about as much again.
 //
-// The literals are spread over eight buckets, one bit each. For each of the
-// first four offsets, lo[k][n] holds the buckets that have a literal whose
-// byte k has low nibble n, hi[k][n] the same for the high nibble, so a byte x
-// passes offset k for bucket b when bit b is set in lo[k][x&15]&hi[k][x>>4].
-// A position passes when some bucket passes all four offsets. Within a
-// bucket the nibbles of different literals combine freely, so more passes
-// than the literals spell (never fewer: every case spelling of every byte of
-// every literal is in its bucket's tables, and an offset past the end of a
-// short literal accepts every byte); the buckets are filled so that the
-// combinations stay few.
+// The literals are spread over buckets, eight to a group, one bit each. For
+// each of the first four offsets, lo[k][n] holds the buckets of a group that
+// have a literal whose byte k has low nibble n, hi[k][n] the same for the
+// high nibble, so a byte x passes offset k for bucket b when bit b is set in
+// lo[k][x&15]&hi[k][x>>4]. A position passes when some bucket of some group
+// passes all four offsets. Within a bucket the nibbles of different literals
+// combine freely, so more passes than the literals spell (never fewer: every
+// case spelling of every byte of every literal is in its bucket's tables,
+// and an offset past the end of a short literal accepts every byte); the
+// buckets are filled so that the combinations stay few.
+//
+// Why groups: one group of eight buckets holds about ten distinct literal
+// starts before its nibble sets fill up. The built-in table grew from 86
+// distinct starts to 269 (gitleaks' rules, vendor shapes, secret flags); in
+// one group they let 29% of the positions of the mixed-output corpus
+// through, more than the start filter alone (2.4%), and the prefilter
+// switched itself off: BenchmarkWriter single fell from ~820 to ~500 MB per
+// CPU-second. Measured pass rates on the mixed / git log corpora for the
+// built-in literals, by number of groups: 2: 9.7% / 7.2%, 3: 6.7% / 4.8%,
+// 4: 4.9% / 3.0%, 5: 2.1% / 2.1%, 6: 1.8% / 1.4%; BenchmarkScan (mixed,
+// MB per CPU-second): start filter alone 1043, 2 groups 1149, 3: 1271,
+// 5: 1360, 6: 1366. Every group costs eight more shuffles a block (teddyFind
+// alone: 4.4 GB/s with 2 groups, 2.2 with 5), so newTeddy takes the fewest
+// groups whose estimated pass rate is low enough (teddyTargetPass).
 type teddy struct {
-	// masks[2k] is lo for offset k and masks[2k+1] hi, the layout the
-	// assembly loads.
-	masks [8][16]uint8
+	// groups[g][2k] is lo for offset k and groups[g][2k+1] hi, in bucket
+	// group g: the layout the assembly loads, group after group. It is the
+	// first field and never empty: the assembly reads its base and length
+	// and runs its group loop at least once.
+	groups []teddyGroup
 }
+
+// teddyGroup is the tables of eight buckets, one bit each.
+type teddyGroup [2 * teddyWidth][16]uint8
 
 const teddyBuckets = 8
 
@@ -68,6 +90,7 @@ func (n teddyNibbles) or(m teddyNibbles) teddyNibbles {
 
 // estimate is the share of text positions these sets let through.
 func (n teddyNibbles) estimate() float64 {
+	sums := textFreqSums()
 	e := 1.0
 	for k := range teddyWidth {
 		if n.lo[k] == 0xffff && n.hi[k] == 0xffff {
@@ -75,15 +98,32 @@ func (n teddyNibbles) estimate() float64 {
 		}
 		p := 0.0
 		for hi := n.hi[k]; hi != 0; hi &= hi - 1 {
-			row := &textFreq[bits.TrailingZeros16(hi)]
-			for lo := n.lo[k]; lo != 0; lo &= lo - 1 {
-				p += row[bits.TrailingZeros16(lo)]
-			}
+			row := &sums[bits.TrailingZeros16(hi)]
+			p += row[0][uint8(n.lo[k])] + row[1][n.lo[k]>>8]
 		}
 		e *= p
 	}
 	return e
 }
+
+// textFreqSums[hi][h][m] is the summed textFreq of the bytes with high
+// nibble hi and a low nibble in the set m<<(8*h): estimate adds two of
+// these a high nibble instead of up to sixteen frequencies. newTeddy calls
+// estimate for every literal start and bucket, several times over (with
+// 269 starts and five groups it took 12 ms, against 0.3 ms for the rest of
+// the automaton, on the first output of every rac run).
+var textFreqSums = sync.OnceValue(func() *[16][2][256]float64 {
+	var sums [16][2][256]float64
+	for hi := range 16 {
+		for h := range 2 {
+			for m := 1; m < 256; m++ {
+				low := bits.TrailingZeros8(uint8(m))
+				sums[hi][h][m] = sums[hi][h][m&(m-1)] + textFreq[hi][8*h+low]
+			}
+		}
+	}
+	return &sums
+})
 
 // textFreq is a rough distribution of bytes in command output (English-like
 // words, identifiers, digits, punctuation), normalised to sum to 1; the
@@ -116,15 +156,48 @@ var textFreq = func() (freq [16][16]float64) {
 	return freq
 }()
 
-// teddyMaxQuads bounds the work of newTeddy: with more distinct literal
-// starts than this the buckets are too full to pay anyway.
-const teddyMaxQuads = 200
+// teddyQuadsPerGroup is about how many distinct literal starts a group of
+// eight buckets holds well: newTeddy starts its search for the number of
+// groups there (86 starts passed 3.6% in one group; 269 reach the target
+// in five), since every try costs a full assignment (2.3 ms for 269 starts
+// in five groups).
+const teddyQuadsPerGroup = 56
 
-// newTeddy assigns the folded first four bytes of every literal to a bucket
-// where it raises the estimated pass rate least, then moves literals between
-// buckets while that lowers it. It returns nil when the prefilter would let
-// too much through to pay.
+// teddyMaxGroups bounds the prefilter's cost: past six groups a block costs
+// more than the positions they keep from the start filter (BenchmarkWriter
+// single-env, with a dozen secret variables: 431 MB per CPU-second with 5
+// groups, 435 with 6, 418 with 8).
+const teddyMaxGroups = 6
+
+// teddyTargetPass is the estimated pass rate (textFreq, which assumes
+// independent bytes and so underestimates real text about twofold) at which
+// more groups stop paying: for the built-in literals, 5 groups estimate
+// 1.1% and pass 2.1%, 6 estimate 0.6% and pass 1.8%, for little gain.
+const teddyTargetPass = 0.012
+
+// newTeddy assigns the folded first four bytes of every literal to the
+// fewest bucket groups that estimate a pass rate of at most teddyTargetPass
+// (or teddyMaxGroups of them). It returns nil when even those would let too
+// much through to pay (teddyMaxPass).
 func newTeddy(pats []string) *teddy {
+	quads := teddyQuads(pats)
+	if len(quads) > teddyQuadsPerGroup*teddyMaxGroups {
+		return nil
+	}
+	for g := max(1, (len(quads)+teddyQuadsPerGroup-1)/teddyQuadsPerGroup); ; g++ {
+		t, est := newTeddyGroups(quads, g)
+		if est <= teddyTargetPass || g == teddyMaxGroups {
+			if est > teddyMaxPass {
+				return nil
+			}
+			return t
+		}
+	}
+}
+
+// teddyQuads returns the nibble sets of the distinct folded first four bytes
+// of pats.
+func teddyQuads(pats []string) []teddyNibbles {
 	seen := map[string]bool{}
 	var quads []teddyNibbles
 	for _, p := range pats {
@@ -134,46 +207,66 @@ func newTeddy(pats []string) *teddy {
 			quads = append(quads, quadNibbles([]byte(q)))
 		}
 	}
-	if len(quads) > teddyMaxQuads {
-		return nil
-	}
-	var buckets [teddyBuckets]teddyNibbles
-	var used [teddyBuckets]bool
+	return quads
+}
+
+// newTeddyGroups assigns every quad to the bucket of ngroups groups where it
+// raises the estimated pass rate least, then moves quads between buckets
+// while that lowers it. It returns the tables and their estimated pass rate.
+func newTeddyGroups(quads []teddyNibbles, ngroups int) (*teddy, float64) {
+	nb := ngroups * teddyBuckets
+	buckets := make([]teddyNibbles, nb)
+	used := make([]bool, nb)
+	cost := make([]float64, nb) // buckets[bi].estimate(), 0 while unused
+	// members[bi] lists the quads in bucket bi, so that taking one out
+	// rebuilds the bucket from its few members, not from every quad.
+	members := make([][]int, nb)
 	which := make([]int, len(quads))
-	refill := func(bi int) {
-		buckets[bi], used[bi] = teddyNibbles{}, false
-		for qi, w := range which {
-			if w == bi {
-				buckets[bi], used[bi] = buckets[bi].or(quads[qi]), true
+	remove := func(qi int) {
+		bi := which[qi]
+		m := members[bi]
+		for j, q := range m {
+			if q == qi {
+				m = append(m[:j], m[j+1:]...)
+				break
 			}
 		}
-	}
-	cost := func(bi int) float64 {
-		if !used[bi] {
-			return 0
+		members[bi] = m
+		buckets[bi], used[bi], cost[bi] = teddyNibbles{}, len(m) > 0, 0
+		for _, q := range m {
+			buckets[bi] = buckets[bi].or(quads[q])
 		}
-		return buckets[bi].estimate()
+		if used[bi] {
+			cost[bi] = buckets[bi].estimate()
+		}
 	}
 	place := func(qi int) {
-		best, bestDelta := 0, 0.0
+		best, bestDelta, bestCost := 0, 0.0, 0.0
+		empty := false // every unused bucket costs the same: try one
 		for bi := range buckets {
-			if d := buckets[bi].or(quads[qi]).estimate() - cost(bi); bi == 0 || d < bestDelta {
-				best, bestDelta = bi, d
+			if !used[bi] {
+				if empty {
+					continue
+				}
+				empty = true
+			}
+			c := buckets[bi].or(quads[qi]).estimate()
+			if d := c - cost[bi]; bi == 0 || d < bestDelta {
+				best, bestDelta, bestCost = bi, d, c
 			}
 		}
 		which[qi] = best
-		buckets[best], used[best] = buckets[best].or(quads[qi]), true
+		members[best] = append(members[best], qi)
+		buckets[best], used[best], cost[best] = buckets[best].or(quads[qi]), true, bestCost
 	}
 	for qi := range which {
-		which[qi] = -1
 		place(qi)
 	}
 	for range 4 {
 		moved := false
 		for qi := range quads {
 			from := which[qi]
-			which[qi] = -1
-			refill(from)
+			remove(qi)
 			place(qi)
 			moved = moved || which[qi] != from
 		}
@@ -184,42 +277,46 @@ func newTeddy(pats []string) *teddy {
 	return teddyTables(buckets, used)
 }
 
-// teddyTables lays out the buckets' nibble sets as the tables, or returns nil
-// when the buckets together let too much through.
-func teddyTables(buckets [teddyBuckets]teddyNibbles, used [teddyBuckets]bool) *teddy {
+// teddyTables lays out the buckets' nibble sets as the tables of their
+// groups, and returns them with the estimated pass rate.
+func teddyTables(buckets []teddyNibbles, used []bool) (*teddy, float64) {
 	total := 0.0
-	t := &teddy{}
+	t := &teddy{groups: make([]teddyGroup, len(buckets)/teddyBuckets)}
 	for bi, b := range buckets {
 		if !used[bi] {
 			continue
 		}
 		total += b.estimate()
+		g := &t.groups[bi/teddyBuckets]
 		for k := range teddyWidth {
 			for n := range 16 {
 				if b.lo[k]&(1<<n) != 0 {
-					t.masks[2*k][n] |= 1 << bi
+					g[2*k][n] |= 1 << (bi % teddyBuckets)
 				}
 				if b.hi[k]&(1<<n) != 0 {
-					t.masks[2*k+1][n] |= 1 << bi
+					g[2*k+1][n] |= 1 << (bi % teddyBuckets)
 				}
 			}
 		}
 	}
-	if total > teddyMaxPass {
-		return nil
-	}
-	return t
+	return t, total
 }
 
 // at reports whether position i of src (with four bytes from i) passes: the
 // reference the assembly is tested against.
 func (t *teddy) at(src []byte, i int) bool {
-	m := uint8(0xff)
-	for k := range teddyWidth {
-		x := src[i+k]
-		m &= t.masks[2*k][x&15] & t.masks[2*k+1][x>>4]
+	for gi := range t.groups {
+		g := &t.groups[gi]
+		m := uint8(0xff)
+		for k := range teddyWidth {
+			x := src[i+k]
+			m &= g[2*k][x&15] & g[2*k+1][x>>4]
+		}
+		if m != 0 {
+			return true
+		}
 	}
-	return m != 0
+	return false
 }
 
 // teddyFindGo is what teddyFind does, a position at a time: the first

@@ -10,22 +10,21 @@ GLOBL nibbles<>(SB), RODATA|NOPTR, $32
 
 // func teddyFind(t *teddy, src []byte, i int) (at int, mask uint32)
 //
-// Y0..Y7: the lo and hi nibble tables of offsets 0..3, in both lanes.
-// Y8: 0x0f in every byte. Y14: zero. Every instruction is VEX-encoded:
-// one legacy SSE instruction among them costs more than the loop.
+// Y0..Y7: the low and high nibbles of the 32 bytes at offsets 0..3 of the
+// block, in the byte order PSHUFB indexes with. Y8: 0x0f in every byte.
+// Y14: zero. Y12 collects, over the bucket groups, the buckets that pass.
+// The tables of each group (128 bytes, t.groups[g]) are loaded from memory
+// every block: there are not registers for more than one group, and the
+// loads (L1 hits) go to ports the shuffles do not use. Every instruction is
+// VEX-encoded: one legacy SSE instruction among them costs more than the
+// loop.
 TEXT ·teddyFind(SB), NOSPLIT, $0-52
 	MOVQ t+0(FP), AX
+	MOVQ 0(AX), R10 // t.groups base
+	MOVQ 8(AX), R11 // len(t.groups)
 	MOVQ src_base+8(FP), SI
 	MOVQ src_len+16(FP), DX
 	MOVQ i+32(FP), CX
-	VBROADCASTI128 0(AX), Y0
-	VBROADCASTI128 16(AX), Y1
-	VBROADCASTI128 32(AX), Y2
-	VBROADCASTI128 48(AX), Y3
-	VBROADCASTI128 64(AX), Y4
-	VBROADCASTI128 80(AX), Y5
-	VBROADCASTI128 96(AX), Y6
-	VBROADCASTI128 112(AX), Y7
 	VMOVDQU nibbles<>(SB), Y8
 	VPXOR   Y14, Y14, Y14
 	// A block at CX reads src[CX : CX+35].
@@ -35,44 +34,59 @@ loop:
 	CMPQ CX, DX
 	JGT  none
 
-	VMOVDQU (SI)(CX*1), Y9
-	VPSRLW  $4, Y9, Y10
-	VPAND   Y8, Y9, Y9
-	VPAND   Y8, Y10, Y10
-	VPSHUFB Y9, Y0, Y9
-	VPSHUFB Y10, Y1, Y10
-	VPAND   Y9, Y10, Y11
+	VMOVDQU (SI)(CX*1), Y0
+	VPSRLW  $4, Y0, Y1
+	VPAND   Y8, Y0, Y0
+	VPAND   Y8, Y1, Y1
+	VMOVDQU 1(SI)(CX*1), Y2
+	VPSRLW  $4, Y2, Y3
+	VPAND   Y8, Y2, Y2
+	VPAND   Y8, Y3, Y3
+	VMOVDQU 2(SI)(CX*1), Y4
+	VPSRLW  $4, Y4, Y5
+	VPAND   Y8, Y4, Y4
+	VPAND   Y8, Y5, Y5
+	VMOVDQU 3(SI)(CX*1), Y6
+	VPSRLW  $4, Y6, Y7
+	VPAND   Y8, Y6, Y6
+	VPAND   Y8, Y7, Y7
 
-	VMOVDQU 1(SI)(CX*1), Y9
-	VPSRLW  $4, Y9, Y10
-	VPAND   Y8, Y9, Y9
-	VPAND   Y8, Y10, Y10
-	VPSHUFB Y9, Y2, Y9
-	VPSHUFB Y10, Y3, Y10
-	VPAND   Y9, Y10, Y12
-	VPAND   Y12, Y11, Y11
+	VPXOR Y12, Y12, Y12
+	MOVQ  R10, R8
+	MOVQ  R11, R9
 
-	VMOVDQU 2(SI)(CX*1), Y9
-	VPSRLW  $4, Y9, Y10
-	VPAND   Y8, Y9, Y9
-	VPAND   Y8, Y10, Y10
-	VPSHUFB Y9, Y4, Y9
-	VPSHUFB Y10, Y5, Y10
-	VPAND   Y9, Y10, Y12
-	VPAND   Y12, Y11, Y11
+group:
+	VBROADCASTI128 0(R8), Y9
+	VPSHUFB        Y0, Y9, Y9
+	VBROADCASTI128 16(R8), Y10
+	VPSHUFB        Y1, Y10, Y10
+	VPAND          Y9, Y10, Y11
+	VBROADCASTI128 32(R8), Y9
+	VPSHUFB        Y2, Y9, Y9
+	VBROADCASTI128 48(R8), Y10
+	VPSHUFB        Y3, Y10, Y10
+	VPAND          Y9, Y10, Y13
+	VPAND          Y13, Y11, Y11
+	VBROADCASTI128 64(R8), Y9
+	VPSHUFB        Y4, Y9, Y9
+	VBROADCASTI128 80(R8), Y10
+	VPSHUFB        Y5, Y10, Y10
+	VPAND          Y9, Y10, Y13
+	VPAND          Y13, Y11, Y11
+	VBROADCASTI128 96(R8), Y9
+	VPSHUFB        Y6, Y9, Y9
+	VBROADCASTI128 112(R8), Y10
+	VPSHUFB        Y7, Y10, Y10
+	VPAND          Y9, Y10, Y13
+	VPAND          Y13, Y11, Y11
+	VPOR           Y11, Y12, Y12
+	ADDQ           $128, R8
+	DECQ           R9
+	JNZ            group
 
-	VMOVDQU 3(SI)(CX*1), Y9
-	VPSRLW  $4, Y9, Y10
-	VPAND   Y8, Y9, Y9
-	VPAND   Y8, Y10, Y10
-	VPSHUFB Y9, Y6, Y9
-	VPSHUFB Y10, Y7, Y10
-	VPAND   Y9, Y10, Y12
-	VPAND   Y12, Y11, Y11
-
-	// A byte of Y11 is zero where no bucket passes.
-	VPCMPEQB  Y14, Y11, Y11
-	VPMOVMSKB Y11, BX
+	// A byte of Y12 is zero where no bucket passes.
+	VPCMPEQB  Y14, Y12, Y12
+	VPMOVMSKB Y12, BX
 	NOTL      BX
 	TESTL     BX, BX
 	JNZ       found

@@ -57,15 +57,45 @@ func TestTeddyOnlyWhereItPays(t *testing.T) {
 		r, err := New(Config{Environ: env(tc.vars)})
 		require.NoError(t, err)
 		require.Equal(t, tc.want, newTeddy(r.pats) != nil, "%d secret variables", tc.vars)
-		require.Equal(t, tc.want && haveTeddy(), r.auto().teddy != nil, "%d secret variables", tc.vars)
+		require.Equal(t, tc.want && haveTeddy(), r.auto().buildTeddy(), "%d secret variables", tc.vars)
 	}
 }
 
-// teddyFind (in assembly where the CPU has it) must return exactly what
-// teddyFindGo does, from every start, on text that passes often and rarely.
-func TestTeddyFindMatchesReference(t *testing.T) {
+// The built-in literals need several bucket groups (one group let 29% of
+// the mixed corpus through, and the prefilter switched itself off), a
+// handful of literals one; what passes on command output stays near what
+// the exact trigram test passes (2.4% mixed, 2.8% git log).
+func TestTeddyGroups(t *testing.T) {
 	td := newTeddy(builtinLiterals(t))
 	require.NotNil(t, td)
+	require.Greater(t, len(td.groups), 1)
+	require.LessOrEqual(t, len(td.groups), teddyMaxGroups)
+	for _, src := range [][]byte{redacttest.MixedCorpus(1<<20, 11), redacttest.GitLogCorpus(1<<20, 11)} {
+		pass := 0
+		for i := 0; i+teddyWidth <= len(src); i++ {
+			if td.at(src, i) {
+				pass++
+			}
+		}
+		require.Less(t, float64(pass)/float64(len(src)), 0.04, "share of positions passing")
+	}
+	small := newTeddy([]string{"ghp_", "xoxb-", "akia", "token", "sk-"})
+	require.NotNil(t, small)
+	require.Len(t, small.groups, 1)
+}
+
+// teddyFind (in assembly where the CPU has it) must return exactly what
+// teddyFindGo does, from every start, on text that passes often and rarely,
+// with one bucket group and with several.
+func TestTeddyFindMatchesReference(t *testing.T) {
+	for _, pats := range [][]string{builtinLiterals(t), {"ghp_", "xoxb-", "akia", "token", "sk-"}} {
+		td := newTeddy(pats)
+		require.NotNil(t, td)
+		checkTeddyFindAll(t, td)
+	}
+}
+
+func checkTeddyFindAll(t *testing.T, td *teddy) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	inputs := [][]byte{
 		redacttest.MixedCorpus(64<<10, 3),
@@ -111,6 +141,7 @@ func checkTeddyFind(t *testing.T, td *teddy, src []byte, i int) (int, uint32) {
 func TestAutomatonWithTeddyMatchesPlainScan(t *testing.T) {
 	pats := builtinLiterals(t)
 	full := newAutomaton(pats, true)
+	require.Equal(t, haveTeddy(), full.buildTeddy(), "the prefilter from the first scan on")
 	plain := newAutomaton(pats, false)
 	rng := rand.New(rand.NewPCG(9, 10))
 	base := redacttest.GitLogCorpus(16<<10, 4)
@@ -144,8 +175,27 @@ func FuzzTeddyScan(f *testing.F) {
 		f.Fatal(err)
 	}
 	full := newAutomaton(r.pats, true)
+	full.buildTeddy()
 	plain := newAutomaton(r.pats, false)
 	f.Fuzz(func(t *testing.T, src []byte) {
 		require.Equal(t, plain.scan(src, nil), full.scan(src, nil))
 	})
+}
+
+// The prefilter is built only once an automaton has scanned teddyAfter
+// bytes: a command that prints a line does not pay for it.
+func TestTeddyBuiltAfterOutput(t *testing.T) {
+	if !haveTeddy() {
+		t.Skip("no vector prefilter on this CPU")
+	}
+	a := newAutomaton(builtinLiterals(t), true)
+	chunk := redacttest.GitLogCorpus(64<<10, 3)
+	scanned := 0
+	for scanned+len(chunk) < teddyAfter {
+		a.scan(chunk, nil)
+		scanned += len(chunk)
+		require.Nil(t, a.teddy.Load(), "built after %d bytes", scanned)
+	}
+	a.scan(chunk, nil)
+	require.NotNil(t, a.teddy.Load(), "not built after %d bytes", scanned+len(chunk))
 }

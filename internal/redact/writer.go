@@ -346,6 +346,13 @@ type longLine struct {
 	tried   int  // len(buf) at the last attempt to emit
 	cont    bool // dropping the rest of a span forced out at longLineMax
 	after   mlState
+	// body: the line is a private key's body line (actBodyLong); its state
+	// is settled when it ends. b64: its base64 run reached the end of what
+	// is held, and the rest of the run goes as it comes.
+	body, b64 bool
+	// pemForced: a header whose key may follow on the next lines was
+	// emitted by force at longLineMax, with only blanks after it so far.
+	pemForced bool
 }
 
 func newSequencer(r *Redactor, dst io.Writer) *sequencer {
@@ -510,54 +517,76 @@ func (s *sequencer) longPart(chunk []byte, final bool) {
 }
 
 // emitLong writes all but the last longLineTail bytes of the held line,
-// moving the cut before any secret that crosses it. At line start it waits
+// moving the cut before any secret that crosses it, before a PEM header
+// whose key may follow, and off any escape sequence. At line start it waits
 // for a secret that crosses the cut to end (line-level rules need the line
 // start), and past longLineMax it emits everything, redacted.
 func (s *sequencer) emitLong() {
 	L := &s.long
 	e := s.e
+	if L.b64 && !s.skipLongB64(true) {
+		return
+	}
 	buf := L.buf
 	st := mlState{}
 	if L.atStart {
 		st = s.st
 	}
-	hits := s.r.auto().scan(buf, e.hits[:0])
-	e.hits = hits
-	e.analyze(buf, hits, 0, &st, true, L.atStart)
+	act, v := e.analyzeRaw(buf, &st, true, L.atStart)
+	s.checkPEMForced(v, buf)
+	switch act {
+	case actWait:
+		if len(buf)-L.ctx <= longLineMax {
+			L.tried = len(buf)
+			return
+		}
+		// Still undecided at the bound: not key material.
+		st = mlState{}
+		_, v = e.analyzeRaw(buf, &st, true, true)
+	case actBodyLong:
+		s.emitLongBody(st, v)
+		return
+	}
 	cut := len(buf) - longLineTail
+	cut = v.boundary(cut)
 	moved := false
-	for _, sp := range e.merged {
-		if sp.start < cut && sp.end > cut {
-			cut = sp.start
-			moved = true
-			break
+	if e.pemOpenAt >= 0 {
+		h := e.pemOpenAt
+		if v != nil {
+			h = int(v.at[h])
+		}
+		if h < cut {
+			cut, moved = h, true
+		}
+	}
+	for i := len(e.rspans) - 1; i >= 0; i-- {
+		if sp := e.rspans[i]; sp.start < cut && sp.end > cut {
+			cut, moved = sp.start, true
 		}
 	}
 	forced := false
 	if cut <= L.ctx || (moved && L.atStart) {
 		if len(buf)-L.ctx <= longLineMax {
-			for _, sp := range e.merged {
-				e.uncount(sp)
-			}
+			e.uncountOutside(0, 0)
 			L.tried = len(buf)
 			return
 		}
 		cut, forced = len(buf), true
-	}
-	out := s.out[:0]
-	emit := L.ctx
-	last := -1
-	for i, sp := range e.merged {
-		if sp.end <= L.ctx || sp.start >= cut {
-			e.uncount(sp)
-			continue
+		if o := v.openStart(); o > L.ctx {
+			cut = o // a sequence not finished yet is held, not split
 		}
-		out = append(out, buf[emit:max(sp.start, L.ctx)]...)
-		out = append(out, s.r.markers[sp.rule]...)
-		emit = sp.end
-		last = i
+		if e.pemOpenAt >= 0 {
+			L.pemForced = true
+		}
 	}
-	out = append(out, buf[emit:cut]...)
+	e.uncountOutside(L.ctx, cut)
+	cont := false
+	for _, sp := range e.rspans {
+		if sp.start < cut && sp.end >= len(buf) {
+			cont = true
+		}
+	}
+	out := e.emitRange(s.out[:0], buf, L.ctx, cut, v)
 	s.out = out
 	s.addCounts(e)
 	s.write(out)
@@ -566,22 +595,125 @@ func (s *sequencer) emitLong() {
 		L.atStart = false
 	}
 	if forced {
-		L.cont = last >= 0 && e.merged[last].end == len(buf)
-		L.buf = L.buf[:0]
+		L.cont = cont
+		L.buf = L.buf[:copy(L.buf, buf[cut:])]
 		L.ctx = 0
 	} else {
-		keep := min(cut, longLineContext)
-		L.buf = L.buf[:copy(L.buf, buf[cut-keep:])]
-		L.ctx = keep
+		ks := min(v.boundaryAfter(cut-min(cut, longLineContext)), cut)
+		L.buf = L.buf[:copy(L.buf, buf[ks:])]
+		L.ctx = cut - ks
 	}
 	L.tried = len(L.buf)
 }
 
+// uncountOutside undoes the count of the spans of e.rspans that emitRange
+// leaves out for [from, to): they were emitted before, or will be.
+func (e *engine) uncountOutside(from, to int) {
+	for _, sp := range e.rspans {
+		if sp.rule >= 0 && (sp.end <= from || sp.start >= to) {
+			e.uncount(sp)
+		}
+	}
+}
+
+// emitLongBody writes the start of a long key body line: what precedes its
+// base64 run and, on the first body line, the marker. The rest of the line
+// is a piece of its own, redacted as it comes.
+func (s *sequencer) emitLongBody(st mlState, v *termView) {
+	L := &s.long
+	e := s.e
+	buf := L.buf
+	for _, sp := range e.rspans[1:] {
+		if sp.rule >= 0 {
+			e.uncount(sp) // found again when the rest is redacted
+		}
+	}
+	body := e.rspans[0]
+	e.rspans = e.rspans[:1]
+	textLen := len(buf)
+	if v != nil {
+		textLen = len(v.text)
+	}
+	out := e.emitRange(s.out[:0], buf, 0, body.end, v)
+	s.out = out
+	s.addCounts(e)
+	s.write(out)
+	L.after = st
+	L.atStart = false
+	L.body = true
+	L.b64 = e.bodyEnd == textLen
+	L.buf = L.buf[:copy(L.buf, buf[body.end:])]
+	L.ctx = 0
+	L.tried = 0
+}
+
+// skipLongB64 drops the base64 that continues a long key body line, keeping
+// the escape sequences inside it. It reports whether the run has ended,
+// leaving what follows it held as a piece of its own.
+func (s *sequencer) skipLongB64(open bool) bool {
+	L := &s.long
+	e := s.e
+	buf := L.buf
+	var v *termView
+	text := buf
+	e.pspans = e.pspans[:0]
+	if bytes.IndexByte(buf, escByte) >= 0 {
+		v = &e.tv
+		v.build(buf, open)
+		e.payloadSpans(buf, v)
+		text = v.text
+	}
+	n := runOf(text, 0, &b64Pem)
+	L.after.body += n
+	end := n
+	if v != nil {
+		end = v.rawEnd(buf, n)
+		if o := v.openStart(); o >= 0 && o < end {
+			end = o // a sequence not finished yet stays held
+		}
+		out := s.out[:0]
+		for _, q := range v.seqs {
+			if q.end <= end {
+				out = e.copyRaw(out, buf, q.start, q.end)
+			}
+		}
+		s.out = out
+		s.addCounts(e)
+		s.write(out)
+	}
+	L.buf = L.buf[:copy(L.buf, buf[end:])]
+	L.ctx = 0
+	L.tried = 0
+	if open && n == len(text) {
+		return false
+	}
+	L.b64 = false
+	return true
+}
+
+// checkPEMForced forgets a header emitted by force once anything but
+// blanks follows it.
+func (s *sequencer) checkPEMForced(v *termView, buf []byte) {
+	if !s.long.pemForced {
+		return
+	}
+	text := buf
+	if v != nil {
+		text = v.text
+	}
+	if pemSkip(text, 0) < len(text) {
+		s.long.pemForced = false
+	}
+}
+
 // finishLong redacts and writes the rest of a long line once its end is
-// known.
+// known, and settles the state the next line starts in.
 func (s *sequencer) finishLong() {
 	L := &s.long
 	L.active = false
+	if L.b64 {
+		s.skipLongB64(false)
+	}
 	buf := L.buf
 	if cap(L.buf) > 2*longLineMax {
 		L.buf = nil
@@ -596,23 +728,26 @@ func (s *sequencer) finishLong() {
 	}
 	e := s.e
 	var st mlState
-	hits := s.r.auto().scan(content, e.hits[:0])
-	e.hits = hits
-	e.analyze(content, hits, 0, &st, false, false)
-	out := s.out[:0]
-	emit := L.ctx
-	for _, sp := range e.merged {
-		if sp.end <= L.ctx {
-			e.uncount(sp)
-			continue
-		}
-		out = append(out, buf[emit:max(sp.start, L.ctx)]...)
-		out = append(out, s.r.markers[sp.rule]...)
-		emit = sp.end
-	}
-	out = append(out, buf[emit:]...)
+	_, v := e.analyzeRaw(content, &st, false, false)
+	s.checkPEMForced(v, content)
+	e.uncountOutside(L.ctx, len(buf))
+	out := e.emitRange(s.out[:0], buf, L.ctx, len(buf), v)
 	s.out = out
 	s.addCounts(e)
 	s.write(out)
 	s.st = L.after
+	if L.body && s.st.mode == modePEM {
+		pemLongLineDone(&s.st)
+	}
+	if s.st.mode == modeIdle {
+		// A header ending the line starts a key on the next lines as on a
+		// short line. Its prefix is over 64 KiB: not one body lines repeat.
+		switch {
+		case st.mode == modePEM:
+			st.prefix = ""
+			s.st = st
+		case L.pemForced:
+			s.st = mlState{mode: modePEM}
+		}
+	}
 }

@@ -29,8 +29,10 @@ type Case struct {
 	Pos      string   // file:line, for messages
 	Env      []string // NAME=value, the environment the case runs with
 	In, Out  string
-	Secrets  []string // generated secret material that must not reach the output (secrets.txt only)
+	Secrets  []string // generated secret material that must not reach the output (secrets.txt and wild.txt only)
 	NoInline bool     // the case may not be embedded inside another line
+	Class    string   // the class a "# class: NAME" line before the case names ("" when none does)
+	Argv     []string // the command line an "argv" line gives (nil when none does): rac run's own argv
 }
 
 // LoadCorpus reads and expands the corpus file at path; a file that does
@@ -43,26 +45,34 @@ func LoadCorpus(t testing.TB, path string) []Case {
 	defer f.Close()
 	type raw struct {
 		name, pos      string
-		env, in, out   []string
+		binds, in, out []string // binds: the env and let lines, in file order
+		argv           string
+		class          string
 		noInline, hasO bool
 	}
 	var raws []raw
 	sc := bufio.NewScanner(f)
 	sc.Buffer(nil, 1<<20)
 	n := 0
+	class := ""
 	for sc.Scan() {
 		n++
 		line := sc.Text()
 		switch {
 		case strings.HasPrefix(line, "=== "):
-			raws = append(raws, raw{name: line[4:], pos: fmt.Sprintf("%s:%d", file, n)})
+			raws = append(raws, raw{name: line[4:], pos: fmt.Sprintf("%s:%d", file, n), class: class})
+		case strings.HasPrefix(line, "# class:"):
+			class = strings.TrimSpace(strings.TrimPrefix(line, "# class:"))
 		case line == "" || strings.HasPrefix(line, "#"):
 		case len(raws) == 0:
 			t.Fatalf("%s:%d: text before the first case", file, n)
 		case line == "opt noinline":
 			raws[len(raws)-1].noInline = true
-		case strings.HasPrefix(line, "env "):
-			raws[len(raws)-1].env = append(raws[len(raws)-1].env, line[4:])
+		case strings.HasPrefix(line, "env "), strings.HasPrefix(line, "let "):
+			raws[len(raws)-1].binds = append(raws[len(raws)-1].binds, line)
+		case strings.HasPrefix(line, "argv "):
+			require.Empty(t, raws[len(raws)-1].argv, "%s:%d: a second argv line", file, n)
+			raws[len(raws)-1].argv = line[5:]
 		case line == "<" || strings.HasPrefix(line, "< "):
 			raws[len(raws)-1].in = append(raws[len(raws)-1].in, strings.TrimPrefix(line[1:], " "))
 		case line == ">" || strings.HasPrefix(line, "> "):
@@ -78,22 +88,33 @@ func LoadCorpus(t testing.TB, path string) []Case {
 	for _, rc := range raws {
 		require.False(t, seen[rc.name], "%s: duplicate case name %q", rc.pos, rc.name)
 		seen[rc.name] = true
-		require.NotEmpty(t, rc.in, "%s: no input", rc.pos)
+		require.True(t, len(rc.in) > 0 || rc.argv != "", "%s: no input", rc.pos)
 		x := newExpander(file + "\x00" + rc.name)
-		c := Case{Name: rc.name, Pos: rc.pos, NoInline: rc.noInline || len(rc.in) > 1}
-		for _, e := range rc.env {
-			name, tmpl, ok := strings.Cut(e, "=")
-			require.True(t, ok, "%s: env line %q", rc.pos, e)
+		c := Case{Name: rc.name, Pos: rc.pos, NoInline: rc.noInline || len(rc.in) > 1, Class: rc.class}
+		for _, b := range rc.binds {
+			kind, def, _ := strings.Cut(b, " ")
+			name, tmpl, ok := strings.Cut(def, "=")
+			require.True(t, ok, "%s: %s line %q", rc.pos, kind, b)
+			if kind == "let" {
+				x.let(t, name, tmpl)
+				continue
+			}
 			val := x.expand(t, tmpl)
 			x.bound["$"+name] = val
 			c.Env = append(c.Env, name+"="+val)
 		}
-		c.In = x.expand(t, strings.Join(rc.in, "\n")) + "\n"
+		if rc.argv != "" {
+			c.Argv = splitArgv(x.expand(t, rc.argv))
+			require.NotEmpty(t, c.Argv, "%s: empty argv", rc.pos)
+		}
+		if len(rc.in) > 0 {
+			c.In = x.expand(t, strings.Join(rc.in, "\n")) + "\n"
+		}
 		c.Out = c.In
 		if rc.hasO {
 			c.Out = x.expand(t, strings.Join(rc.out, "\n")) + "\n"
 		}
-		if file == "secrets.txt" {
+		if file == "secrets.txt" || file == "wild.txt" {
 			c.Secrets = x.secrets
 		}
 		cases = append(cases, c)
@@ -125,18 +146,89 @@ func SurvivalForms(s string) []string {
 type expander struct {
 	rng     *rand.Rand
 	bound   map[string]string
+	plain   map[string]bool // bindings that are not secret ({~x=...}, let ~x=...)
 	secrets []string
 }
 
 func newExpander(seed string) *expander {
 	h := fnv.New64a()
 	h.Write([]byte(seed))
-	return &expander{rng: rand.New(rand.NewPCG(h.Sum64(), 1)), bound: map[string]string{}}
+	return &expander{rng: rand.New(rand.NewPCG(h.Sum64(), 1)), bound: map[string]string{}, plain: map[string]bool{}}
+}
+
+// let binds name to the expansion of tmpl, as an env line does but
+// without putting it in the environment. The whole value is secret
+// material (when it is 8 bytes or more) unless the name starts with ~:
+// so a value assembled from short pieces ("{lower:7} {lower:5}") counts
+// as one secret.
+func (x *expander) let(t testing.TB, name, tmpl string) {
+	plain := strings.HasPrefix(name, "~")
+	name = strings.TrimPrefix(name, "~")
+	require.Regexp(t, `^[a-z]\w*$`, name, "let: a lower-case name")
+	v := x.expand(t, tmpl)
+	x.bound[name] = v
+	x.plain[name] = plain
+	if !plain {
+		x.secretOnce(v)
+	}
+}
+
+// secretOnce records s as secret material unless it is already.
+func (x *expander) secretOnce(s string) {
+	if len(s) >= 8 && !slices.Contains(x.secrets, s) {
+		x.secrets = append(x.secrets, s)
+	}
+}
+
+// fillWords are what {fill:N} repeats: plain words no rule knows.
+var fillWords = []string{"lorem", "ipsum", "dolor", "sit", "amet", "build", "step", "layer", "cache", "ok", "done", "row"}
+
+// fill is n bytes of plain words separated by spaces, ending in a space.
+func (x *expander) fill(n int) string {
+	var b strings.Builder
+	b.Grow(n)
+	for b.Len() < n {
+		w := fillWords[x.rng.IntN(len(fillWords))]
+		if b.Len()+len(w)+1 > n {
+			w = strings.Repeat("o", n-b.Len()-1)
+		}
+		b.WriteString(w)
+		b.WriteByte(' ')
+	}
+	return b.String()[:n]
+}
+
+// splitArgv splits an argv line on spaces; single quotes keep a word
+// with spaces together (and are dropped), as a shell would.
+func splitArgv(s string) []string {
+	var out []string
+	var w strings.Builder
+	in, have := false, false
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '\'':
+			in, have = !in, true
+		case c == ' ' && !in:
+			if have {
+				out = append(out, w.String())
+			}
+			w.Reset()
+			have = false
+		default:
+			w.WriteByte(c)
+			have = true
+		}
+	}
+	if have {
+		out = append(out, w.String())
+	}
+	return out
 }
 
 var (
 	placeholderRE = regexp.MustCompile(`\{(~?)(?:([a-z]\w*)=)?(alnum|hex|upper|upnum|lower|alpha|digits|b64|tok|age):(\d+)\}` +
-		`|\{(b64of|b64urlof|jsonof|urlof):(\$?\w+)\}|\{lit:([^{}]*)\}|\{dashes\}|\{b64pem:(\d+)\}|\{(esc|cr)\}|\{([a-z]\w*)\}`)
+		`|\{(b64of|b64urlof|jsonof|urlof):(\$?\w+)\}|\{lit:([^{}]*)\}|\{dashes\}|\{b64pem:(\d+)\}|\{(esc|cr)\}|\{([a-z]\w*)\}` +
+		`|\{([a-z]\w*)\[(\d*):(\d*)\]\}|\{fill:(\d+)\}`)
 	alphabets = map[string]string{
 		"alnum":  "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789",
 		"hex":    "0123456789abcdef",
@@ -175,6 +267,7 @@ func (x *expander) expand(t testing.TB, tmpl string) string {
 			v := x.gen(alphabets[g[3]], n)
 			if g[2] != "" {
 				x.bound[g[2]] = v
+				x.plain[g[2]] = g[1] != ""
 			}
 			if g[1] == "" {
 				x.secret(v)
@@ -209,6 +302,24 @@ func (x *expander) expand(t testing.TB, tmpl string) string {
 			return "\x1b"
 		case g[9] == "cr":
 			return "\r" // the corpus reader drops a CR that ends a line
+		case g[11] != "":
+			v, ok := x.bound[g[11]]
+			require.True(t, ok, "unbound %q in %q", g[11], tmpl)
+			from, to := 0, len(v)
+			if g[12] != "" {
+				from, _ = strconv.Atoi(g[12])
+			}
+			if g[13] != "" {
+				to, _ = strconv.Atoi(g[13])
+			}
+			require.True(t, from <= to && to <= len(v), "slice %s out of range of %d bytes", m, len(v))
+			if !x.plain[g[11]] {
+				x.secretOnce(v[from:to])
+			}
+			return v[from:to]
+		case g[14] != "":
+			n, _ := strconv.Atoi(g[14])
+			return x.fill(n)
 		default:
 			if v, ok := x.bound[g[10]]; ok {
 				return v

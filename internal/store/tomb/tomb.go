@@ -26,6 +26,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/rac-cli/rac/internal/store"
+	"github.com/rac-cli/rac/internal/termtext"
 )
 
 // File is the tombstone file of a session folder: JSON lines, oldest first.
@@ -217,9 +218,19 @@ func NameHash(name string) string {
 }
 
 // Command renders argv for a tombstone: redact (nil: none) applied to the
-// shell-joined words, cut to MaxCommand bytes at a character boundary.
+// shell-joined words, cut to MaxCommand bytes at a character boundary. A
+// word with a blank, a quote or a backslash is shell-quoted, so that the
+// line reads back as the same words: the redactor reads it with shell word
+// splitting (--password 'two words' loses both).
 func Command(argv []string, redact func(string) string) string {
-	s := strings.Join(argv, " ")
+	words := make([]string, len(argv))
+	for i, a := range argv {
+		words[i] = a
+		if strings.ContainsAny(a, " \t'\"\\") {
+			words[i] = termtext.ShellQuote(a)
+		}
+	}
+	s := strings.Join(words, " ")
 	if redact != nil {
 		s = redact(s)
 	}

@@ -60,6 +60,8 @@ func TestCommand(t *testing.T) {
 	assert.True(t, strings.HasSuffix(long, "..."))
 	assert.True(t, strings.HasPrefix(long, "echo é"))
 	assert.Equal(t, "a\uFFFDb", Command([]string{"a\xffb"}, nil))
+	// words with blanks or quotes read back as the same words
+	assert.Equal(t, "deploy --password 'two words' 'it'\\''s'", Command([]string{"deploy", "--password", "two words", "it's"}, nil))
 }
 
 // TestWriteAndLoadDeDuplicate: a pass killed between writing tombstones
