@@ -103,8 +103,17 @@ func New(cfg Config) (*Redactor, error) {
 		}
 		return s
 	}
-	literalRules := make(map[string][]int32, 160)
-	order := make([]string, 0, 160)
+	// sized once for every literal of the table: a map that grows rehashes
+	// on the start-up path of every rac run
+	nlits := len(cfg.Rules)
+	for _, rl := range builtin {
+		nlits += len(rl.literals)
+		if rl.shape != nil {
+			nlits += len(rl.shape.prefixes)
+		}
+	}
+	literalRules := make(map[string][]int32, nlits)
+	order := make([]string, 0, nlits)
 	addLiteral := func(lit string, ri int32) {
 		if _, seen := literalRules[lit]; !seen {
 			order = append(order, lit)
@@ -185,9 +194,17 @@ func New(cfg Config) (*Redactor, error) {
 		r.patLens[i] = int32(len(p))
 		r.folded[i] = foldString(p)
 	}
+	// every marker in one allocation (a few hundred rules)
+	size := 0
+	for _, cr := range r.rules {
+		size += len("[REDACTED:]") + len(cr.id)
+	}
+	buf := make([]byte, 0, size)
 	r.markers = make([][]byte, len(r.rules))
 	for i, cr := range r.rules {
-		r.markers[i] = []byte("[REDACTED:" + cr.id + "]")
+		at := len(buf)
+		buf = append(append(append(buf, "[REDACTED:"...), cr.id...), ']')
+		r.markers[i] = buf[at:len(buf):len(buf)]
 	}
 	r.engines.New = func() any { return newEngine(r) }
 	return r, nil
