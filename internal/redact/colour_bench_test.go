@@ -2,7 +2,6 @@ package redact
 
 import (
 	"bytes"
-	"io"
 	"math/rand/v2"
 	"sync"
 	"testing"
@@ -32,21 +31,5 @@ func BenchmarkWriterColour(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.SetBytes(int64(len(data)))
-	b.ReportAllocs()
-	start := cpuTime()
-	for b.Loop() {
-		w := r.NewWriterOptions(io.Discard, WriterOptions{Workers: 1})
-		for p := data; len(p) > 0; {
-			n := min(len(p), 32<<10)
-			if _, err := w.Write(p[:n]); err != nil {
-				b.Fatal(err)
-			}
-			p = p[n:]
-		}
-		if err := w.Close(); err != nil {
-			b.Fatal(err)
-		}
-	}
-	reportCPU(b, len(data), start)
+	benchWrites(b, r, data, 1)
 }

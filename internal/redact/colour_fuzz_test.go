@@ -5,7 +5,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -64,18 +63,11 @@ func FuzzColour(f *testing.F) {
 	for i := range cases {
 		f.Add(uint16(i), uint64(i)*7919, uint8(i), uint16(i*37), uint16(i*101))
 	}
-	var mu sync.Mutex
-	redactors := map[int]*Redactor{}
+	redactorOf := caseRedactors(cases)
 	f.Fuzz(func(t *testing.T, idx uint16, seed uint64, mode uint8, a, b uint16) {
 		ci := int(idx) % len(cases)
 		c := cases[ci]
-		mu.Lock()
-		r := redactors[ci]
-		if r == nil {
-			r = newCaseRedactor(t, c)
-			redactors[ci] = r
-		}
-		mu.Unlock()
+		r := redactorOf(t, ci)
 		rng := rand.New(rand.NewPCG(seed, 5))
 		text, _ := embed(c, rng)
 		want := writeSplit(t, r, text, nil, WriterOptions{Workers: 1})

@@ -121,18 +121,11 @@ func FuzzSplit(f *testing.F) {
 	for i := range cases {
 		f.Add(uint16(i), uint64(i)*7919, uint16(i*13), uint16(i*31), uint8(i))
 	}
-	var mu sync.Mutex
-	redactors := map[int]*Redactor{}
+	redactorOf := caseRedactors(cases)
 	f.Fuzz(func(t *testing.T, idx uint16, seed uint64, a, b uint16, mode uint8) {
 		ci := int(idx) % len(cases)
 		c := cases[ci]
-		mu.Lock()
-		r := redactors[ci]
-		if r == nil {
-			r = newCaseRedactor(t, c)
-			redactors[ci] = r
-		}
-		mu.Unlock()
+		r := redactorOf(t, ci)
 		rng := rand.New(rand.NewPCG(seed, 3))
 		in, want := embed(c, rng)
 		cuts := []int{int(a) % (len(in) + 1), int(b) % (len(in) + 1)}
@@ -167,4 +160,22 @@ func FuzzChunking(f *testing.F) {
 		require.Equal(t, want, got, "cuts %v mode %d", cuts, mode)
 		require.NotContains(t, got, "fuzzing-secret-value")
 	})
+}
+
+// caseRedactors returns a function that gives each corpus case its
+// redactor (its env lines), made once and shared by the fuzz workers of a
+// process.
+func caseRedactors(cases []corpusCase) func(t *testing.T, ci int) *Redactor {
+	var mu sync.Mutex
+	redactors := map[int]*Redactor{}
+	return func(t *testing.T, ci int) *Redactor {
+		mu.Lock()
+		defer mu.Unlock()
+		r := redactors[ci]
+		if r == nil {
+			r = newCaseRedactor(t, cases[ci])
+			redactors[ci] = r
+		}
+		return r
+	}
 }
