@@ -125,7 +125,8 @@ func TestHelpRuns(t *testing.T) {
 }
 
 // TestManPages generates a man page for every visible command (what make
-// man does, with RAC_MAN_DIR naming the folder): each holds its examples.
+// man does, with RAC_MAN_DIR naming the folder): each holds its examples
+// and its flags.
 // cobra/doc is linked only into this test binary, not into rac.
 func TestManPages(t *testing.T) {
 	dir := os.Getenv("RAC_MAN_DIR")
@@ -150,6 +151,13 @@ func TestManPages(t *testing.T) {
 			first, _, _ := strings.Cut(strings.TrimSpace(cmd.Example), "\n")
 			assert.Contains(t, string(b), first, name)
 		}
+		// the page lists the flags --help lists (docs_test.go holds docs/
+		// to the same tree)
+		cmd.LocalFlags().VisitAll(func(f *pflag.Flag) {
+			if !f.Hidden {
+				assert.Contains(t, string(b), `\fB--`+f.Name+`\fP`, "%s lists --%s", name, f.Name)
+			}
+		})
 	}
 }
 
