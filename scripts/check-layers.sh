@@ -30,18 +30,17 @@ done
 if go list -deps ./cmd/rac | grep -q '^github.com/modelcontextprotocol/'; then
   echo "layers: cmd/rac links the MCP SDK (it belongs in cmd/rac-mcp)"; bad=1
 fi
-# cmd/rac is the cobra wiring and nothing else, and 1,200 lines hold it:
-# the commands' long help and examples are in internal/ui (help.go, by
-# command path) beside the hints under errors, the exit statuses in
-# internal/app (exit.go), and the assembly of the settings into what the
-# services and hooks take in internal/appconfig. A verb that needs more
-# than about 60 lines of wiring has logic that belongs in a package.
-n=$(cat $(ls cmd/rac/*.go | grep -v _test.go) | wc -l)
-if [ "$n" -gt 1200 ]; then echo "layers: cmd/rac has $n non-test lines (at most 1200: logic belongs in internal/app, text people read in internal/ui)"; bad=1; fi
+# cmd/rac is the cobra wiring and nothing else: each command's Use,
+# Short, long help, examples and flags side by side in its cmd_<verb>.go,
+# one call into internal/app and rendering through internal/ui. No line
+# cap holds it: golangci-lint's funlen (60 lines a function, in make lint)
+# does, so a verb that needs more wiring than that has logic that belongs
+# in internal/app (the exit statuses are in its exit.go, the assembly of
+# the settings into what the services and hooks take in internal/appconfig).
 # rac run's start-up runs every package initialiser: a regexp compiled at
 # package level costs each recorded command (compile it on first use)
 if grep -rnE '^(var )?[[:space:]]*[A-Za-z_][A-Za-z0-9_]* *= *regexp\.MustCompile' --include='*.go' internal cmd | grep -v '_test\.go:' | grep -vE '^internal/[a-z/]*test/'; then
   echo "layers: a package-level regexp.MustCompile above (use sync.OnceValue)"; bad=1
 fi
-[ $bad = 0 ] && echo "layers: ok ($(wc -w <<<"$domain") domain packages; cmd/rac $n non-test lines)"
+[ $bad = 0 ] && echo "layers: ok ($(wc -w <<<"$domain") domain packages)"
 exit $bad

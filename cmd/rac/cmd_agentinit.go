@@ -37,6 +37,20 @@ func newAgentInitCmd(c *cli) *cobra.Command {
 			}
 			return nil
 		},
+		Long: `Install rac's route into a harness's settings file, keeping every other key
+and hook (the file as it was is kept in FILE.rac-backup; a file rac cannot
+parse is refused). claude: a SessionStart hook that records the wrapped
+programs without changing the command text (--rewrite adds the PreToolUse
+rewrite); codex: a PreToolUse hook in hooks.json; gemini: a BeforeTool hook.
+agents-md, claude-md and gemini-md add a short instructions block.
+--mcp registers rac-mcp, by its absolute path, as the MCP server "rac"
+instead: claude in ~/.claude.json (--project: .mcp.json), codex in
+config.toml ([mcp_servers.rac]), gemini in settings.json.
+--remove takes out exactly what was added.`,
+		Example: `  rac agent-init claude
+  rac agent-init claude --mcp --project
+  rac agent-init codex --print
+  rac agent-init gemini --remove`,
 	}
 	f := cmd.Flags()
 	f.BoolVar(&o.Project, "project", false, "the project's file (default for the -md targets)")

@@ -25,6 +25,13 @@ func newDoctorCmd(c *cli) *cobra.Command {
 			}
 			return app.DoctorExit(checks)
 		},
+		Long: `Check that rac is on PATH, where recordings go (the store, or the fallback a
+sandbox leaves), the session this shell lands in and why, which agent
+harnesses have rac's hooks, that redaction is on, and when gc last ran.
+Each problem comes with the command that fixes it. Exit status 1 when a
+check fails, else 0. doctor changes nothing.`,
+		Example: `  rac doctor
+  rac doctor --json`,
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the checks as a JSON array")
 	return cmd

@@ -42,5 +42,8 @@ func newHookCmd(c *cli) *cobra.Command {
 			}
 			return nil
 		},
+		Long: `Reads a tool call from stdin and answers with the same call with its command
+wrapped in 'rac run --', when the harness would run the original anyway; else
+answers nothing.`,
 	}
 }

@@ -36,6 +36,15 @@ func newPurgeCmd(c *cli) *cobra.Command {
 				ui.Plural(total.RemovedRecordings, "recording"), ui.Bytes(max(total.FreedBytes, 0)))
 			return app.RemoveExit(res)
 		},
+		Long: `Remove every recording of session S (or of every session with --all) now,
+leaving tombstones that say "removed by user". Session folders keep their
+counters, so a session used again never reuses a number. Running
+recordings are not removed. Without --yes rac asks on the terminal; when
+stdin is not a terminal it refuses (exit status 2) and asks for --yes.
+'rac out list --session S' shows first what would go.`,
+		Example: `  rac out purge --session my-task
+  rac out purge --session my-task --yes
+  rac out purge --all --yes`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&req.Session, "session", "", "purge session `S`")

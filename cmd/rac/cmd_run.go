@@ -26,6 +26,28 @@ func newRunCmd(c *cli) *cobra.Command {
 		Short: "Run CMD exactly as without rac and record its output",
 		Args:  cobra.ArbitraryArgs,
 		RunE:  func(_ *cobra.Command, args []string) error { return o.run(args) },
+		Long: `Run CMD with rac's stdin, forwarding its stdout and stderr byte for byte as
+they arrive, while recording both into the current session ('rac session'
+names it; --session or RAC_SESSION=NAME picks one, which two terminals can
+share). Everything from CMD on belongs to CMD, flags too.
+
+rac names the recording on stderr: "rac: recording SESSION/NAME" first and
+"rac: ref SESSION/NAME" last; paste it into 'rac out read' from any shell.
+By default (--announce auto) it prints both lines when no terminal shows
+the run (neither stdout nor stderr is one: scripts, CI, agents), and at a
+terminal only the last line, only when CMD failed or its recording was cut.
+--announce start|end|both|failed|none chooses; --quiet prints no rac: line
+at all. CMD's environment gets RAC_REF=SESSION/NAME.
+
+rac exits with CMD's status (by the same signal when CMD died of one); 124
+when --timeout fired, 125 when rac itself failed before CMD ran, 126 when
+CMD cannot be executed, 127 when it is not found. Durations take a unit:
+90s, 10m, 1h30m. Each flag but --session and --quiet is also a setting
+(RAC_RUN_TIMEOUT for --timeout, ...): 'rac config' shows them all.`,
+		Example: `  rac run -- git push
+  rac run --timeout 10m -- make test
+  rac run --announce end -- git status
+  rac run --summary -- go test ./...`,
 	}
 	f := cmd.Flags()
 	f.SetInterspersed(false) // everything from CMD on belongs to CMD

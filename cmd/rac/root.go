@@ -81,6 +81,14 @@ func newRootCmd(c *cli, onlyRun bool) *cobra.Command {
 		SilenceErrors:     true,
 		CompletionOptions: cobra.CompletionOptions{DisableDefaultCmd: true},
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error { return c.setup(cmd) },
+		Long: `rac runs a command exactly as without rac (same output, exit status and
+signals) while it keeps the output in a session-scoped recording, and prints
+a qualified reference (rac: ref SESSION/NAME). Later, from any shell,
+rac out list / read / grep / explain recover what it printed without
+running it again.`,
+		Example: `  rac run -- git push
+  rac out read claude-0b7e6f4a-1c2d-4e5f-8a9b-0c1d2e3f4a5b/0003-git-push --tail 80
+  rac out list`,
 	}
 	root.SetFlagErrorFunc(flagError)
 	bindSettings(root.PersistentFlags(), "color")
@@ -91,18 +99,7 @@ func newRootCmd(c *cli, onlyRun bool) *cobra.Command {
 			newShellInitCmd(c), newCompletionCmd(c), newConfigCmd(c),
 			newMCPCmd(c), newHookCmd(c), newAgentInitCmd(c), newDoctorCmd(c))
 	}
-	setHelp(root)
 	return root
-}
-
-// setHelp gives cmd and every command under it its long help and
-// examples, which internal/ui keeps by command path with the rest of what
-// people read.
-func setHelp(cmd *cobra.Command) {
-	cmd.Long, cmd.Example = ui.Help(cmd.CommandPath())
-	for _, sub := range cmd.Commands() {
-		setHelp(sub)
-	}
 }
 
 func newVersionCmd() *cobra.Command {

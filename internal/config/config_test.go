@@ -390,7 +390,7 @@ func TestUnknownKeys(t *testing.T) {
 		keys = append(keys, w.Key)
 	}
 	assert.Equal(t, []string{"new.section.key", "redact.0", "redact.enabeld", "run.annnounce", "run.nope", "top"}, keys)
-	assert.Equal(t, `unknown setting "run.annnounce" in `+path+` (README lists the settings)`, s.Warnings[3].String())
+	assert.Equal(t, `unknown setting "run.annnounce" in `+path+` ('rac config' lists the settings)`, s.Warnings[3].String())
 	// the known keys beside them still count
 	assert.Equal(t, time.Second, s.Run.Timeout.V)
 	assert.Equal(t, []string{"ACME_THING"}, s.Redact.EnvNames.V)

@@ -54,9 +54,10 @@ func (d Def) FlagName() string {
 	return "--" + d.Flag
 }
 
-// table is the one list of settings. README documents it (a test compares
-// them). rac's own variable names never contain KEY, TOKEN, SECRET, AUTH or
-// PASSWORD: agent harnesses filter such variables out of the environment.
+// table is the one list of settings. docs/settings.md documents it (a
+// test compares them). rac's own variable names never contain KEY, TOKEN,
+// SECRET, AUTH or PASSWORD: agent harnesses filter such variables out of
+// the environment.
 var table = []Def{
 	{Key: "run.drain_timeout", Env: "RAC_RUN_DRAIN_TIMEOUT", Flag: "drain-timeout", Default: "100ms", Kind: Duration,
 		Help:  "after the command exits, how long to wait for processes it left holding its output",
@@ -159,7 +160,7 @@ var table = []Def{
 		field: func(s *Settings) any { return &s.MCP.Budget }},
 }
 
-// Defs returns the settings table, in the order README lists it. The copy
+// Defs returns the settings table, in the order docs/settings.md lists it. The copy
 // is the caller's to keep.
 func Defs() []Def {
 	out := slices.Clone(table)

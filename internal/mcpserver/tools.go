@@ -55,7 +55,7 @@ func (s *Server) addTools() {
 // without declaring an output schema: inferring and resolving those
 // schemas (ListEntry, RunView) costs more than rac's whole start-up, and
 // a fresh server must answer initialize quickly. The contracts are in the
-// tools' descriptions, the README and these types.
+// tools' descriptions, docs/mcp.md and these types.
 func structured[In, Out any](h func(context.Context, *mcp.CallToolRequest, In) (*mcp.CallToolResult, Out, error)) mcp.ToolHandlerFor[In, any] {
 	return func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, any, error) {
 		res, out, err := h(ctx, req, in)
