@@ -14,6 +14,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/rac-cli/rac/internal/capture"
+	"github.com/rac-cli/rac/internal/outcome"
 	"github.com/rac-cli/rac/internal/record"
 	"github.com/rac-cli/rac/internal/redact"
 	"github.com/rac-cli/rac/internal/resolve"
@@ -363,7 +364,11 @@ func (a *App) summary(req RunRequest, lay layout, out capture.Outcome, cs map[st
 		rc := out.Received[s]
 		streams = append(streams, SummaryStream{Name: s, Lines: rc.Lines, Bytes: rc.Bytes, Output: cs[s]})
 	}
-	return Summary(termtext.QuoteArgv(argv), OutcomeWord(out.Status, out.ExitCode, sig), streams, req.SummaryHead, req.SummaryTail, refLine)
+	var code *int // as rac run --json says it: for exited and failed_to_start
+	if out.Status == record.StatusExited || out.Status == record.StatusFailedToStart {
+		code = &out.ExitCode
+	}
+	return Summary(termtext.QuoteArgv(argv), outcome.Of(out.Status, code, sig).Long(), streams, req.SummaryHead, req.SummaryTail, refLine)
 }
 
 // startRecording opens the store and creates the recording, with argv and
