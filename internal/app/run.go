@@ -21,6 +21,7 @@ import (
 	"github.com/rac-cli/rac/internal/runspec"
 	"github.com/rac-cli/rac/internal/session"
 	"github.com/rac-cli/rac/internal/store"
+	"github.com/rac-cli/rac/internal/terminal"
 	"github.com/rac-cli/rac/internal/termtext"
 )
 
@@ -203,8 +204,8 @@ func (a *App) Run(req RunRequest) (RunResult, error) {
 	}
 	res := RunResult{Announce: ResolveAnnounce(req.Announce, AnnounceContext{
 		Agent:          id.FromAgent || lay.agent,
-		StdoutTerminal: capture.IsTerminal(req.Stdout),
-		StderrTerminal: capture.IsTerminal(req.Stderr),
+		StdoutTerminal: terminal.Is(req.Stdout),
+		StderrTerminal: terminal.Is(req.Stderr),
 	})}
 	res.Mode = lay.recMode
 	var rec *record.Writer
@@ -494,14 +495,14 @@ func (a *App) layout(req RunRequest) layout {
 		mode = runspec.ModePipe
 	}
 	term := capture.Terminal{
-		StdinTerminal:  capture.IsTerminal(req.Stdin),
-		StdoutTerminal: capture.IsTerminal(req.Stdout),
+		StdinTerminal:  terminal.Is(req.Stdin),
+		StdoutTerminal: terminal.Is(req.Stdout),
 		Agent:          agent,
 	}
 	if term.StdoutTerminal {
 		// only a terminal makes pty or passthrough possible: off a
 		// terminal (agents, scripts) rac run asks nothing more
-		term.Foreground = capture.InForeground(req.Stdout)
+		term.Foreground = terminal.InForeground(req.Stdout)
 		term.Interactive = term.StdinTerminal && capture.IsInteractive(req.Argv, a.env.Getenv, req.Interactive)
 	}
 	mode = capture.Choose(mode, term)

@@ -1,11 +1,8 @@
 package capture
 
 import (
-	"os"
 	"path"
 	"strings"
-
-	"golang.org/x/sys/unix"
 
 	"github.com/rac-cli/rac/internal/runspec"
 )
@@ -41,40 +38,6 @@ func Choose(requested runspec.Mode, in Terminal) runspec.Mode {
 		return runspec.ModePTY
 	}
 	return runspec.ModePipe
-}
-
-// IsTerminal reports whether f is a terminal. A nil f is not.
-func IsTerminal(f *os.File) bool {
-	ok := false
-	withFd(f, func(fd int) {
-		_, err := getTermios(fd)
-		ok = err == nil
-	})
-	return ok
-}
-
-// InForeground reports whether rac is in the foreground process group of
-// the terminal f (false when f is no terminal).
-func InForeground(f *os.File) bool {
-	fg := false
-	withFd(f, func(fd int) {
-		pgrp, err := unix.IoctlGetInt(fd, unix.TIOCGPGRP)
-		fg = err == nil && pgrp == unix.Getpgrp()
-	})
-	return fg
-}
-
-// withFd calls fn with f's descriptor, through SyscallConn: f.Fd would
-// switch the file to blocking mode.
-func withFd(f *os.File, fn func(fd int)) {
-	if f == nil {
-		return
-	}
-	rc, err := f.SyscallConn()
-	if err != nil {
-		return
-	}
-	_ = rc.Control(func(fd uintptr) { fn(int(fd)) })
 }
 
 // interactiveRule says whether argv (argv[0] a base name, wrappers

@@ -1,13 +1,10 @@
 package capture
 
 import (
-	"os"
 	"strings"
 	"testing"
 
-	"github.com/creack/pty"
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 
 	"github.com/rac-cli/rac/internal/runspec"
 )
@@ -189,20 +186,4 @@ func TestIsInteractiveExtra(t *testing.T) {
 		}
 		return ""
 	}, nil))
-}
-
-func TestTerminalFacts(t *testing.T) {
-	ptmx, tty, err := pty.Open()
-	require.NoError(t, err)
-	defer ptmx.Close()
-	defer tty.Close()
-	assert.True(t, IsTerminal(tty))
-	assert.False(t, IsTerminal(nil))
-	f, err := os.CreateTemp(t.TempDir(), "x")
-	require.NoError(t, err)
-	defer f.Close()
-	assert.False(t, IsTerminal(f))
-	// the test is no job of that terminal (it has no foreground group)
-	assert.False(t, InForeground(tty))
-	assert.False(t, InForeground(f))
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/rac-cli/rac/internal/record"
 	"github.com/rac-cli/rac/internal/runspec"
 	"github.com/rac-cli/rac/internal/store"
+	"github.com/rac-cli/rac/internal/terminal"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"golang.org/x/sys/unix"
@@ -135,7 +136,7 @@ func (tm *term) start(t *testing.T, cmd *exec.Cmd) {
 
 func ctty(cmd *exec.Cmd) int {
 	for i, f := range []any{cmd.Stdin, cmd.Stdout, cmd.Stderr} {
-		if IsTerminal(f.(*os.File)) {
+		if terminal.Is(f.(*os.File)) {
 			return i
 		}
 	}
@@ -161,7 +162,7 @@ func (tm *term) waitFor(t *testing.T, re string) []string {
 
 func (tm *term) modes(t *testing.T) *unix.Termios {
 	t.Helper()
-	m, err := getTermios(int(tm.tty.Fd()))
+	m, err := terminal.GetTermios(int(tm.tty.Fd()))
 	require.NoError(t, err)
 	return m
 }
