@@ -108,8 +108,8 @@ func TestInProcessReadVerbs(t *testing.T) {
 			"rac: not found: no session \"nosuch\"\nrac: hint: run 'rac out list --all-sessions' to see every session\n"},
 		{"short ref, empty current session", []string{"out", "read", "--session", "inproc", "99"}, 1, "",
 			"rac: not found: no recording \"99\" in session \"inproc\"\nrac: hint: run 'rac out list' to see the recordings of session inproc, or 'rac out list --all-sessions'\n"},
-		{"version", []string{"version"}, 0, "rac version " + version + "\n", ""},
-		{"--version", []string{"--version"}, 0, "rac version " + version + "\n", ""},
+		{"version", []string{"version"}, 0, "rac version " + app.Version + "\n", ""},
+		{"--version", []string{"--version"}, 0, "rac version " + app.Version + "\n", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, stdout, stderr := p.run(tc.args...)
