@@ -1,9 +1,6 @@
 package ui
 
 import (
-	"strconv"
-	"time"
-
 	"github.com/rac-cli/rac/internal/outcome"
 	"github.com/rac-cli/rac/internal/termtext"
 	"github.com/rac-cli/rac/internal/units"
@@ -18,27 +15,6 @@ func Quote(argv []string) string { return termtext.QuoteArgv(argv) }
 // gc's removal reasons alike: binary units with a space, 0 B, 512 B, 4 KiB,
 // 1.5 KiB, 2.9 KiB, 212 MiB (units.Bytes, which gc uses too).
 func Bytes(n int64) string { return units.Bytes(n) }
-
-// Ago says how long before now t was, in its largest whole unit, rounded
-// down: "just now", "12s ago", "3m ago", "2h ago", "5d ago". A t more than
-// a second after now (a clock moved back) is "in the future": never a
-// negative age.
-func Ago(t, now time.Time) string {
-	d := now.Sub(t)
-	switch {
-	case d < -time.Second:
-		return "in the future"
-	case d < time.Second:
-		return "just now"
-	case d < time.Minute:
-		return strconv.FormatInt(int64(d/time.Second), 10) + "s ago"
-	case d < time.Hour:
-		return strconv.FormatInt(int64(d/time.Minute), 10) + "m ago"
-	case d < 24*time.Hour:
-		return strconv.FormatInt(int64(d/time.Hour), 10) + "h ago"
-	}
-	return strconv.FormatInt(int64(d/(24*time.Hour)), 10) + "d ago"
-}
 
 // Outcome says how a recording ended, as the rest of a sentence that
 // starts with its reference ("rac: s/0001-make exited with code 2"), in

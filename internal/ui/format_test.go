@@ -5,7 +5,6 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -80,28 +79,5 @@ func TestBytes(t *testing.T) {
 		-1536: "-1.5 KiB", math.MaxInt64: "8192 PiB", math.MinInt64: "-8192 PiB",
 	} {
 		assert.Equal(t, want, Bytes(n), n)
-	}
-}
-
-func TestAgo(t *testing.T) {
-	now := time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)
-	for _, tc := range []struct {
-		d    time.Duration
-		want string
-	}{
-		{0, "just now"},
-		{999 * time.Millisecond, "just now"},
-		{-500 * time.Millisecond, "just now"},
-		{-time.Hour, "in the future"},
-		{12 * time.Second, "12s ago"},
-		{59*time.Second + 999*time.Millisecond, "59s ago"},
-		{3*time.Minute + 59*time.Second, "3m ago"},
-		{2*time.Hour + 59*time.Minute, "2h ago"},
-		{23 * time.Hour, "23h ago"},
-		{24 * time.Hour, "1d ago"},
-		{5*24*time.Hour + 23*time.Hour, "5d ago"},
-		{400 * 24 * time.Hour, "400d ago"},
-	} {
-		assert.Equal(t, tc.want, Ago(now.Add(-tc.d), now), "%v", tc.d)
 	}
 }

@@ -76,7 +76,7 @@ func ListTable(w io.Writer, c *Palette, rows []ListRow, o ListOptions) error {
 		if d := depth[r.Ref]; d > 0 {
 			name = strings.Repeat("  ", d-1) + "└ " + name
 		}
-		t.Row(Plain(name), statusCell(c, r), c.Dim.Cell(Ago(r.StartedAt, o.Now)), Plain(took(r, o.Now)),
+		t.Row(Plain(name), statusCell(c, r), c.Dim.Cell(units.Ago(r.StartedAt, o.Now)), Plain(took(r, o.Now)),
 			c.Dim.Cell(Bytes(r.Bytes)), Plain(Quote(r.Argv)))
 	}
 	return t.Render()

@@ -62,3 +62,25 @@ func Duration(d time.Duration) string {
 	h := d.Round(time.Hour)
 	return fmt.Sprintf("%dd%02dh", h/(24*time.Hour), h%(24*time.Hour)/time.Hour)
 }
+
+// Ago says how long before now t was, the one way rac says it (list's
+// STARTED, doctor's last gc), in its largest whole unit, rounded
+// down: "just now", "12s ago", "3m ago", "2h ago", "5d ago". A t more than
+// a second after now (a clock moved back) is "in the future": never a
+// negative age.
+func Ago(t, now time.Time) string {
+	d := now.Sub(t)
+	switch {
+	case d < -time.Second:
+		return "in the future"
+	case d < time.Second:
+		return "just now"
+	case d < time.Minute:
+		return strconv.FormatInt(int64(d/time.Second), 10) + "s ago"
+	case d < time.Hour:
+		return strconv.FormatInt(int64(d/time.Minute), 10) + "m ago"
+	case d < 24*time.Hour:
+		return strconv.FormatInt(int64(d/time.Hour), 10) + "h ago"
+	}
+	return strconv.FormatInt(int64(d/(24*time.Hour)), 10) + "d ago"
+}
