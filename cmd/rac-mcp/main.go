@@ -12,9 +12,6 @@ import (
 	"github.com/rac-cli/rac/internal/ui"
 )
 
-// version is rac's (cmd/rac sets the same).
-var version = "0.1.0-dev"
-
 func main() {
-	os.Exit(mcpcmd.Main(os.Args[1:], ui.System(), app.Env{Getenv: os.Getenv, Environ: os.Environ, Now: time.Now, Version: version}))
+	os.Exit(mcpcmd.Main(os.Args[1:], ui.System(), app.Env{Getenv: os.Getenv, Environ: os.Environ, Now: time.Now, Version: app.Version}))
 }

@@ -30,7 +30,7 @@ var helpGaps = map[string]string{
 // testTree is the whole command tree, as rac builds it for one call.
 func testTree() *cobra.Command {
 	s, _, _, _ := ui.Test()
-	c := &cli{streams: s, p: s.Printer(), env: app.Env{Getenv: func(string) string { return "" }, Now: time.Now, Version: version}}
+	c := &cli{streams: s, p: s.Printer(), env: app.Env{Getenv: func(string) string { return "" }, Now: time.Now, Version: app.Version}}
 	return newRootCmd(c, false)
 }
 
@@ -110,7 +110,7 @@ func TestHelpRuns(t *testing.T) {
 	for _, cmd := range visible(testTree()) {
 		args := append(strings.Fields(cmd.CommandPath())[1:], "--help")
 		s, _, out, errOut := ui.Test()
-		status := mainEnv(args, s, app.Env{Getenv: func(string) string { return "" }, Now: time.Now, Version: version})
+		status := mainEnv(args, s, app.Env{Getenv: func(string) string { return "" }, Now: time.Now, Version: app.Version})
 		require.Equal(t, 0, status, "%v: %s", args, errOut)
 		if cmd.Example != "" {
 			assert.Contains(t, out.String(), cmd.Example, "%v", args)
@@ -133,7 +133,7 @@ func TestManPages(t *testing.T) {
 	if dir == "" {
 		dir = t.TempDir()
 	}
-	source := "rac " + version
+	source := "rac " + app.Version
 	if v := os.Getenv("RAC_MAN_VERSION"); v != "" {
 		source = "rac " + v
 	}

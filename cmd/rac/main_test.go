@@ -31,7 +31,7 @@ func TestMain(m *testing.M) {
 		"rac": func() { os.Exit(Main(os.Args[1:], ui.System())) },
 		// rac mcp runs rac-mcp beside rac: the scripts' PATH has both
 		"rac-mcp": func() {
-			os.Exit(mcpcmd.Main(os.Args[1:], ui.System(), app.Env{Getenv: os.Getenv, Environ: os.Environ, Now: time.Now, Version: version}))
+			os.Exit(mcpcmd.Main(os.Args[1:], ui.System(), app.Env{Getenv: os.Getenv, Environ: os.Environ, Now: time.Now, Version: app.Version}))
 		},
 	})
 }

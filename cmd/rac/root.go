@@ -15,9 +15,6 @@ import (
 	"github.com/rac-cli/rac/internal/ui"
 )
 
-// version is set at build time with -ldflags "-X main.version=...".
-var version = "0.1.0-dev"
-
 // cli is one invocation: its streams and environment, and (after the
 // root's pre-run has read the settings) the application layer.
 type cli struct {
@@ -35,7 +32,7 @@ type cli struct {
 // Main runs rac with args and returns its exit status. It is the only
 // place that turns an error into a status (through app.ExitStatus).
 func Main(args []string, streams *ui.IOStreams) int {
-	return mainEnv(args, streams, app.Env{Getenv: os.Getenv, Environ: os.Environ, Now: time.Now, Version: version})
+	return mainEnv(args, streams, app.Env{Getenv: os.Getenv, Environ: os.Environ, Now: time.Now, Version: app.Version})
 }
 
 // mainEnv is Main in the environment env (tests pass their own).
@@ -92,7 +89,7 @@ running it again.`,
 	}
 	root.SetFlagErrorFunc(flagError)
 	bindSettings(root.PersistentFlags(), "color")
-	root.Version = version
+	root.Version = app.Version
 	root.AddCommand(newRunCmd(c))
 	if !onlyRun {
 		root.AddCommand(newOutCmd(c), newSessionCmd(c), newVersionCmd(),
@@ -108,7 +105,7 @@ func newVersionCmd() *cobra.Command {
 		Short: "Print rac's version",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			_, err := cmd.OutOrStdout().Write([]byte("rac version " + version + "\n"))
+			_, err := cmd.OutOrStdout().Write([]byte("rac version " + app.Version + "\n"))
 			return err
 		},
 	}

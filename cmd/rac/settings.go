@@ -15,7 +15,7 @@ import (
 func (c *cli) setup(cmd *cobra.Command) error {
 	flags := flagValues(cmd)
 	if cmd.Name() == "run" && cmd.Flags().Changed("quiet") {
-		flags["run.announce"] = string(config.AnnounceNone)
+		flags["run.announce"] = "none" // --quiet is --announce none
 	}
 	warn := func(msg string) { c.p.Warnf("%s", msg) }
 	s, gcOff, err := appconfig.Load(config.Options{Getenv: c.env.Getenv, Flags: flags}, cmd.Name() == "run", warn)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/rac-cli/rac/internal/app"
 	"github.com/rac-cli/rac/internal/redact/redacttest"
+	"github.com/rac-cli/rac/internal/runspec"
 )
 
 // store is a store in a temporary folder; record runs a command into it.
@@ -51,7 +52,7 @@ func (s *store) record(t testing.TB, redact bool, maxBytes int64, file string) s
 	require.NoError(t, err)
 	defer null.Close()
 	res, err := s.app(redact, maxBytes).Run(app.RunRequest{Argv: []string{"cat", file}, Stdin: null, Stdout: null, Stderr: null,
-		Announce: app.AnnounceNone, Mode: "pipe", DrainTimeout: time.Second, KillAfter: time.Second})
+		Announce: runspec.AnnounceNone, Mode: "pipe", DrainTimeout: time.Second, KillAfter: time.Second})
 	require.NoError(t, err)
 	require.NotEmpty(t, res.Ref)
 	return res.Ref

@@ -14,25 +14,15 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/rac-cli/rac/internal/capture"
+	"github.com/rac-cli/rac/internal/outcome"
 	"github.com/rac-cli/rac/internal/record"
 	"github.com/rac-cli/rac/internal/redact"
 	"github.com/rac-cli/rac/internal/resolve"
+	"github.com/rac-cli/rac/internal/runspec"
 	"github.com/rac-cli/rac/internal/session"
 	"github.com/rac-cli/rac/internal/store"
+	"github.com/rac-cli/rac/internal/terminal"
 	"github.com/rac-cli/rac/internal/termtext"
-)
-
-// Announce values: which of rac run's own lines it prints.
-const (
-	AnnounceAuto  = "auto"
-	AnnounceStart = "start"
-	AnnounceEnd   = "end"
-	AnnounceBoth  = "both"
-	AnnounceNone  = "none"
-	// AnnounceFailed prints the reference only when the command failed
-	// (or its recording was cut): a successful command prints exactly
-	// what it prints without rac.
-	AnnounceFailed = "failed"
 )
 
 // RunRequest is one rac run.
@@ -40,9 +30,9 @@ type RunRequest struct {
 	Argv                             []string
 	Stdin, Stdout, Stderr            *os.File
 	Timeout, KillAfter, DrainTimeout time.Duration
-	Announce                         string
+	Announce                         runspec.Announce
 	// Mode is run.mode: auto, pipe, pty or passthrough.
-	Mode string
+	Mode runspec.Mode
 	// Interactive names more programs passthrough takes (run.interactive).
 	Interactive  []string
 	SignalSettle time.Duration
@@ -66,7 +56,7 @@ type RunResult struct {
 	// Ref is the recording's qualified reference, "" when not recorded.
 	Ref, Session, Name string
 	// Announce is the request's Announce with auto resolved.
-	Announce string
+	Announce runspec.Announce
 	// Mode is how the command was connected: pipes, combined, pty or
 	// passthrough (meta.json's mode).
 	Mode string
@@ -122,14 +112,14 @@ type AnnounceContext struct {
 // terminal (either stream on it: git push 2>err.log at a prompt) gets the
 // reference only when there is something to read, so a successful git
 // status prints exactly what git prints.
-func ResolveAnnounce(announce string, c AnnounceContext) string {
-	if announce != AnnounceAuto {
+func ResolveAnnounce(announce runspec.Announce, c AnnounceContext) runspec.Announce {
+	if announce != runspec.AnnounceAuto {
 		return announce
 	}
 	if c.Agent || (!c.StdoutTerminal && !c.StderrTerminal) {
-		return AnnounceBoth
+		return runspec.AnnounceBoth
 	}
-	return AnnounceFailed
+	return runspec.AnnounceFailed
 }
 
 // EndLine reports whether rac run prints its closing "rac: ref" line:
@@ -137,9 +127,9 @@ func ResolveAnnounce(announce string, c AnnounceContext) string {
 // printed more than a recording keeps.
 func (r RunResult) EndLine() bool {
 	switch r.Announce {
-	case AnnounceEnd, AnnounceBoth:
+	case runspec.AnnounceEnd, runspec.AnnounceBoth:
 		return true
-	case AnnounceFailed:
+	case runspec.AnnounceFailed:
 		return r.Outcome.Status != record.StatusExited || r.Outcome.ExitCode != 0 || r.Cut
 	}
 	return false
@@ -175,11 +165,6 @@ func (r RunResult) View() RunView {
 func CheckRun(req RunRequest) error {
 	if len(req.Argv) == 0 {
 		return Usagef("missing command: rac run [flags] [--] CMD [ARGS...]")
-	}
-	switch req.Announce {
-	case AnnounceAuto, AnnounceStart, AnnounceEnd, AnnounceBoth, AnnounceNone, AnnounceFailed:
-	default:
-		return Usagef("invalid --announce %q: use start, end, both, failed, none or auto", req.Announce)
 	}
 	if req.Timeout < 0 || req.KillAfter < 0 || req.DrainTimeout < 0 {
 		return Usagef("durations must not be negative")
@@ -219,8 +204,8 @@ func (a *App) Run(req RunRequest) (RunResult, error) {
 	}
 	res := RunResult{Announce: ResolveAnnounce(req.Announce, AnnounceContext{
 		Agent:          id.FromAgent || lay.agent,
-		StdoutTerminal: capture.IsTerminal(req.Stdout),
-		StderrTerminal: capture.IsTerminal(req.Stderr),
+		StdoutTerminal: terminal.Is(req.Stdout),
+		StderrTerminal: terminal.Is(req.Stderr),
 	})}
 	res.Mode = lay.recMode
 	var rec *record.Writer
@@ -238,14 +223,14 @@ func (a *App) Run(req RunRequest) (RunResult, error) {
 		rec = a.startRecording(id, req.Argv, lay)
 		a.Warn = warn
 	}
-	reds := &streamRedactors{red: red, oneWorker: lay.mode == capture.ModePTY}
+	reds := &streamRedactors{red: red, oneWorker: lay.mode == runspec.ModePTY}
 	var filter func(string, io.Writer) io.WriteCloser
 	if a.set.RedactEnabled {
 		filter = reds.filter
 	}
 	if rec != nil {
 		res.Ref, res.Session, res.Name = rec.Ref(), rec.Session, rec.Name
-		if req.OnStart != nil && (res.Announce == AnnounceStart || res.Announce == AnnounceBoth) {
+		if req.OnStart != nil && (res.Announce == runspec.AnnounceStart || res.Announce == runspec.AnnounceBoth) {
 			req.OnStart(rec.Ref())
 		}
 	}
@@ -363,7 +348,11 @@ func (a *App) summary(req RunRequest, lay layout, out capture.Outcome, cs map[st
 		rc := out.Received[s]
 		streams = append(streams, SummaryStream{Name: s, Lines: rc.Lines, Bytes: rc.Bytes, Output: cs[s]})
 	}
-	return Summary(termtext.QuoteArgv(argv), OutcomeWord(out.Status, out.ExitCode, sig), streams, req.SummaryHead, req.SummaryTail, refLine)
+	var code *int // as rac run --json says it: for exited and failed_to_start
+	if out.Status == record.StatusExited || out.Status == record.StatusFailedToStart {
+		code = &out.ExitCode
+	}
+	return Summary(termtext.QuoteArgv(argv), outcome.Of(out.Status, code, sig).Long(), streams, req.SummaryHead, req.SummaryTail, refLine)
 }
 
 // startRecording opens the store and creates the recording, with argv and
@@ -488,7 +477,7 @@ func (s *streamRedactors) counts() map[string]int {
 
 // layout is how one run connects the command and what its recording holds.
 type layout struct {
-	mode     capture.Mode
+	mode     runspec.Mode
 	combined bool     // pipe mode with one pipe for both streams
 	recMode  string   // meta.json's mode
 	streams  []string // the recording's streams
@@ -501,32 +490,32 @@ type layout struct {
 // summary replaces the output, so it always captures through pipes.
 func (a *App) layout(req RunRequest) layout {
 	agent, _ := session.AgentPresent(a.env.Getenv, a.idVars(), a.markerVars())
-	mode := capture.Mode(req.Mode)
+	mode := req.Mode
 	if req.Summary {
-		mode = capture.ModePipe
+		mode = runspec.ModePipe
 	}
 	term := capture.Terminal{
-		StdinTerminal:  capture.IsTerminal(req.Stdin),
-		StdoutTerminal: capture.IsTerminal(req.Stdout),
+		StdinTerminal:  terminal.Is(req.Stdin),
+		StdoutTerminal: terminal.Is(req.Stdout),
 		Agent:          agent,
 	}
 	if term.StdoutTerminal {
 		// only a terminal makes pty or passthrough possible: off a
 		// terminal (agents, scripts) rac run asks nothing more
-		term.Foreground = capture.InForeground(req.Stdout)
+		term.Foreground = terminal.InForeground(req.Stdout)
 		term.Interactive = term.StdinTerminal && capture.IsInteractive(req.Argv, a.env.Getenv, req.Interactive)
 	}
 	mode = capture.Choose(mode, term)
 	switch mode {
-	case capture.ModePTY:
+	case runspec.ModePTY:
 		return layout{mode: mode, recMode: record.ModePTY, streams: []string{record.Combined}, agent: agent}
-	case capture.ModePassthrough:
+	case runspec.ModePassthrough:
 		return layout{mode: mode, recMode: record.ModePassthrough, streams: []string{}, agent: agent}
 	}
 	if req.Stdout != nil && req.Stderr != nil && capture.SameDescription(req.Stdout, req.Stderr) {
-		return layout{mode: capture.ModePipe, combined: true, recMode: record.ModeCombined, streams: []string{record.Combined}, agent: agent}
+		return layout{mode: runspec.ModePipe, combined: true, recMode: record.ModeCombined, streams: []string{record.Combined}, agent: agent}
 	}
-	return layout{mode: capture.ModePipe, recMode: record.ModePipes, streams: []string{record.Stdout, record.Stderr}, agent: agent}
+	return layout{mode: runspec.ModePipe, recMode: record.ModePipes, streams: []string{record.Stdout, record.Stderr}, agent: agent}
 }
 
 // maxStoredArgv bounds the argv a recording keeps, far inside the 1 MiB

@@ -23,8 +23,8 @@ func RunRequest(r config.RunSettings, argv []string) app.RunRequest {
 	return app.RunRequest{
 		Argv:    argv,
 		Timeout: r.Timeout.V, KillAfter: r.KillAfter.V, DrainTimeout: r.DrainTimeout.V,
-		Mode: string(r.Mode.V), Interactive: r.Interactive.V, SignalSettle: r.SignalSettle.V,
-		Announce: string(r.Announce.V), Summary: r.Summary.V, SummaryHead: r.SummaryHead.V, SummaryTail: r.SummaryTail.V,
+		Mode: r.Mode.V, Interactive: r.Interactive.V, SignalSettle: r.SignalSettle.V,
+		Announce: r.Announce.V, Summary: r.Summary.V, SummaryHead: r.SummaryHead.V, SummaryTail: r.SummaryTail.V,
 	}
 }
 

@@ -1,10 +1,11 @@
 package capture
 
 import (
-	"bytes"
 	"os"
 	"strconv"
 	"syscall"
+
+	"github.com/rac-cli/rac/internal/procfs"
 )
 
 // childSysProcAttr: the command gets SIGKILL when rac dies (kill -9 of rac
@@ -49,36 +50,15 @@ func descendants(pid int) []int {
 	return out
 }
 
-// parentOf reads the parent pid from /proc/PID/stat: the fourth field,
-// counted after the command name's closing parenthesis (a name may hold
-// spaces and parentheses).
+// parentOf reads the parent pid from /proc/PID/stat.
 func parentOf(pid int) (int, bool) {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return 0, false
-	}
-	i := bytes.LastIndexByte(b, ')')
-	if i < 0 {
-		return 0, false
-	}
-	f := bytes.Fields(b[i+1:])
-	if len(f) < 2 {
-		return 0, false
-	}
-	pp, err := strconv.Atoi(string(f[1]))
-	return pp, err == nil
+	st, err := procfs.ReadStat(pid)
+	return st.PPID, err == nil
 }
 
 // processState is the state letter of /proc/PID/stat (R, S, T, Z...); 0
 // when it cannot be read.
 func processState(pid int) byte {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return 0
-	}
-	i := bytes.LastIndexByte(b, ')')
-	if i < 0 || i+2 >= len(b) {
-		return 0
-	}
-	return b[i+2]
+	st, _ := procfs.ReadStat(pid)
+	return st.State
 }

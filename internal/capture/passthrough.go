@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/rac-cli/rac/internal/record"
+	"github.com/rac-cli/rac/internal/terminal"
 )
 
 // Passthrough mode hands the command rac's own fds 0-2 and rac's process
@@ -37,7 +38,7 @@ func runPassthrough(o RunOptions) Outcome {
 		if f == nil {
 			f = devNull
 		}
-		fg = fg || InForeground(f)
+		fg = fg || terminal.InForeground(f)
 		files[i] = f.Fd()
 	}
 	p, err := startProc(path, o.Argv, &syscall.ProcAttr{

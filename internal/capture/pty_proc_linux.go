@@ -1,13 +1,11 @@
 package capture
 
 import (
-	"bufio"
-	"os"
-	"strconv"
-	"strings"
 	"syscall"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/rac-cli/rac/internal/procfs"
 )
 
 // setDeathSignal makes the kernel kill the command when rac dies (even by
@@ -64,22 +62,9 @@ func (p *proc) wait(stops bool) {
 // handlesStop reports whether process pid catches or ignores SIGTSTP, or
 // whether that cannot be told: then rac leaves its Ctrl-Z to the kernel.
 func handlesStop(pid int) bool {
-	f, err := os.Open("/proc/" + strconv.Itoa(pid) + "/status")
+	st, err := procfs.ReadStatus(pid)
 	if err != nil {
 		return true
 	}
-	defer f.Close()
-	bit := uint64(1) << (uint(syscall.SIGTSTP) - 1)
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		k, v, ok := strings.Cut(sc.Text(), ":")
-		if !ok || k != "SigIgn" && k != "SigCgt" {
-			continue
-		}
-		mask, err := strconv.ParseUint(strings.TrimSpace(v), 16, 64)
-		if err != nil || mask&bit != 0 {
-			return true
-		}
-	}
-	return false
+	return (st.SigIgn|st.SigCgt)&(uint64(1)<<(uint(syscall.SIGTSTP)-1)) != 0
 }

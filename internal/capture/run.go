@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/rac-cli/rac/internal/record"
+	"github.com/rac-cli/rac/internal/runspec"
 	"golang.org/x/sys/unix"
 )
 
@@ -63,7 +64,7 @@ type RunOptions struct {
 	// Warn prints one line for the user (rac's own stderr).
 	Warn func(msg string)
 	Now  func() time.Time
-	Mode Mode // how the command is connected (see mode.go); "": ModePipe
+	Mode runspec.Mode // how the command is connected; "": runspec.ModePipe
 
 	// afterFunc starts the --timeout timer (time.AfterFunc when nil): a
 	// test fires it once the command's tree is in place, since a timer
@@ -127,10 +128,10 @@ const (
 // o.Rec and returns how the child ended. It never fails because of the
 // store: recording is best effort, forwarding is not.
 func Run(o RunOptions) Outcome {
-	if o.Mode == ModePTY {
+	if o.Mode == runspec.ModePTY {
 		return runPTY(o)
 	}
-	if o.Mode == ModePassthrough {
+	if o.Mode == runspec.ModePassthrough {
 		return runPassthrough(o)
 	}
 	now := o.Now

@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/rac-cli/rac/internal/app"
+	"github.com/rac-cli/rac/internal/outcome"
 	"github.com/rac-cli/rac/internal/termtext"
 	"github.com/rac-cli/rac/internal/units"
 )
@@ -149,15 +150,12 @@ func listText(o ListOut) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d recordings in %s, newest first:\n", o.Total, strings.Join(o.Sessions, ", "))
 	for _, e := range o.Entries {
-		outcome := e.Status
-		switch {
-		case e.ExitCode != nil:
-			outcome = fmt.Sprintf("%s %d", e.Status, *e.ExitCode)
-		case e.Signal != nil:
-			outcome = e.Status + " " + *e.Signal
+		sig := ""
+		if e.Signal != nil {
+			sig = *e.Signal
 		}
 		size := e.StdoutBytes + e.StderrBytes + e.CombinedBytes
-		fmt.Fprintf(&b, "%s  %s  %s  %s  %s\n", e.Ref, outcome, e.StartedAt.UTC().Format("2006-01-02T15:04:05Z"),
+		fmt.Fprintf(&b, "%s  %s  %s  %s  %s\n", e.Ref, outcome.Of(e.Status, e.ExitCode, sig).Short(), e.StartedAt.UTC().Format("2006-01-02T15:04:05Z"),
 			units.Bytes(size), cutString(termtext.EscapeLine(termtext.QuoteArgv(e.Argv)), 200))
 	}
 	for _, n := range o.Notes {

@@ -158,16 +158,12 @@ func Program(exe, onPath string) string {
 	return exe
 }
 
-// shQuote quotes s for bash and zsh.
-func shQuote(s string) string {
-	if plainName(s) {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
 // fishQuote quotes s for fish, where a single-quoted string still takes
-// \\ and \'.
+// \\ and \'. fish is the one dialect rac writes code for that is not in
+// the POSIX family: termtext.ShellQuote (bash and zsh) does not fit it,
+// and mvdan.cc/sh's syntax.Quote has no fish variant. rac quotes only
+// what it writes into fish's init code with it: a session name, the path
+// of rac and a wrapped command's words.
 func fishQuote(s string) string {
 	if plainName(s) {
 		return s
