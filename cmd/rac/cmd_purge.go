@@ -19,11 +19,11 @@ func newPurgeCmd(c *cli) *cobra.Command {
 		Use:   "purge --session S | --all [--yes]",
 		Short: "Remove every recording of a session, or of every session, now",
 		Args:  cobra.NoArgs,
-		RunE: func(*cobra.Command, []string) error {
+		RunE: func(cmd *cobra.Command, _ []string) error {
 			if !yes {
 				req.Confirm = c.confirmPurge
 			}
-			res, err := c.app.Purge(req)
+			res, err := c.app.Purge(cmd.Context(), req)
 			if err != nil {
 				return err
 			}

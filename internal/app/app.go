@@ -10,6 +10,7 @@
 package app
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -28,6 +29,11 @@ type Env struct {
 	Now     func() time.Time
 	// Version is rac's version, stored in each recording's metadata.
 	Version string
+	// BackgroundGC is the program that does the rest of a long automatic
+	// gc pass in a process of its own, and its argv (argv[0] first): the
+	// front end's command line, which app does not know. nil: the rest
+	// waits for the next pass.
+	BackgroundGC func() (path string, argv []string, err error)
 }
 
 // Settings are the values of the settings the services need, resolved by
@@ -205,6 +211,18 @@ type Stores []*store.Store
 func (s Stores) Close() {
 	for _, st := range s {
 		st.Close()
+	}
+}
+
+// canceled is ctx's error once it is done, checked without blocking: the
+// services check it per line or per recording, so a front end that
+// cancels (an MCP client, a closed connection) stops them soon.
+func canceled(ctx context.Context) error {
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	default:
+		return nil
 	}
 }
 
