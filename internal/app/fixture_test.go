@@ -39,7 +39,7 @@ func newFixture(t testing.TB) *fixture {
 	require.NoError(t, os.Mkdir(home, 0o700))
 	return &fixture{
 		t: t, home: home,
-		env: map[string]string{"RAC_HOME": home, "PATH": os.Getenv("PATH"), testSecretVar: testSecret},
+		env:   map[string]string{"RAC_HOME": home, "PATH": os.Getenv("PATH"), testSecretVar: testSecret},
 		clock: time.Date(2025, 3, 4, 5, 6, 7, 0, time.UTC),
 		set: Settings{
 			Session: "test", RedactEnabled: true, RedactEnvNames: []string{testSecretVar},
