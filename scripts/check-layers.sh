@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 # command line does, and never the command-line or settings libraries
 frontends='mcpserver'
 # programs: the front-end programs' own packages, which may link all of it
-programs='appconfig|mcpcmd'
+programs='wiring|racmcp'
 domain=$(go list ./internal/... | grep -Ev "/internal/(app|ui|config|$frontends|$programs)\$")
 bad=0
 for pkg in $domain; do
@@ -30,11 +30,20 @@ done
 if go list -deps ./cmd/rac | grep -q '^github.com/modelcontextprotocol/'; then
   echo "layers: cmd/rac links the MCP SDK (it belongs in cmd/rac-mcp)"; bad=1
 fi
+# cmd/rac calls the application layer, renders through ui and reads the
+# settings through config and wiring: no domain package directly (the
+# depguard rule "cmd" says the same of each file)
+for imp in $(go list -f '{{join .Imports "\n"}}' ./cmd/rac | grep '/internal/'); do
+  case $imp in
+    */internal/app|*/internal/ui|*/internal/config|*/internal/wiring) ;;
+    *) echo "layers: cmd/rac imports $imp (call it through internal/app or internal/wiring)"; bad=1 ;;
+  esac
+done
 # cmd/rac is the cobra wiring and nothing else, and 1,200 lines hold it:
 # the commands' long help and examples are in internal/ui (help.go, by
 # command path) beside the hints under errors, the exit statuses in
 # internal/app (exit.go), and the assembly of the settings into what the
-# services and hooks take in internal/appconfig. A verb that needs more
+# services and hooks take in internal/wiring. A verb that needs more
 # than about 60 lines of wiring has logic that belongs in a package.
 n=$(cat $(ls cmd/rac/*.go | grep -v _test.go) | wc -l)
 if [ "$n" -gt 1200 ]; then echo "layers: cmd/rac has $n non-test lines (at most 1200: logic belongs in internal/app, text people read in internal/ui)"; bad=1; fi

@@ -8,7 +8,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/rac-cli/rac/internal/app"
-	"github.com/rac-cli/rac/internal/gc"
 	"github.com/rac-cli/rac/internal/ui"
 )
 
@@ -28,10 +27,7 @@ func newPurgeCmd(c *cli) *cobra.Command {
 				return err
 			}
 			c.reportRemoval(res)
-			total := gc.NewResult(false)
-			for _, r := range res.Results {
-				total.Merge(r)
-			}
+			total := res.Total()
 			c.p.Infof("purge removed %s, %s, %s", ui.Plural(total.RemovedSessions, "session"),
 				ui.Plural(total.RemovedRecordings, "recording"), ui.Bytes(max(total.FreedBytes, 0)))
 			return app.RemoveExit(res)

@@ -7,8 +7,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/rac-cli/rac/internal/app"
-	"github.com/rac-cli/rac/internal/appconfig"
 	"github.com/rac-cli/rac/internal/ui"
+	"github.com/rac-cli/rac/internal/wiring"
 )
 
 type runOptions struct {
@@ -38,7 +38,7 @@ func (o *runOptions) run(cmd *cobra.Command, args []string) error {
 
 	errw := c.streams.Err
 	r := c.settings.Run
-	req := appconfig.RunRequest(r, args)
+	req := wiring.RunRequest(r, args)
 	req.Stdin, req.Stdout, req.Stderr = c.streams.InFile, c.streams.OutFile, c.streams.ErrFile
 	req.OutErrShared = c.streams.OutErrShared
 	req.Signals = c.sigs

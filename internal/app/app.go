@@ -1,12 +1,17 @@
 // Package app is rac's application layer: the services behind the verbs
 // (run, list, read, grep, explain, path, gc and automatic gc, rm, purge,
 // session) and their views, the stable --json shapes that the command line
-// and any other front end return. It decides policy: which store, what to
-// redact in metadata (argv, cwd, notes, rac's own messages), when gc is due.
+// and any other front end return, and the recording lifecycle (Recording:
+// created and published, fed through the redactor, finished with an
+// Outcome or left incomplete) that rac run's capture and any other
+// producer feed. It decides policy: which store, what to redact in
+// metadata (argv, cwd, notes, rac's own messages), when gc is due.
 //
 // It never imports cobra, viper, color or ui, never writes to os.Stdout or
-// os.Stderr, and never exits: front ends pass it settings as values and
-// render what it returns.
+// os.Stderr, never exits, and does not know any front end's command line
+// (Env.BackgroundGC is the front end's): front ends pass it settings as
+// values and a context that cancels, and render what it returns. Its
+// requests and results carry its own types, not capture's or record's.
 package app
 
 import (

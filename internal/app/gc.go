@@ -260,6 +260,15 @@ type RemoveResult struct {
 	Errors    []error
 }
 
+// Total is the sum of the stores' results.
+func (r RemoveResult) Total() *gc.Result {
+	total := gc.NewResult(false)
+	for _, res := range r.Results {
+		total.Merge(res)
+	}
+	return total
+}
+
 // Remove is rac out rm. When any reference is invalid or ambiguous nothing
 // is removed (a typo must not remove part of what was meant); one not
 // found is reported and the rest go.
