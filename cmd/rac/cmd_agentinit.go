@@ -1,30 +1,22 @@
 package main
 
 import (
-	"errors"
-
 	"github.com/spf13/cobra"
 
-	"github.com/rac-cli/rac/internal/agentinit"
-	"github.com/rac-cli/rac/internal/app"
-	"github.com/rac-cli/rac/internal/appconfig"
+	"github.com/rac-cli/rac/internal/wiring"
 )
 
 func newAgentInitCmd(c *cli) *cobra.Command {
-	var o agentinit.Options
+	var o wiring.AgentInitOptions
 	cmd := &cobra.Command{
 		Use:       "agent-init claude|codex|gemini|agents-md|claude-md|gemini-md [--project|--user] [--print] [--remove] [--rewrite|--mcp]",
 		Short:     "Turn rac on for an agent harness",
 		Args:      cobra.ExactArgs(1),
-		ValidArgs: agentinit.Targets,
+		ValidArgs: wiring.AgentTargets,
 		RunE: func(_ *cobra.Command, args []string) error {
-			o.Target, o.Getenv = args[0], c.env.Getenv
-			o.Program, o.Exe = appconfig.Self()
-			o.MCPServer, _, _ = appconfig.MCPServer() // "": agentinit says what is missing
-			res, err := agentinit.Run(o)
-			if errors.Is(err, agentinit.ErrUsage) {
-				return app.Usage(err)
-			} else if err != nil {
+			o.Target = args[0]
+			res, err := wiring.AgentInit(o, c.env.Getenv)
+			if err != nil {
 				return err
 			}
 			if o.Print {

@@ -6,7 +6,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/rac-cli/rac/internal/app"
-	"github.com/rac-cli/rac/internal/termtext"
 	"github.com/rac-cli/rac/internal/ui"
 )
 
@@ -43,13 +42,13 @@ func printChecks(c *cli, checks []app.Check) {
 	pal := c.streams.OutColors()
 	state := map[string]ui.Style{app.CheckOK: pal.OK, app.CheckWarn: pal.Warn, app.CheckFail: pal.Failed}
 	for _, ch := range checks {
-		fmt.Fprintf(c.streams.Out, "%s %s: %s\n", state[ch.Status].Sprintf("%-4s", ch.Status), ch.Name, termtext.EscapeLine(ch.Detail))
+		fmt.Fprintf(c.streams.Out, "%s %s: %s\n", state[ch.Status].Sprintf("%-4s", ch.Status), ch.Name, ui.EscapeLine(ch.Detail))
 		if ch.Fix != "" {
 			label := "fix"
 			if ch.Status == app.CheckOK {
 				label = "tip"
 			}
-			fmt.Fprintf(c.streams.Out, "     %s: %s\n", label, termtext.EscapeLine(ch.Fix))
+			fmt.Fprintf(c.streams.Out, "     %s: %s\n", label, ui.EscapeLine(ch.Fix))
 		}
 	}
 }

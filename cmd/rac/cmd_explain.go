@@ -15,8 +15,8 @@ func newExplainCmd(c *cli) *cobra.Command {
 		Short:             "Say what failed, in a few lines",
 		Args:              exactArgs(1, "missing reference: rac out explain REF (run 'rac out list' to see them)", "rac out explain takes one reference"),
 		ValidArgsFunction: c.completeRef,
-		RunE: func(_ *cobra.Command, args []string) error {
-			rep, err := c.app.Explain(args[0])
+		RunE: func(cmd *cobra.Command, args []string) error {
+			rep, err := c.app.Explain(cmd.Context(), args[0])
 			if err != nil {
 				return err
 			}
@@ -48,8 +48,8 @@ func newPathCmd(c *cli) *cobra.Command {
 		Short:             "Print the path of a recording or of one stream's data file",
 		Args:              exactArgs(1, "missing reference: rac out path REF (run 'rac out list' to see them)", "rac out path takes one reference"),
 		ValidArgsFunction: c.completeRef,
-		RunE: func(_ *cobra.Command, args []string) error {
-			p, err := c.app.Path(args[0], stream)
+		RunE: func(cmd *cobra.Command, args []string) error {
+			p, err := c.app.Path(cmd.Context(), args[0], stream)
 			if err != nil {
 				return err
 			}

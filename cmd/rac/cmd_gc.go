@@ -17,8 +17,8 @@ func newGCCmd(c *cli) *cobra.Command {
 		Use:   "gc [--dry-run] [--json]",
 		Short: "Remove old recordings now, as the retention settings say",
 		Args:  cobra.NoArgs,
-		RunE: func(*cobra.Command, []string) error {
-			res, err := c.app.GC(dryRun, background)
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			res, err := c.app.GC(cmd.Context(), dryRun, background)
 			if background || res == nil {
 				return err
 			}

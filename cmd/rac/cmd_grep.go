@@ -13,10 +13,10 @@ func newGrepCmd(c *cli) *cobra.Command {
 		Use:   "grep TEXT [--session S | --all-sessions] [-i] [-C N] [--json]",
 		Short: "Search what recorded commands printed",
 		Args:  exactArgs(1, "missing text: rac out grep TEXT", "rac out grep takes one TEXT (quote it when it has spaces)"),
-		RunE: func(_ *cobra.Command, args []string) error {
+		RunE: func(cmd *cobra.Command, args []string) error {
 			req.Text = args[0]
 			req.Write = ui.GrepWriter(c.streams.OutColors())
-			return app.GrepExit(c.app.Grep(req, c.streams.Out))
+			return app.GrepExit(c.app.Grep(cmd.Context(), req, c.streams.Out))
 		},
 		Long: `Search the current session's recordings, in sequence order, for TEXT as a
 literal substring (regex characters are plain text), as a terminal shows

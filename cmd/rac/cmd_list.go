@@ -14,8 +14,8 @@ func newListCmd(c *cli) *cobra.Command {
 		Use:   "list [--session S | --all-sessions] [--tree] [--json]",
 		Short: "List the recordings of the current session",
 		Args:  cobra.NoArgs,
-		RunE: func(*cobra.Command, []string) error {
-			res, err := c.app.List(sc)
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			res, err := c.app.List(cmd.Context(), sc)
 			switch {
 			case err != nil:
 				return err

@@ -24,7 +24,7 @@ func newReadCmd(c *cli, use string) *cobra.Command {
 			req.HeadSet, req.TailSet = cmd.Flags().Changed("head"), cmd.Flags().Changed("tail")
 			req.Colour = c.streams.OutColors().Enabled()
 			c.streams.StartPager(c.app.Pager(req, c.settings.Read.Pager.V, c.streams.IsStdoutTTY()))
-			ended, err := c.app.Read(req, c.streams.Out)
+			ended, err := c.app.Read(cmd.Context(), req, c.streams.Out)
 			if ended != nil {
 				c.p.Infof("%s %s", ended.Ref, ui.Outcome(ended.Status, ended.ExitCode, ended.Signal))
 			}

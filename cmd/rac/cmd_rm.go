@@ -16,8 +16,8 @@ func newRmCmd(c *cli) *cobra.Command {
 		ValidArgsFunction: c.completeRefs,
 		Short:             "Remove recordings now, leaving tombstones",
 		Args:              argsBetween(1, math.MaxInt, "rac out rm needs at least one reference: rac out rm REF...", ""),
-		RunE: func(_ *cobra.Command, args []string) error {
-			res, err := c.app.Remove(args)
+		RunE: func(cmd *cobra.Command, args []string) error {
+			res, err := c.app.Remove(cmd.Context(), args)
 			for _, e := range res.RefErrors {
 				c.printError(e, "rac out rm")
 			}

@@ -7,11 +7,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/rac-cli/rac/internal/app"
-	"github.com/rac-cli/rac/internal/appconfig"
-	"github.com/rac-cli/rac/internal/capture"
-	"github.com/rac-cli/rac/internal/record"
-	"github.com/rac-cli/rac/internal/session"
-	"github.com/rac-cli/rac/internal/termtext"
+	"github.com/rac-cli/rac/internal/ui"
+	"github.com/rac-cli/rac/internal/wiring"
 )
 
 type runOptions struct {
@@ -25,7 +22,7 @@ func newRunCmd(c *cli) *cobra.Command {
 		Use:   "run [flags] [--] CMD [ARGS...]",
 		Short: "Run CMD exactly as without rac and record its output",
 		Args:  cobra.ArbitraryArgs,
-		RunE:  func(_ *cobra.Command, args []string) error { return o.run(args) },
+		RunE:  func(cmd *cobra.Command, args []string) error { return o.run(cmd, args) },
 		Long: `Run CMD with rac's stdin, forwarding its stdout and stderr byte for byte as
 they arrive, while recording both into the current session ('rac session'
 names it; --session or RAC_SESSION=NAME picks one, which two terminals can
@@ -51,36 +48,37 @@ CMD cannot be executed, 127 when it is not found. Durations take a unit:
 	}
 	f := cmd.Flags()
 	f.SetInterspersed(false) // everything from CMD on belongs to CMD
-	f.StringVar(&c.session, "session", "", "record into session `NAME` ("+session.NameForm+")")
+	f.StringVar(&c.session, "session", "", "record into session `NAME` ("+app.SessionNameForm+")")
 	bindSettings(f, "run.mode", "run.timeout", "run.kill_after", "run.drain_timeout", "run.announce")
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "print no rac: lines (same as --announce none)")
 	bindSettings(f, "run.summary", "run.summary_head", "run.summary_tail", "run.json", "redact.enabled")
 	return cmd
 }
 
-func (o *runOptions) run(args []string) error {
+func (o *runOptions) run(cmd *cobra.Command, args []string) error {
 	c := o.c
 
 	errw := c.streams.Err
 	r := c.settings.Run
-	req := appconfig.RunRequest(r, args)
+	req := wiring.RunRequest(r, args)
 	req.Stdin, req.Stdout, req.Stderr = c.streams.InFile, c.streams.OutFile, c.streams.ErrFile
+	req.OutErrShared = c.streams.OutErrShared
 	req.Signals = c.sigs
 	req.OnStart = func(ref string) { c.p.Infof("recording %s", ref) }
-	req.OnExit = func(out capture.Outcome) {
-		if out.Status == record.StatusFailedToStart {
+	req.OnExit = func(e app.CommandEnded) {
+		if e.StartErr != "" {
 			// before the ref line, which stays the last line rac writes
-			c.p.Errorf("%s", c.app.RedactString(out.StartErr.Error()))
-		} else if out.OpenLine(c.streams.OutErrShared()) {
+			c.p.Errorf("%s", e.StartErr)
+		} else if e.LineOpen {
 			c.p.SetMidLine(true) // rac's own lines start on a line of their own
 		}
 	}
-	res, err := c.app.Run(req)
+	res, err := c.app.Run(cmd.Context(), req)
 	if err != nil {
 		return err
 	}
 	for _, l := range res.Summary {
-		fmt.Fprintln(c.streams.Out, termtext.EscapeLine(l))
+		fmt.Fprintln(c.streams.Out, ui.EscapeLine(l))
 	}
 	if r.JSON.V {
 		b, _ := json.Marshal(res.View())
@@ -89,6 +87,6 @@ func (o *runOptions) run(args []string) error {
 	if res.Ref != "" && !req.Summary && res.EndLine() {
 		c.p.Infof("ref %s", res.Ref)
 	}
-	c.app.AutoGC()
-	return app.RunExit(res.Outcome)
+	c.app.AutoGC(cmd.Context())
+	return app.RunExit(res)
 }

@@ -1,12 +1,10 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"os"
 	"time"
-
-	"github.com/rac-cli/rac/internal/capture"
-	"github.com/rac-cli/rac/internal/sigcatch"
 
 	"github.com/spf13/cobra"
 
@@ -25,14 +23,23 @@ type cli struct {
 	session  string
 	settings *config.Settings
 	app      *app.App
-	// sigs are rac run's signals, caught from the start (capture.Signals)
-	sigs *capture.Signals
+	// sigs are rac run's signals, caught from the start
+	sigs *app.Signals
 }
 
 // Main runs rac with args and returns its exit status. It is the only
 // place that turns an error into a status (through app.ExitStatus).
 func Main(args []string, streams *ui.IOStreams) int {
-	return mainEnv(args, streams, app.Env{Getenv: os.Getenv, Environ: os.Environ, Now: time.Now, Version: app.Version})
+	return mainEnv(args, streams, app.Env{Getenv: os.Getenv, Environ: os.Environ, Now: time.Now, Version: app.Version,
+		BackgroundGC: backgroundGC})
+}
+
+// backgroundGC is the command line of the rest of a long automatic gc
+// pass: this rac as "rac out gc --background" (argv[0] "rac" also lets a
+// test binary standing in for rac dispatch to it).
+func backgroundGC() (string, []string, error) {
+	exe, err := os.Executable()
+	return exe, []string{"rac", "out", "gc", "--background"}, err
 }
 
 // mainEnv is Main in the environment env (tests pass their own).
@@ -42,16 +49,14 @@ func mainEnv(args []string, streams *ui.IOStreams, env app.Env) int {
 	if isRunArgs {
 		// caught in the background from rac's package initialisers on
 		// (sigcatch): it is the largest part of rac run's start-up
-		if c.sigs = sigcatch.Early(); c.sigs == nil {
-			c.sigs = capture.CatchSignals()
-		}
+		c.sigs = app.CatchRunSignals()
 		defer c.sigs.Stop()
 	}
 	root := newRootCmd(c, isRunArgs)
 	root.SetArgs(args)
 	root.SetOut(streams.Out)
 	root.SetErr(streams.Err)
-	cmd, err := root.ExecuteC()
+	cmd, err := root.ExecuteContextC(context.Background())
 	isRun := cmd != nil && cmd.Name() == "run" && cmd.Parent() == root
 	var se app.SignalExit
 	if errors.As(err, &se) {

@@ -88,7 +88,7 @@ type ListOut struct {
 	Notes    []string        `json:"notes"`
 }
 
-func (s *Server) list(_ context.Context, _ *mcp.CallToolRequest, in ListIn) (*mcp.CallToolResult, ListOut, error) {
+func (s *Server) list(ctx context.Context, _ *mcp.CallToolRequest, in ListIn) (*mcp.CallToolResult, ListOut, error) {
 	switch {
 	case in.Limit < 0 || in.Skip < 0:
 		return nil, ListOut{}, s.toolError(app.Usagef("limit and skip take numbers from 0"))
@@ -105,7 +105,7 @@ func (s *Server) list(_ context.Context, _ *mcp.CallToolRequest, in ListIn) (*mc
 	if err != nil {
 		return nil, ListOut{}, s.toolError(err)
 	}
-	res, err := c.List(app.Scope{Session: in.Session, All: in.AllSessions})
+	res, err := c.List(ctx, app.Scope{Session: in.Session, All: in.AllSessions})
 	if err != nil {
 		return nil, ListOut{}, s.toolError(err)
 	}
@@ -192,7 +192,7 @@ type GrepOut struct {
 // maxContext bounds grep's context: more would not fit a result.
 const maxContext = 10
 
-func (s *Server) grep(_ context.Context, _ *mcp.CallToolRequest, in GrepIn) (*mcp.CallToolResult, GrepOut, error) {
+func (s *Server) grep(ctx context.Context, _ *mcp.CallToolRequest, in GrepIn) (*mcp.CallToolResult, GrepOut, error) {
 	if in.Context < 0 || in.Context > maxContext || in.Skip < 0 {
 		return nil, GrepOut{}, s.toolError(app.Usagef("context takes 0 to %d lines, skip a number from 0", maxContext))
 	}
@@ -204,7 +204,7 @@ func (s *Server) grep(_ context.Context, _ *mcp.CallToolRequest, in GrepIn) (*mc
 	maxText := max(64, (budget-1024)/(4*(1+2*in.Context)))
 	var hits []app.GrepHit
 	cost, seen, full := 0, 0, false
-	total, err := c.GrepEach(app.GrepRequest{Text: in.Text, IgnoreCase: in.IgnoreCase, Context: in.Context,
+	total, err := c.GrepEach(ctx, app.GrepRequest{Text: in.Text, IgnoreCase: in.IgnoreCase, Context: in.Context,
 		Scope: app.Scope{Session: in.Session, All: in.AllSessions}}, maxText, func(h app.GrepHit) error {
 		// every hit is counted; only those that fit are kept
 		seen++
@@ -282,7 +282,7 @@ type ExplainIn struct {
 	Session string `json:"session,omitempty" jsonschema:"the session a short ref is looked up in; default: this conversation's"`
 }
 
-func (s *Server) explain(_ context.Context, _ *mcp.CallToolRequest, in ExplainIn) (*mcp.CallToolResult, any, error) {
+func (s *Server) explain(ctx context.Context, _ *mcp.CallToolRequest, in ExplainIn) (*mcp.CallToolResult, any, error) {
 	if err := checkRef(in.Ref); err != nil {
 		return nil, nil, s.toolError(err)
 	}
@@ -290,7 +290,7 @@ func (s *Server) explain(_ context.Context, _ *mcp.CallToolRequest, in ExplainIn
 	if err != nil {
 		return nil, nil, s.toolError(err)
 	}
-	rep, err := c.Explain(in.Ref)
+	rep, err := c.Explain(ctx, in.Ref)
 	if err != nil {
 		return nil, nil, s.toolError(err)
 	}

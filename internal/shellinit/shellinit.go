@@ -1,7 +1,7 @@
 // Package shellinit owns the shell code rac shell-init prints for people's
 // shells (bash, zsh, fish) and for an agent's non-interactive bash (the
-// --agent mode a Claude Code SessionStart hook writes to CLAUDE_ENV_FILE),
-// and that hook's handler.
+// --agent mode that Claude Code's SessionStart hook, rac hook
+// claude-session in internal/hook, writes to CLAUDE_ENV_FILE).
 //
 // The people's code records only what a person typed at the prompt: a
 // wrapped command goes through rac run only between the shell's preexec
