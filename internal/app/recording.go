@@ -104,6 +104,8 @@ type Recording struct {
 
 	mu    sync.Mutex
 	feeds map[string]*feed
+	// feedOrder are the feeds' names in the order they were made
+	feedOrder []string
 }
 
 // CreateRecording creates the recording in the current session and
@@ -222,7 +224,8 @@ func (r *Recording) Stream(name string) (io.Writer, error) {
 	if sink == nil {
 		return nil, fmt.Errorf("recording %s has no stream %q", r.Ref(), name)
 	}
-	f := &feed{dst: nopCloser{sink}}
+	now := r.a.env.Now
+	f := &feed{dst: nopCloser{sink}, arrived: func() { sink.Arrived(now()) }}
 	if fl := r.filter(); fl != nil {
 		f.dst = fl(name, sink)
 	}
@@ -230,6 +233,7 @@ func (r *Recording) Stream(name string) (io.Writer, error) {
 		r.feeds = map[string]*feed{}
 	}
 	r.feeds[name] = f
+	r.feedOrder = append(r.feedOrder, name)
 	return f, nil
 }
 
@@ -273,7 +277,10 @@ func (r *Recording) closeFeeds() (map[string]StreamCounts, error) {
 	defer r.mu.Unlock()
 	var received map[string]StreamCounts
 	var errs []error
-	for name, f := range r.feeds {
+	// in the order the streams were first written: what a redactor held
+	// back reaches the recording in the order it arrived
+	for _, name := range r.feedOrder {
+		f := r.feeds[name]
 		errs = append(errs, f.close())
 		if received == nil {
 			received = map[string]StreamCounts{}
@@ -350,11 +357,14 @@ func signalName(sig unix.Signal) string {
 
 // feed is one stream's writer for Stream: it counts what it receives.
 type feed struct {
-	mu    sync.Mutex
-	dst   io.WriteCloser
-	n     StreamCounts
-	last  byte
-	ended bool
+	mu  sync.Mutex
+	dst io.WriteCloser
+	// arrived stamps the bytes of each write with their arrival time
+	// before a redactor may hold them back (the sink's Arrived)
+	arrived func()
+	n       StreamCounts
+	last    byte
+	ended   bool
 }
 
 func (f *feed) Write(p []byte) (int, error) {
@@ -366,6 +376,9 @@ func (f *feed) Write(p []byte) (int, error) {
 	f.n.Bytes += int64(len(p))
 	f.n.Lines += int64(bytes.Count(p, []byte{'\n'}))
 	f.last = p[len(p)-1]
+	if f.arrived != nil {
+		f.arrived()
+	}
 	return f.dst.Write(p)
 }
 
