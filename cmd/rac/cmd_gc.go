@@ -1,9 +1,7 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
-	"fmt"
 
 	"github.com/spf13/cobra"
 
@@ -23,11 +21,9 @@ func newGCCmd(c *cli) *cobra.Command {
 				return err
 			}
 			if asJSON {
-				b, jerr := json.MarshalIndent(res, "", "  ")
-				if jerr != nil {
-					return jerr
+				if err := ui.JSON(c.streams.Out, res); err != nil {
+					return err
 				}
-				fmt.Fprintf(c.streams.Out, "%s\n", b)
 			} else {
 				if dryRun {
 					ui.GCPlan(c.streams.Out, res)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -81,8 +80,7 @@ func (o *runOptions) run(cmd *cobra.Command, args []string) error {
 		fmt.Fprintln(c.streams.Out, ui.EscapeLine(l))
 	}
 	if r.JSON.V {
-		b, _ := json.Marshal(res.View())
-		fmt.Fprintf(errw, "%s\n", b)
+		_ = ui.JSONLine(errw, res.View())
 	}
 	if res.Ref != "" && !req.Summary && res.EndLine() {
 		c.p.Infof("ref %s", res.Ref)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/rac-cli/rac/internal/search"
 	"github.com/rac-cli/rac/internal/store"
+	"github.com/rac-cli/rac/internal/termtext"
 )
 
 // GrepRequest is one rac out grep.
@@ -62,7 +63,7 @@ func (a *App) Grep(ctx context.Context, req GrepRequest, w io.Writer) (int, erro
 	}
 	bw := bufio.NewWriterSize(w, 64<<10)
 	defer func() { _ = bw.Flush() }() // on early errors; the normal path checks it
-	enc := json.NewEncoder(bw)
+	enc := json.NewEncoder(termtext.JSONWriter(bw))
 	hits := 0
 	var last groupEnd
 	err = s.Walk(jobs, func(r search.Result) error {

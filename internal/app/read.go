@@ -133,7 +133,7 @@ func (a *App) read(ctx context.Context, req ReadRequest, w io.Writer, ended **En
 // linePrinter writes one line as the request asks: cleaned as a terminal
 // shows it, raw, or as JSON.
 func linePrinter(req ReadRequest, w *bufio.Writer) func(record.Line) error {
-	enc := json.NewEncoder(w)
+	enc := json.NewEncoder(termtext.JSONWriter(w))
 	var colour colours
 	return func(l record.Line) error {
 		text := l.Text

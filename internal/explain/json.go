@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"time"
+
+	"github.com/rac-cli/rac/internal/termtext"
 )
 
 // MaxJSON is the most bytes JSON returns, so an agent knows its cost in
@@ -202,7 +204,8 @@ func encodeJSON(j *jsonReport) ([]byte, error) {
 	if err := enc.Encode(j); err != nil {
 		return nil, err
 	}
-	return bytes.TrimSuffix(b.Bytes(), []byte{'\n'}), nil
+	// a C1 control taken from argv or output reads as a terminal command
+	return termtext.EscapeC1JSON(bytes.TrimSuffix(b.Bytes(), []byte{'\n'})), nil
 }
 
 func cutField(s *string, n int) bool {
