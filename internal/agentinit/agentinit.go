@@ -279,11 +279,31 @@ func (o Options) notes() []string {
 }
 
 // write replaces file with next (nil: delete it), keeping a backup of old.
+// A file that is a symlink (dotfiles kept by stow, chezmoi or home-manager)
+// stays one: its target is written, and never deleted (it is left with
+// what it holds besides rac's entry, an empty document).
 func write(file string, old []byte, missing bool, next []byte, res *Result) error {
+	if target, ok, err := symlinkTarget(file); err != nil {
+		return err
+	} else if ok {
+		if next == nil {
+			next = emptyDocument(file)
+		}
+		if err := writeTo(file, target, old, false, next, res); err != nil {
+			return fmt.Errorf("%s is a symlink to %s, which rac cannot write (%w): add rac's entry where your dotfiles are kept, or run with --print", file, target, unwrapPath(err))
+		}
+		return nil
+	}
+	return writeTo(file, file, old, missing, next, res)
+}
+
+// writeTo is write of file (its name for people and its backup's) into
+// target, the file itself or a symlink's target.
+func writeTo(file, target string, old []byte, missing bool, next []byte, res *Result) error {
 	mode := fs.FileMode(0o600)
 	// no backup of a file that goes: it held only rac's entry
 	if !missing && next != nil {
-		if st, err := os.Stat(file); err == nil {
+		if st, err := os.Stat(target); err == nil {
 			mode = st.Mode().Perm()
 		}
 		res.Backup = file + ".rac-backup"
@@ -296,12 +316,43 @@ func write(file string, old []byte, missing bool, next []byte, res *Result) erro
 		if missing {
 			return nil
 		}
-		return os.Remove(file)
+		return os.Remove(target)
 	}
-	if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
+	if err := os.MkdirAll(filepath.Dir(target), 0o700); err != nil {
 		return err
 	}
-	return writeFile(file, next, mode)
+	return writeFile(target, next, mode)
+}
+
+// symlinkTarget is the file a symlink at name finally names (ok false:
+// name is no symlink, or does not exist).
+func symlinkTarget(name string) (string, bool, error) {
+	fi, err := os.Lstat(name)
+	if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+		return "", false, nil
+	}
+	target, err := filepath.EvalSymlinks(name)
+	if err != nil {
+		return "", false, fmt.Errorf("%s is a symlink rac cannot follow: %w", name, unwrapPath(err))
+	}
+	return target, true, nil
+}
+
+// emptyDocument is what a file holds when only rac's entry was in it.
+func emptyDocument(name string) []byte {
+	if strings.HasSuffix(name, ".json") {
+		return []byte("{}\n")
+	}
+	return []byte{}
+}
+
+// unwrapPath is err without the path a PathError repeats.
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }
 
 // writeFile writes b to name through a temporary file and a rename, so a

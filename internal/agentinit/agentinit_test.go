@@ -328,3 +328,74 @@ func TestIsOurs(t *testing.T) {
 		assert.Equal(t, want, isOurs(cmd, "codex"), cmd)
 	}
 }
+
+// A settings file kept as a symlink (stow, chezmoi, home-manager) stays a
+// symlink: rac writes its target, on install and on removal.
+func TestSymlinkedSettingsStayLinks(t *testing.T) {
+	for _, text := range []string{otherHooks, ""} {
+		home := t.TempDir()
+		dotfiles := filepath.Join(t.TempDir(), "dotfiles", "claude")
+		require.NoError(t, os.MkdirAll(dotfiles, 0o700))
+		target := filepath.Join(dotfiles, "settings.json")
+		o := Options{Target: "claude", Rewrite: true}
+		file, err := Options{Target: "claude", Getenv: getenv(home)}.file()
+		require.NoError(t, err)
+		require.NoError(t, os.MkdirAll(filepath.Dir(file), 0o700))
+		if text != "" {
+			require.NoError(t, os.WriteFile(target, []byte(text), 0o644))
+		} else {
+			require.NoError(t, os.WriteFile(target, []byte("{}\n"), 0o644))
+		}
+		require.NoError(t, os.Symlink(target, file))
+
+		run(t, home, o)
+		fi, err := os.Lstat(file)
+		require.NoError(t, err)
+		require.NotZero(t, fi.Mode()&os.ModeSymlink, "still a symlink after install")
+		b, err := os.ReadFile(target)
+		require.NoError(t, err)
+		checkInstalled(t, "claude", b)
+
+		o.Remove, o.Rewrite = true, false
+		run(t, home, o)
+		fi, err = os.Lstat(file)
+		require.NoError(t, err)
+		require.NotZero(t, fi.Mode()&os.ModeSymlink, "still a symlink after --remove")
+		b, err = os.ReadFile(target)
+		require.NoError(t, err)
+		assert.NotContains(t, string(b), "rac hook")
+		if text != "" {
+			assert.Equal(t, text, string(b))
+		} else {
+			assert.JSONEq(t, "{}", string(b), "the target is left, an empty document")
+		}
+	}
+}
+
+// A symlink into a store nobody may write (home-manager's) is refused
+// with one clear line, and nothing changes.
+func TestSymlinkToReadOnlyTargetRefused(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("root writes a read-only folder")
+	}
+	home := t.TempDir()
+	ro := filepath.Join(t.TempDir(), "store")
+	require.NoError(t, os.MkdirAll(ro, 0o700))
+	target := filepath.Join(ro, "settings.json")
+	require.NoError(t, os.WriteFile(target, []byte("{}\n"), 0o444))
+	require.NoError(t, os.Chmod(ro, 0o555))
+	t.Cleanup(func() { _ = os.Chmod(ro, 0o700) })
+	file, err := Options{Target: "claude", Getenv: getenv(home)}.file()
+	require.NoError(t, err)
+	require.NoError(t, os.MkdirAll(filepath.Dir(file), 0o700))
+	require.NoError(t, os.Symlink(target, file))
+	_, err = Run(Options{Target: "claude", Getenv: getenv(home), Cwd: home})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "is a symlink to "+target)
+	assert.NotContains(t, err.Error(), "\n")
+	fi, lerr := os.Lstat(file)
+	require.NoError(t, lerr)
+	assert.NotZero(t, fi.Mode()&os.ModeSymlink)
+	b, _ := os.ReadFile(target)
+	assert.Equal(t, "{}\n", string(b))
+}

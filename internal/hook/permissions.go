@@ -100,15 +100,14 @@ func claudeAllows(mode, src string, rs claudeRules) (bool, string) {
 	if err != nil {
 		return false, "does not parse"
 	}
-	for _, text := range looseTexts(src, f) {
-		for _, p := range rs.deny {
-			if matchLoose(p, text) {
-				return false, "a deny rule Bash(" + p + ") matches"
-			}
-		}
-		for _, p := range rs.ask {
-			if matchLoose(p, text) {
-				return false, "an ask rule Bash(" + p + ") matches"
+	texts, cmds := looseTexts(src, f), looseCommands(f)
+	for _, r := range []struct {
+		rules []string
+		kind  string
+	}{{rs.deny, "a deny rule"}, {rs.ask, "an ask rule"}} {
+		for _, p := range r.rules {
+			if looseMatch(p, texts, cmds) {
+				return false, r.kind + " Bash(" + p + ") matches"
 			}
 		}
 	}
@@ -246,6 +245,27 @@ func matchLoose(p, text string) bool {
 	}
 	return strings.HasPrefix(text, lit) || strings.Contains(text, " "+lit) ||
 		strings.Contains(text, ";"+lit) || strings.Contains(text, "|"+lit) || strings.Contains(text, "&"+lit)
+}
+
+// looseMatch reports whether a deny or ask rule p could match the command
+// in any reading: its text as written (texts), or the words of any of its
+// simple commands as bash will see them (cmds).
+func looseMatch(p string, texts []string, cmds [][]looseWord) bool {
+	for _, text := range texts {
+		if matchLoose(p, text) {
+			return true
+		}
+	}
+	lit := p
+	if i := strings.IndexAny(p, "*:"); i >= 0 {
+		lit = p[:i]
+	}
+	for _, words := range cmds {
+		if matchWords(lit, words) {
+			return true
+		}
+	}
+	return false
 }
 
 // globMatch matches text against p, where each * stands for any text.

@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	"encoding/json"
 	"sync"
 	"time"
 
@@ -30,8 +31,12 @@ const drainLimit = maxRunTimeout*time.Second + runGrace
 
 type drainConn struct {
 	mcp.Connection
-	mu      sync.Mutex
-	pending int
+	mu sync.Mutex
+	// pending are the ids of the requests read and not yet answered: a
+	// set, not a count, since a client may reuse an id the SDK answers
+	// once, and a request the client cancels leaves it (the SDK sends no
+	// answer to a cancelled request)
+	pending map[jsonrpc.ID]bool
 	idle    chan struct{} // closed when pending reaches 0 after the end of input
 	once    sync.Once
 	closed  chan struct{}
@@ -42,7 +47,7 @@ func (c *drainConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	if err != nil {
 		c.mu.Lock()
 		var idle chan struct{}
-		if c.pending > 0 {
+		if len(c.pending) > 0 {
 			c.idle = make(chan struct{})
 			idle = c.idle
 		}
@@ -57,9 +62,19 @@ func (c *drainConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 		}
 		return nil, err
 	}
-	if r, ok := msg.(*jsonrpc.Request); ok && r.ID.IsValid() {
+	if r, ok := msg.(*jsonrpc.Request); ok {
 		c.mu.Lock()
-		c.pending++
+		switch {
+		case r.ID.IsValid():
+			if c.pending == nil {
+				c.pending = make(map[jsonrpc.ID]bool)
+			}
+			c.pending[r.ID] = true
+		case r.Method == "notifications/cancelled":
+			if id, ok := cancelledID(r.Params); ok {
+				c.answered(id)
+			}
+		}
 		c.mu.Unlock()
 	}
 	return msg, nil
@@ -69,16 +84,31 @@ func (c *drainConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	err := c.Connection.Write(ctx, msg)
 	if r, ok := msg.(*jsonrpc.Response); ok && r.ID.IsValid() {
 		c.mu.Lock()
-		if c.pending > 0 {
-			c.pending--
-		}
-		if c.pending == 0 && c.idle != nil {
-			close(c.idle)
-			c.idle = nil
-		}
+		c.answered(r.ID)
 		c.mu.Unlock()
 	}
 	return err
+}
+
+// answered takes id off the pending requests; c.mu is held.
+func (c *drainConn) answered(id jsonrpc.ID) {
+	delete(c.pending, id)
+	if len(c.pending) == 0 && c.idle != nil {
+		close(c.idle)
+		c.idle = nil
+	}
+}
+
+// cancelledID is the request a notifications/cancelled names.
+func cancelledID(params json.RawMessage) (jsonrpc.ID, bool) {
+	var p struct {
+		RequestID any `json:"requestId"`
+	}
+	if json.Unmarshal(params, &p) != nil || p.RequestID == nil {
+		return jsonrpc.ID{}, false
+	}
+	id, err := jsonrpc.MakeID(p.RequestID)
+	return id, err == nil && id.IsValid()
 }
 
 func (c *drainConn) Close() error {

@@ -237,10 +237,11 @@ func checkRef(ref string) error {
 
 // ServeIO is Serve over newline-delimited JSON on r and w (rac mcp's
 // stdin and stdout).
+// Every line of r passes frameFilter first, so a malformed one is answered
+// with a JSON-RPC error and the server goes on.
 func (s *Server) ServeIO(ctx context.Context, r io.Reader, w io.Writer) error {
-	return s.Serve(ctx, drainTransport{&mcp.IOTransport{Reader: io.NopCloser(r), Writer: nopWriteCloser{w}}})
+	lw := &lockedWriter{w: w}
+	pr, pw := io.Pipe()
+	go filterFrames(r, pw, lw)
+	return s.Serve(ctx, drainTransport{&mcp.IOTransport{Reader: pr, Writer: lw, MaxLineLength: MaxFrame + 2}})
 }
-
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }

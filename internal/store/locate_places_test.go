@@ -130,3 +130,38 @@ func TestSeqRecoversFromFolders(t *testing.T) {
 	_, err = d.NextSeq()
 	assert.ErrorIs(t, err, ErrUnsafeFile, "a counter with text in it is damage, not an empty file")
 }
+
+// A counter rolled back by hand, or a session whose recordings were
+// removed, never gives out a number a folder or a tombstone holds: an old
+// reference SESSION/N must never resolve to a new execution.
+func TestSeqNeverBelowFoldersOrTombstones(t *testing.T) {
+	s, err := CreateStore(filepath.Join(t.TempDir(), "s"))
+	require.NoError(t, err)
+	defer s.Close()
+	d, err := s.Session("x", true)
+	require.NoError(t, err)
+	defer d.Close()
+	require.NoError(t, d.Root().Mkdir("0004-echo", 0o700))
+	require.NoError(t, d.Root().WriteFile(SeqFile, []byte("00000000000000000001\n"), 0o600))
+	n, err := d.NextSeq()
+	require.NoError(t, err)
+	assert.Equal(t, int64(5), n, "a counter behind the folders counts from them")
+
+	// recordings 5 to 9 removed (rac out rm, gc): only tombstones say so
+	require.NoError(t, d.Root().WriteFile(TombFile, []byte(
+		`{"kind":"recording","name_sha256":"ab","seq":6,"removed_at":"2026-12-01T00:00:00Z","by":"user","bytes":1}`+"\n"+
+			`not json`+"\n"+
+			`{"kind":"session","seq":9,"removed_at":"2026-12-01T00:00:00Z","by":"user","bytes":1,"recordings":3}`+"\n"), 0o600))
+	require.NoError(t, d.Root().WriteFile(SeqFile, []byte("00000000000000000002\n"), 0o600))
+	n, err = d.NextSeq()
+	require.NoError(t, err)
+	assert.Equal(t, int64(10), n, "a rolled-back counter counts from the tombstones")
+	require.NoError(t, d.Root().Mkdir("0010-git", 0o700))
+	require.NoError(t, d.Root().Remove(SeqFile))
+	n, err = d.NextSeq()
+	require.NoError(t, err)
+	assert.Equal(t, int64(11), n, "a removed counter too")
+	n, err = d.NextSeq()
+	require.NoError(t, err)
+	assert.Equal(t, int64(12), n, "and it only grows")
+}

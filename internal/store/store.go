@@ -7,6 +7,7 @@
 package store
 
 import (
+	"bufio"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -302,7 +303,7 @@ func (d *Session) NextSeq() (int64, error) {
 		// a new session, or a counter removed by hand: written whole,
 		// by rename, so a recorder killed here never leaves an empty
 		// counter, and above every number a recording folder holds
-		n := d.highestNamed() + 1
+		n := d.highestUsed() + 1
 		if n > MaxSeq {
 			return 0, fmt.Errorf("%w: session %s", ErrSeqExhausted, d.Name)
 		}
@@ -345,11 +346,16 @@ func (d *Session) bumpSeq(f *os.File) (int64, error) {
 		return 0, err
 	}
 	var n int64
-	if k == 0 {
-		n = d.highestNamed()
-	} else if n, err = parseSeq(buf[:k], d.Name); err != nil {
-		return 0, err
+	if k > 0 {
+		if n, err = parseSeq(buf[:k], d.Name); err != nil {
+			return 0, err
+		}
 	}
+	// The folder names and the tombstones are the truth: a counter
+	// emptied, rolled back or restored by hand never gives out a number
+	// a recording, or a removed one whose reference must answer
+	// "expired", already has.
+	n = max(n, d.highestUsed())
 	if n >= MaxSeq {
 		// refused before anything is written: one more would be a number
 		// no reference can name (or, at the int64 maximum, negative)
@@ -395,6 +401,46 @@ func (d *Session) highestNamed() int64 {
 	}
 	return most
 }
+
+// highestUsed is the largest number a recording folder or a tombstone of
+// the session holds, 0 when none.
+func (d *Session) highestUsed() int64 {
+	return max(d.highestNamed(), d.highestTombstone())
+}
+
+// TombFile is the session's tombstone file (package tomb owns its format;
+// the counter reads only each line's seq).
+const TombFile = "tombstones.jsonl"
+
+// highestTombstone is the largest seq in the session's tombstones: a
+// removed recording's number, or the highest of a session-wide removal.
+func (d *Session) highestTombstone() int64 {
+	f, err := d.root.OpenFile(TombFile, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	if checkRegular(f, TombFile) != nil {
+		return 0
+	}
+	var most int64
+	sc := bufio.NewScanner(io.LimitReader(f, MaxTombFile))
+	sc.Buffer(make([]byte, 0, 4096), 64<<10)
+	for sc.Scan() {
+		var e struct {
+			Seq int64 `json:"seq"`
+		}
+		if json.Unmarshal(sc.Bytes(), &e) == nil && e.Seq <= MaxSeq && e.Seq > most {
+			most = e.Seq
+		}
+	}
+	return most
+}
+
+// MaxTombFile bounds what is read of a tombstone file: a longer one is
+// not a file rac wrote (a session removes at most one recording per
+// number).
+const MaxTombFile = 32 << 20
 
 // seqMax is the largest counter file rac reads.
 const seqMax = 64

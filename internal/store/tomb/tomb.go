@@ -30,7 +30,7 @@ import (
 )
 
 // File is the tombstone file of a session folder: JSON lines, oldest first.
-const File = "tombstones.jsonl"
+const File = store.TombFile
 
 // TTL is how long a tombstone is kept: after it, a reference to the
 // recording answers "not found" again (its number is still never reused).
@@ -38,7 +38,7 @@ const TTL = 30 * 24 * time.Hour
 
 // MaxFile bounds what is read of a tombstone file: a longer one is not a
 // file rac wrote (a session removes at most one recording per number).
-const MaxFile = 32 << 20
+const MaxFile = store.MaxTombFile
 
 // MaxCommand bounds the command kept in a tombstone, in bytes.
 const MaxCommand = 200
