@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"time"
 
@@ -46,6 +47,11 @@ func backgroundGC() (string, []string, error) {
 func mainEnv(args []string, streams *ui.IOStreams, env app.Env) int {
 	c := &cli{streams: streams, p: streams.Printer(), env: env}
 	isRunArgs := len(args) > 0 && args[0] == "run"
+	if limit, ok := app.OpenFileLimit(); ok && limit < app.MinOpenFiles {
+		// before the first open file: below the limit the Go runtime
+		// itself may fail to start its poller
+		return c.tooFewFiles(args, limit, isRunArgs)
+	}
 	if isRunArgs {
 		// caught in the background from rac's package initialisers on
 		// (sigcatch): it is the largest part of rac run's start-up
@@ -114,4 +120,35 @@ func newVersionCmd() *cobra.Command {
 			return err
 		},
 	}
+}
+
+// tooFewFiles is rac under an open-file limit too low to record (ulimit -n
+// below app.MinOpenFiles): rac run runs the command as without rac (it
+// replaces itself with it); every other command says why it cannot work.
+func (c *cli) tooFewFiles(args []string, limit uint64, isRun bool) int {
+	err := fmt.Errorf("%w: ulimit -n is %d, rac needs at least %d", app.ErrTooFewFiles, limit, app.MinOpenFiles)
+	if !isRun {
+		c.p.Errorf("%v", err)
+		return app.ExitStatus(err, false)
+	}
+	root := newRootCmd(c, true)
+	run, rest, ferr := root.Find(args)
+	if ferr == nil {
+		ferr = run.ParseFlags(rest)
+	}
+	argv := run.Flags().Args()
+	if ferr != nil || len(argv) == 0 {
+		c.p.Errorf("%v", err)
+		return app.ExitStatus(err, true)
+	}
+	if quiet, _ := run.Flags().GetBool("quiet"); !quiet {
+		c.p.Warnf("not recording this command: %v; running it as without rac", err)
+	}
+	xerr := app.ExecUnrecorded(argv, c.env.Environ())
+	var ee *app.ExecError
+	if errors.As(xerr, &ee) {
+		c.p.Errorf("%s: %v", argv[0], ee.Err)
+		return ee.Status
+	}
+	return app.ExitStatus(xerr, true)
 }
