@@ -47,12 +47,6 @@ func caughtFor(o RunOptions, all bool) (chan os.Signal, func()) {
 	return s.Fatal(), stop
 }
 
-// stopping reports whether sig asks rac to end: the recording says so at
-// once, before a harness's SIGKILL can follow.
-func stopping(sig syscall.Signal) bool {
-	return sig == syscall.SIGTERM || sig == syscall.SIGHUP || sig == syscall.SIGINT
-}
-
 // relay decides, signal by signal and in the order they reached rac,
 // whether rac passes one on. It runs in one goroutine: a signal is
 // decided before the next is looked at.
@@ -65,24 +59,20 @@ func stopping(sig syscall.Signal) bool {
 // runs on until its pipe is full); SIGKILL to rac alone kills the command
 // on Linux (Pdeathsig), not its own children.
 type relay struct {
-	wit        *asyncWitness
-	w          *witness // nil: no way to tell, every signal is passed on
-	settle     time.Duration
-	child      *child
-	onStopping func(syscall.Signal)
-	stopOnce   sync.Once
-	callbacks  sync.WaitGroup
-	groupAt    map[syscall.Signal]time.Time // when a signal last showed it reached the group
+	wit     *asyncWitness
+	w       *witness // nil: no way to tell, every signal is passed on
+	settle  time.Duration
+	proc    *process
+	groupAt map[syscall.Signal]time.Time // when a signal last showed it reached the group
 }
 
 func (r *relay) handle(sig syscall.Signal) {
 	if sig == syscall.SIGPIPE {
 		return // a write to a closed stdout: the pump sees EPIPE and handles it
 	}
-	r.noteStopping(sig)
 	r.w = r.wit.get()
 	if r.w == nil {
-		r.child.signal(sig)
+		r.proc.signal(sig)
 		return
 	}
 	// A sender that signals both the group and a pid (timeout(1) signals
@@ -102,21 +92,8 @@ func (r *relay) handle(sig syscall.Signal) {
 		r.groupAt[sig] = time.Now()
 		return
 	}
-	r.child.signal(sig)
+	r.proc.signal(sig)
 }
-
-// noteStopping calls OnStopping for the first signal that asks rac to end.
-func (r *relay) noteStopping(sig syscall.Signal) {
-	if r.onStopping != nil && stopping(sig) {
-		r.stopOnce.Do(func() {
-			r.callbacks.Add(1)
-			go func() { defer r.callbacks.Done(); r.onStopping(sig) }()
-		})
-	}
-}
-
-// wait returns once the OnStopping callback, if called, has returned.
-func (r *relay) wait() { r.callbacks.Wait() }
 
 // stopSelf stops rac because the command stopped, with the same signal,
 // so the shell that started rac sees its job stopped (and the words
@@ -195,5 +172,15 @@ func (a *asyncWitness) close() {
 	a.mu.Unlock()
 	if started {
 		go func() { a.get().close() }()
+	}
+}
+
+// followStop is pipe mode's onStop: a stop of the command that still
+// holds stops rac too, as a shell's job stops. A stop that no longer
+// holds came with rac's own (SIGSTOP to the group, then SIGCONT): rac was
+// stopped by the kernel already.
+func (p *process) followStop(ev stopEvent) {
+	if ev.stopped && ev.sig != 0 && processState(p.pid) == 'T' {
+		stopSelf(ev.sig)
 	}
 }
