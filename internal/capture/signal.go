@@ -115,10 +115,21 @@ func stopSelf(sig syscall.Signal) {
 
 // asyncWitness is a witness started a moment after the command: most
 // commands end before anyone signals them, and a witness costs a fork and
-// an exec (about a millisecond of CPU here), so it is started only once
-// the command has run for witnessDelay. A signal that reaches rac before
-// the witness is in place is passed on as one sent to rac alone (a group
-// signal in the command's first milliseconds can so reach it twice).
+// an exec, so it is started only once the command has run for
+// witnessDelay. A signal that reaches rac before the witness is in place
+// is passed on as one sent to rac alone (a group signal in the command's
+// first milliseconds can so reach it twice).
+//
+// Measured against a build without it (two cores, loaded, interleaved,
+// CPU of rac and its children, medians): rac run -- true ends before the
+// witness would start and pays nothing (5.10 against 5.15 ms of CPU, 400
+// rounds); rac run -- sleep 0.02 pays 1.2 ms of CPU (8.55 against 7.32
+// ms, 200 rounds) and no wall time (27.45 against 27.48 ms), the witness
+// being started and ended off the command's path. No cheaper witness
+// keeps the guarantee: it must be a process of its own (pending signals
+// are kept per process) in rac's group with the relayed signals blocked,
+// and a fork of rac without an exec cannot run Go code safely, so the
+// cost is an exec of the smallest program every system has.
 type asyncWitness struct {
 	mu      sync.Mutex
 	timer   *time.Timer
