@@ -1,5 +1,5 @@
 // Command rac-mcp is rac's MCP server over stdio, the program `rac mcp`
-// runs (see internal/mcpcmd for why it is a program of its own). Install
+// runs (see internal/racmcp for why it is a program of its own). Install
 // it beside rac: make build puts both in bin/.
 package main
 
@@ -8,13 +8,10 @@ import (
 	"time"
 
 	"github.com/rac-cli/rac/internal/app"
-	"github.com/rac-cli/rac/internal/mcpcmd"
+	"github.com/rac-cli/rac/internal/racmcp"
 	"github.com/rac-cli/rac/internal/ui"
 )
 
-// version is rac's (cmd/rac sets the same).
-var version = "0.1.0-dev"
-
 func main() {
-	os.Exit(mcpcmd.Main(os.Args[1:], ui.System(), app.Env{Getenv: os.Getenv, Environ: os.Environ, Now: time.Now, Version: version}))
+	os.Exit(racmcp.Main(os.Args[1:], ui.System(), app.Env{Getenv: os.Getenv, Environ: os.Environ, Now: time.Now, Version: app.Version}))
 }

@@ -1,30 +1,22 @@
 package main
 
 import (
-	"errors"
-
 	"github.com/spf13/cobra"
 
-	"github.com/rac-cli/rac/internal/agentinit"
-	"github.com/rac-cli/rac/internal/app"
-	"github.com/rac-cli/rac/internal/appconfig"
+	"github.com/rac-cli/rac/internal/wiring"
 )
 
 func newAgentInitCmd(c *cli) *cobra.Command {
-	var o agentinit.Options
+	var o wiring.AgentInitOptions
 	cmd := &cobra.Command{
 		Use:       "agent-init claude|codex|gemini|agents-md|claude-md|gemini-md [--project|--user] [--print] [--remove] [--rewrite|--mcp]",
 		Short:     "Turn rac on for an agent harness",
 		Args:      cobra.ExactArgs(1),
-		ValidArgs: agentinit.Targets,
+		ValidArgs: wiring.AgentTargets,
 		RunE: func(_ *cobra.Command, args []string) error {
-			o.Target, o.Getenv = args[0], c.env.Getenv
-			o.Program, o.Exe = appconfig.Self()
-			o.MCPServer, _, _ = appconfig.MCPServer() // "": agentinit says what is missing
-			res, err := agentinit.Run(o)
-			if errors.Is(err, agentinit.ErrUsage) {
-				return app.Usage(err)
-			} else if err != nil {
+			o.Target = args[0]
+			res, err := wiring.AgentInit(o, c.env.Getenv)
+			if err != nil {
 				return err
 			}
 			if o.Print {
@@ -37,6 +29,20 @@ func newAgentInitCmd(c *cli) *cobra.Command {
 			}
 			return nil
 		},
+		Long: `Install rac's route into a harness's settings file, keeping every other key
+and hook (the file as it was is kept in FILE.rac-backup; a file rac cannot
+parse is refused). claude: a SessionStart hook that records the wrapped
+programs without changing the command text (--rewrite adds the PreToolUse
+rewrite); codex: a PreToolUse hook in hooks.json; gemini: a BeforeTool hook.
+agents-md, claude-md and gemini-md add a short instructions block.
+--mcp registers rac-mcp, by its absolute path, as the MCP server "rac"
+instead: claude in ~/.claude.json (--project: .mcp.json), codex in
+config.toml ([mcp_servers.rac]), gemini in settings.json.
+--remove takes out exactly what was added.`,
+		Example: `  rac agent-init claude
+  rac agent-init claude --mcp --project
+  rac agent-init codex --print
+  rac agent-init gemini --remove`,
 	}
 	f := cmd.Flags()
 	f.BoolVar(&o.Project, "project", false, "the project's file (default for the -md targets)")

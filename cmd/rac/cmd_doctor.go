@@ -6,7 +6,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/rac-cli/rac/internal/app"
-	"github.com/rac-cli/rac/internal/termtext"
 	"github.com/rac-cli/rac/internal/ui"
 )
 
@@ -25,6 +24,13 @@ func newDoctorCmd(c *cli) *cobra.Command {
 			}
 			return app.DoctorExit(checks)
 		},
+		Long: `Check that rac is on PATH, where recordings go (the store, or the fallback a
+sandbox leaves), the session this shell lands in and why, which agent
+harnesses have rac's hooks, that redaction is on, and when gc last ran.
+Each problem comes with the command that fixes it. Exit status 1 when a
+check fails, else 0. doctor changes nothing.`,
+		Example: `  rac doctor
+  rac doctor --json`,
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the checks as a JSON array")
 	return cmd
@@ -36,13 +42,13 @@ func printChecks(c *cli, checks []app.Check) {
 	pal := c.streams.OutColors()
 	state := map[string]ui.Style{app.CheckOK: pal.OK, app.CheckWarn: pal.Warn, app.CheckFail: pal.Failed}
 	for _, ch := range checks {
-		fmt.Fprintf(c.streams.Out, "%s %s: %s\n", state[ch.Status].Sprintf("%-4s", ch.Status), ch.Name, termtext.EscapeLine(ch.Detail))
+		fmt.Fprintf(c.streams.Out, "%s %s: %s\n", state[ch.Status].Sprintf("%-4s", ch.Status), ch.Name, ui.EscapeLine(ch.Detail))
 		if ch.Fix != "" {
 			label := "fix"
 			if ch.Status == app.CheckOK {
 				label = "tip"
 			}
-			fmt.Fprintf(c.streams.Out, "     %s: %s\n", label, termtext.EscapeLine(ch.Fix))
+			fmt.Fprintf(c.streams.Out, "     %s: %s\n", label, ui.EscapeLine(ch.Fix))
 		}
 	}
 }

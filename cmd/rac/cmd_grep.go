@@ -13,11 +13,28 @@ func newGrepCmd(c *cli) *cobra.Command {
 		Use:   "grep TEXT [--session S | --all-sessions] [-i] [-C N] [--json]",
 		Short: "Search what recorded commands printed",
 		Args:  exactArgs(1, "missing text: rac out grep TEXT", "rac out grep takes one TEXT (quote it when it has spaces)"),
-		RunE: func(_ *cobra.Command, args []string) error {
+		RunE: func(cmd *cobra.Command, args []string) error {
 			req.Text = args[0]
 			req.Write = ui.GrepWriter(c.streams.OutColors())
-			return app.GrepExit(c.app.Grep(req, c.streams.Out))
+			return app.GrepExit(c.app.Grep(cmd.Context(), req, c.streams.Out))
 		},
+		Long: `Search the current session's recordings, in sequence order, for TEXT as a
+literal substring (regex characters are plain text), as a terminal shows
+the output (a match inside coloured text is found). Each hit prints as
+
+  SESSION/NAME:LINE:text          (stdout)
+  SESSION/NAME:stderr:LINE:text   (stderr)
+
+with the match highlighted on a coloured terminal; with -C N context lines
+print as SESSION/NAME-LINE-text, groups separated by "--". LINE is the
+stream's line number, as 'rac out read REF --stream S --lines A:B' takes
+it. --json prints one object per hit: ref, session, name, stream, line,
+text, before and after ([{line, text}]). Exit status: 0 a match, 1 none,
+2 any error (an unknown session is an error, not "no match").`,
+		Example: `  rac out grep 'error:'
+  rac out grep -i -C 2 "connection refused"
+  rac out grep --all-sessions 'ghp_'
+  rac out grep --json 'FAIL'`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&req.Scope.Session, "session", "", "search session `S` instead of the current one")

@@ -3,8 +3,7 @@ package main
 import (
 	"github.com/spf13/cobra"
 
-	"github.com/rac-cli/rac/internal/appconfig"
-	"github.com/rac-cli/rac/internal/hook"
+	"github.com/rac-cli/rac/internal/wiring"
 )
 
 // newHookCmd answers an agent harness's hook. It never fails the
@@ -31,16 +30,28 @@ func newHookCmd(c *cli) *cobra.Command {
 			switch {
 			case !ready:
 			case len(args) == 1 && args[0] == "claude-session":
-				return c.runClaudeSessionHook() // cmd_shell.go, internal/shellinit
+				return c.runClaudeSessionHook()
 			case len(args) != 1:
 				c.p.Errorf("hook: want one of claude, codex, gemini, claude-session")
 			default:
-				_, err := hook.Handle(args[0], c.streams.In, c.streams.Out, appconfig.Hook(c.settings, c.env.Getenv))
-				if err != nil {
+				if err := wiring.AnswerHook(c.settings, c.env.Getenv, args[0], c.streams.In, c.streams.Out); err != nil {
 					c.p.Errorf("hook %s: %v (answered nothing)", args[0], err)
 				}
 			}
 			return nil
 		},
+		Long: `Reads a tool call from stdin and answers with the same call with its command
+wrapped in 'rac run --', when the harness would run the original anyway; else
+answers nothing.`,
 	}
+}
+
+// runClaudeSessionHook is rac hook claude-session, Claude Code's
+// SessionStart hook. It prints nothing on stdout (that would become the
+// model's context) and always exits 0: a problem is one line on stderr.
+func (c *cli) runClaudeSessionHook() error {
+	if err := wiring.ClaudeSessionHook(c.settings, c.env, c.streams.In); err != nil {
+		c.p.Warnf("%s", err)
+	}
+	return nil
 }

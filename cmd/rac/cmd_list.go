@@ -14,8 +14,8 @@ func newListCmd(c *cli) *cobra.Command {
 		Use:   "list [--session S | --all-sessions] [--tree] [--json]",
 		Short: "List the recordings of the current session",
 		Args:  cobra.NoArgs,
-		RunE: func(*cobra.Command, []string) error {
-			res, err := c.app.List(sc)
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			res, err := c.app.List(cmd.Context(), sc)
 			switch {
 			case err != nil:
 				return err
@@ -30,6 +30,16 @@ func newListCmd(c *cli) *cobra.Command {
 			}
 			return ui.ListTable(c.streams.Out, c.streams.OutColors(), listRows(res.Entries), o)
 		},
+		Long: `List recordings by start time, the newest last, under a header: name (the
+session is shown once above; with --all-sessions each row has its full
+SESSION/NAME reference), status (exit N, a signal, timed out, running,
+incomplete; ", cut" when capped), how long ago it started, how long it
+ran, bytes received and the command, cut with "…" to the terminal's width
+(never cut into a pipe). --tree nests a recording under the recorded
+command it ran under. --json prints the same recordings in the same order.`,
+		Example: `  rac out list
+  rac out list --all-sessions --tree
+  rac out list --session my-task --json`,
 	}
 	cmd.Flags().StringVar(&sc.Session, "session", "", "list session `S` instead of the current one")
 	cmd.Flags().BoolVar(&sc.All, "all-sessions", false, "list every session")

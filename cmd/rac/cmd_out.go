@@ -17,6 +17,14 @@ func newOutCmd(c *cli) *cobra.Command {
 			return app.Usagef("unknown command %q for rac out: use list, read, last, grep, explain, path, gc, rm or purge", args[0])
 		},
 		Short: "Read what recorded commands printed",
+		Long: `List, read, search and explain recordings without running anything again.
+Short references (42, 0042-git-p, last) resolve in the current session only;
+SESSION/NAME, as printed by rac run, resolves from any shell.
+Exit status: 0 ok, 1 not found or expired, 2 usage error or an invalid or
+ambiguous reference.`,
+		Example: `  rac out list
+  rac out last --tail 80
+  rac out read claude-0b7e6f4a-1c2d-4e5f-8a9b-0c1d2e3f4a5b/0003-git-push`,
 	}
 	last := newReadCmd(c, "last")
 	last.Short = "Print what the newest recording printed (rac out read with no REF)"

@@ -8,7 +8,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/rac-cli/rac/internal/app"
-	"github.com/rac-cli/rac/internal/gc"
 	"github.com/rac-cli/rac/internal/ui"
 )
 
@@ -19,23 +18,29 @@ func newPurgeCmd(c *cli) *cobra.Command {
 		Use:   "purge --session S | --all [--yes]",
 		Short: "Remove every recording of a session, or of every session, now",
 		Args:  cobra.NoArgs,
-		RunE: func(*cobra.Command, []string) error {
+		RunE: func(cmd *cobra.Command, _ []string) error {
 			if !yes {
 				req.Confirm = c.confirmPurge
 			}
-			res, err := c.app.Purge(req)
+			res, err := c.app.Purge(cmd.Context(), req)
 			if err != nil {
 				return err
 			}
 			c.reportRemoval(res)
-			total := gc.NewResult(false)
-			for _, r := range res.Results {
-				total.Merge(r)
-			}
+			total := res.Total()
 			c.p.Infof("purge removed %s, %s, %s", ui.Plural(total.RemovedSessions, "session"),
 				ui.Plural(total.RemovedRecordings, "recording"), ui.Bytes(max(total.FreedBytes, 0)))
 			return app.RemoveExit(res)
 		},
+		Long: `Remove every recording of session S (or of every session with --all) now,
+leaving tombstones that say "removed by user". Session folders keep their
+counters, so a session used again never reuses a number. Running
+recordings are not removed. Without --yes rac asks on the terminal; when
+stdin is not a terminal it refuses (exit status 2) and asks for --yes.
+'rac out list --session S' shows first what would go.`,
+		Example: `  rac out purge --session my-task
+  rac out purge --session my-task --yes
+  rac out purge --all --yes`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&req.Session, "session", "", "purge session `S`")

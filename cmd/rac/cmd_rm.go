@@ -16,8 +16,8 @@ func newRmCmd(c *cli) *cobra.Command {
 		ValidArgsFunction: c.completeRefs,
 		Short:             "Remove recordings now, leaving tombstones",
 		Args:              argsBetween(1, math.MaxInt, "rac out rm needs at least one reference: rac out rm REF...", ""),
-		RunE: func(_ *cobra.Command, args []string) error {
-			res, err := c.app.Remove(args)
+		RunE: func(cmd *cobra.Command, args []string) error {
+			res, err := c.app.Remove(cmd.Context(), args)
 			for _, e := range res.RefErrors {
 				c.printError(e, "rac out rm")
 			}
@@ -36,6 +36,17 @@ func newRmCmd(c *cli) *cobra.Command {
 			}
 			return app.RemoveExit(res)
 		},
+		Long: `Remove the recordings REF names now (a secret that slipped through, an
+output you do not want kept). Each leaves a tombstone for 30 days, so
+reading it answers "expired (removed by user ...)"; the tombstone keeps the
+number and a hash of the name, never the name or the command. A running
+recording is not removed. When a reference is invalid or ambiguous nothing
+is removed; one not found (or already expired) is reported and the rest go.
+Exit status: 0 all removed, 1 one was not found or is running, 2 a
+reference is invalid or ambiguous.`,
+		Example: `  rac out rm last
+  rac out rm 0007-curl 0008-curl
+  rac out rm claude-0b7e6f4a-1c2d-4e5f-8a9b-0c1d2e3f4a5b/0003-curl`,
 	}
 	cmd.Flags().StringVar(&c.session, "session", "", "resolve short references in session `S`")
 	return cmd

@@ -7,11 +7,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/rac-cli/rac/internal/app"
-	"github.com/rac-cli/rac/internal/appconfig"
-	"github.com/rac-cli/rac/internal/capture"
-	"github.com/rac-cli/rac/internal/record"
-	"github.com/rac-cli/rac/internal/session"
-	"github.com/rac-cli/rac/internal/termtext"
+	"github.com/rac-cli/rac/internal/ui"
+	"github.com/rac-cli/rac/internal/wiring"
 )
 
 type runOptions struct {
@@ -25,40 +22,63 @@ func newRunCmd(c *cli) *cobra.Command {
 		Use:   "run [flags] [--] CMD [ARGS...]",
 		Short: "Run CMD exactly as without rac and record its output",
 		Args:  cobra.ArbitraryArgs,
-		RunE:  func(_ *cobra.Command, args []string) error { return o.run(args) },
+		RunE:  func(cmd *cobra.Command, args []string) error { return o.run(cmd, args) },
+		Long: `Run CMD with rac's stdin, forwarding its stdout and stderr byte for byte as
+they arrive, while recording both into the current session ('rac session'
+names it; --session or RAC_SESSION=NAME picks one, which two terminals can
+share). Everything from CMD on belongs to CMD, flags too.
+
+rac names the recording on stderr: "rac: recording SESSION/NAME" first and
+"rac: ref SESSION/NAME" last; paste it into 'rac out read' from any shell.
+By default (--announce auto) it prints both lines when no terminal shows
+the run (neither stdout nor stderr is one: scripts, CI, agents), and at a
+terminal only the last line, only when CMD failed or its recording was cut.
+--announce start|end|both|failed|none chooses; --quiet prints no rac: line
+at all. CMD's environment gets RAC_REF=SESSION/NAME.
+
+rac exits with CMD's status (by the same signal when CMD died of one); 124
+when --timeout fired, 125 when rac itself failed before CMD ran, 126 when
+CMD cannot be executed, 127 when it is not found. Durations take a unit:
+90s, 10m, 1h30m. Each flag but --session and --quiet is also a setting
+(RAC_RUN_TIMEOUT for --timeout, ...): 'rac config' shows them all.`,
+		Example: `  rac run -- git push
+  rac run --timeout 10m -- make test
+  rac run --announce end -- git status
+  rac run --summary -- go test ./...`,
 	}
 	f := cmd.Flags()
 	f.SetInterspersed(false) // everything from CMD on belongs to CMD
-	f.StringVar(&c.session, "session", "", "record into session `NAME` ("+session.NameForm+")")
+	f.StringVar(&c.session, "session", "", "record into session `NAME` ("+app.SessionNameForm+")")
 	bindSettings(f, "run.mode", "run.timeout", "run.kill_after", "run.drain_timeout", "run.announce")
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "print no rac: lines (same as --announce none)")
 	bindSettings(f, "run.summary", "run.summary_head", "run.summary_tail", "run.json", "redact.enabled")
 	return cmd
 }
 
-func (o *runOptions) run(args []string) error {
+func (o *runOptions) run(cmd *cobra.Command, args []string) error {
 	c := o.c
 
 	errw := c.streams.Err
 	r := c.settings.Run
-	req := appconfig.RunRequest(r, args)
+	req := wiring.RunRequest(r, args)
 	req.Stdin, req.Stdout, req.Stderr = c.streams.InFile, c.streams.OutFile, c.streams.ErrFile
+	req.OutErrShared = c.streams.OutErrShared
 	req.Signals = c.sigs
 	req.OnStart = func(ref string) { c.p.Infof("recording %s", ref) }
-	req.OnExit = func(out capture.Outcome) {
-		if out.Status == record.StatusFailedToStart {
+	req.OnExit = func(e app.CommandEnded) {
+		if e.StartErr != "" {
 			// before the ref line, which stays the last line rac writes
-			c.p.Errorf("%s", c.app.RedactString(out.StartErr.Error()))
-		} else if out.OpenLine(c.streams.OutErrShared()) {
+			c.p.Errorf("%s", e.StartErr)
+		} else if e.LineOpen {
 			c.p.SetMidLine(true) // rac's own lines start on a line of their own
 		}
 	}
-	res, err := c.app.Run(req)
+	res, err := c.app.Run(cmd.Context(), req)
 	if err != nil {
 		return err
 	}
 	for _, l := range res.Summary {
-		fmt.Fprintln(c.streams.Out, termtext.EscapeLine(l))
+		fmt.Fprintln(c.streams.Out, ui.EscapeLine(l))
 	}
 	if r.JSON.V {
 		b, _ := json.Marshal(res.View())
@@ -67,6 +87,6 @@ func (o *runOptions) run(args []string) error {
 	if res.Ref != "" && !req.Summary && res.EndLine() {
 		c.p.Infof("ref %s", res.Ref)
 	}
-	c.app.AutoGC()
-	return app.RunExit(res.Outcome)
+	c.app.AutoGC(cmd.Context())
+	return app.RunExit(res)
 }

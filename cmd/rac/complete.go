@@ -4,6 +4,7 @@ package main
 // person may type after rac out read, explain, path and rm.
 
 import (
+	"context"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -33,10 +34,10 @@ func (c *cli) completeRefs(cmd *cobra.Command, _ []string, toComplete string) ([
 	}
 	c.app.Warn = func(string) {}
 	if sess, _, ok := strings.Cut(toComplete, "/"); ok {
-		return refsIn(c, sess, toComplete, true), dir
+		return refsIn(cmd, c, sess, toComplete, true), dir
 	}
 	session, _ := cmd.Flags().GetString("session") // "" when the command has none
-	if out := refsIn(c, session, toComplete, false); len(out) > 0 {
+	if out := refsIn(cmd, c, session, toComplete, false); len(out) > 0 {
 		return out, dir
 	}
 	sessions := c.app.SessionsStarting(toComplete)
@@ -44,7 +45,7 @@ func (c *cli) completeRefs(cmd *cobra.Command, _ []string, toComplete string) ([
 	case 0:
 		return nil, dir
 	case 1:
-		return refsIn(c, sessions[0], toComplete, true), dir
+		return refsIn(cmd, c, sessions[0], toComplete, true), dir
 	}
 	out := make([]cobra.Completion, 0, len(sessions))
 	for _, s := range sessions {
@@ -56,9 +57,13 @@ func (c *cli) completeRefs(cmd *cobra.Command, _ []string, toComplete string) ([
 // refsIn are the recordings of session ("" for the current one) whose
 // name (or, qualified, SESSION/NAME) starts with prefix, described by
 // their outcome and command.
-func refsIn(c *cli, session, prefix string, qualified bool) []cobra.Completion {
+func refsIn(cmd *cobra.Command, c *cli, session, prefix string, qualified bool) []cobra.Completion {
+	ctx := cmd.Context() // nil when cobra completes outside Execute
+	if ctx == nil {
+		ctx = context.Background()
+	}
 	var out []cobra.Completion
-	for _, k := range c.app.Candidates(session, prefix, qualified) {
+	for _, k := range c.app.Candidates(ctx, session, prefix, qualified) {
 		desc := "the newest recording"
 		if e := k.Entry; e != nil {
 			desc = ui.OutcomeShort(e.Status, e.ExitCode, deref(e.Signal)) + "  " + ui.Quote(e.Argv)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -107,8 +108,8 @@ func TestInProcessReadVerbs(t *testing.T) {
 			"rac: not found: no session \"nosuch\"\nrac: hint: run 'rac out list --all-sessions' to see every session\n"},
 		{"short ref, empty current session", []string{"out", "read", "--session", "inproc", "99"}, 1, "",
 			"rac: not found: no recording \"99\" in session \"inproc\"\nrac: hint: run 'rac out list' to see the recordings of session inproc, or 'rac out list --all-sessions'\n"},
-		{"version", []string{"version"}, 0, "rac version " + version + "\n", ""},
-		{"--version", []string{"--version"}, 0, "rac version " + version + "\n", ""},
+		{"version", []string{"version"}, 0, "rac version " + app.Version + "\n", ""},
+		{"--version", []string{"--version"}, 0, "rac version " + app.Version + "\n", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, stdout, stderr := p.run(tc.args...)
@@ -217,4 +218,59 @@ func TestHugeArgvStaysReadable(t *testing.T) {
 	assert.Contains(t, out, "more bytes of arguments not stored")
 	code, _, stderr = p.run("out", "read", ref)
 	assert.Equal(t, 0, code, stderr)
+}
+
+// TestListAndExplainSayOneDuration: rac out list's TOOK and rac out
+// explain's outcome line (and its --json "outcome") say the same duration
+// for the same recording, in the one form (units.Duration), whatever its
+// size.
+func TestListAndExplainSayOneDuration(t *testing.T) {
+	p := newInProcess(t)
+	ref := p.record("true")
+	dir := filepath.Join(p.env["RAC_HOME"], "sessions", ref)
+	start := time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		took time.Duration
+		want string
+	}{
+		{850 * time.Millisecond, "850ms"},
+		{2310 * time.Millisecond, "2.3s"},
+		{59960 * time.Millisecond, "1m00s"},
+		{2*time.Hour + 5*time.Minute, "2h05m"},
+		{76 * time.Hour, "3d04h"},
+	} {
+		t.Run(tc.want, func(t *testing.T) {
+			setJSONTime(t, filepath.Join(dir, "meta.json"), "started_at", start)
+			setJSONTime(t, filepath.Join(dir, "footer.json"), "ended_at", start.Add(tc.took))
+
+			code, list, _ := p.run("out", "list")
+			require.Equal(t, 0, code)
+			row := lastLine(list)
+			require.True(t, strings.HasPrefix(row, "0001-true "), "%q", list)
+			assert.Equal(t, tc.want, strings.Fields(row)[len(strings.Fields(row))-4], "list's TOOK in %q", row)
+
+			code, text, _ := p.run("out", "explain", ref)
+			require.Equal(t, 0, code)
+			assert.Equal(t, "exited with code 0 after "+tc.want, strings.Split(text, "\n")[1])
+
+			code, js, _ := p.run("out", "explain", ref, "--json")
+			require.Equal(t, 0, code)
+			var v struct{ Outcome string }
+			require.NoError(t, json.Unmarshal([]byte(js), &v))
+			assert.Equal(t, "exited with code 0 after "+tc.want, v.Outcome)
+		})
+	}
+}
+
+// setJSONTime sets one top-level time of a recording's JSON file, keeping
+// the rest (and the file's mode).
+func setJSONTime(t *testing.T, path, key string, at time.Time) {
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	var m map[string]any
+	require.NoError(t, json.Unmarshal(b, &m))
+	m[key] = at.Format(time.RFC3339Nano)
+	b, err = json.MarshalIndent(m, "", "  ")
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(path, b, 0o600))
 }

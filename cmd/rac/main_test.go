@@ -19,7 +19,7 @@ import (
 	"time"
 
 	"github.com/rac-cli/rac/internal/app"
-	"github.com/rac-cli/rac/internal/mcpcmd"
+	"github.com/rac-cli/rac/internal/racmcp"
 	"github.com/rac-cli/rac/internal/ui"
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -31,7 +31,7 @@ func TestMain(m *testing.M) {
 		"rac": func() { os.Exit(Main(os.Args[1:], ui.System())) },
 		// rac mcp runs rac-mcp beside rac: the scripts' PATH has both
 		"rac-mcp": func() {
-			os.Exit(mcpcmd.Main(os.Args[1:], ui.System(), app.Env{Getenv: os.Getenv, Environ: os.Environ, Now: time.Now, Version: version}))
+			os.Exit(racmcp.Main(os.Args[1:], ui.System(), app.Env{Getenv: os.Getenv, Environ: os.Environ, Now: time.Now, Version: app.Version}))
 		},
 	})
 }

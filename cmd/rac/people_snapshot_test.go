@@ -135,10 +135,10 @@ inproc/0003-sh:1:no error here, only a long command line that a narrow terminal 
 other/0001-echo:1:an error elsewhere
 `, []string{"\x1b[35minproc/0001-sh\x1b[0m\x1b[36m:\x1b[0mstderr\x1b[36m:\x1b[0m\x1b[32m1\x1b[0m\x1b[36m:\x1b[0m\x1b[31;1merror\x1b[0;22m: undefined: openDB\n"}},
 		{"explain", []string{"out", "explain", "1"}, 0, `$ sh -c 'echo building; printf '\''\033[31merror\033[0m: undefined: openDB\n'\'' >&2; exit 2'  # in CWD
-exited with code 2 after 0s
+exited with code 2 after 0ms
 cause (1 of 1 matching lines):
 stderr:1: error: undefined: openDB
-`, []string{"\n\x1b[31mexited with code 2 after 0s\x1b[0m\n", "\x1b[36mstderr:1:\x1b[0m \x1b[31merror: undefined: openDB\x1b[0m\n"}},
+`, []string{"\n\x1b[31mexited with code 2 after 0ms\x1b[0m\n", "\x1b[36mstderr:1:\x1b[0m \x1b[31merror: undefined: openDB\x1b[0m\n"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, plain, stderr := r.run(map[string]string{"NO_COLOR": "1", "TERM": "xterm"}, tc.args...)

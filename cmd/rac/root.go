@@ -1,12 +1,10 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"os"
 	"time"
-
-	"github.com/rac-cli/rac/internal/capture"
-	"github.com/rac-cli/rac/internal/sigcatch"
 
 	"github.com/spf13/cobra"
 
@@ -14,9 +12,6 @@ import (
 	"github.com/rac-cli/rac/internal/config"
 	"github.com/rac-cli/rac/internal/ui"
 )
-
-// version is set at build time with -ldflags "-X main.version=...".
-var version = "0.1.0-dev"
 
 // cli is one invocation: its streams and environment, and (after the
 // root's pre-run has read the settings) the application layer.
@@ -28,14 +23,23 @@ type cli struct {
 	session  string
 	settings *config.Settings
 	app      *app.App
-	// sigs are rac run's signals, caught from the start (capture.Signals)
-	sigs *capture.Signals
+	// sigs are rac run's signals, caught from the start
+	sigs *app.Signals
 }
 
 // Main runs rac with args and returns its exit status. It is the only
 // place that turns an error into a status (through app.ExitStatus).
 func Main(args []string, streams *ui.IOStreams) int {
-	return mainEnv(args, streams, app.Env{Getenv: os.Getenv, Environ: os.Environ, Now: time.Now, Version: version})
+	return mainEnv(args, streams, app.Env{Getenv: os.Getenv, Environ: os.Environ, Now: time.Now, Version: app.Version,
+		BackgroundGC: backgroundGC})
+}
+
+// backgroundGC is the command line of the rest of a long automatic gc
+// pass: this rac as "rac out gc --background" (argv[0] "rac" also lets a
+// test binary standing in for rac dispatch to it).
+func backgroundGC() (string, []string, error) {
+	exe, err := os.Executable()
+	return exe, []string{"rac", "out", "gc", "--background"}, err
 }
 
 // mainEnv is Main in the environment env (tests pass their own).
@@ -45,16 +49,14 @@ func mainEnv(args []string, streams *ui.IOStreams, env app.Env) int {
 	if isRunArgs {
 		// caught in the background from rac's package initialisers on
 		// (sigcatch): it is the largest part of rac run's start-up
-		if c.sigs = sigcatch.Early(); c.sigs == nil {
-			c.sigs = capture.CatchSignals()
-		}
+		c.sigs = app.CatchRunSignals()
 		defer c.sigs.Stop()
 	}
 	root := newRootCmd(c, isRunArgs)
 	root.SetArgs(args)
 	root.SetOut(streams.Out)
 	root.SetErr(streams.Err)
-	cmd, err := root.ExecuteC()
+	cmd, err := root.ExecuteContextC(context.Background())
 	isRun := cmd != nil && cmd.Name() == "run" && cmd.Parent() == root
 	var se app.SignalExit
 	if errors.As(err, &se) {
@@ -81,28 +83,25 @@ func newRootCmd(c *cli, onlyRun bool) *cobra.Command {
 		SilenceErrors:     true,
 		CompletionOptions: cobra.CompletionOptions{DisableDefaultCmd: true},
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error { return c.setup(cmd) },
+		Long: `rac runs a command exactly as without rac (same output, exit status and
+signals) while it keeps the output in a session-scoped recording, and prints
+a qualified reference (rac: ref SESSION/NAME). Later, from any shell,
+rac out list / read / grep / explain recover what it printed without
+running it again.`,
+		Example: `  rac run -- git push
+  rac out read claude-0b7e6f4a-1c2d-4e5f-8a9b-0c1d2e3f4a5b/0003-git-push --tail 80
+  rac out list`,
 	}
 	root.SetFlagErrorFunc(flagError)
 	bindSettings(root.PersistentFlags(), "color")
-	root.Version = version
+	root.Version = app.Version
 	root.AddCommand(newRunCmd(c))
 	if !onlyRun {
 		root.AddCommand(newOutCmd(c), newSessionCmd(c), newVersionCmd(),
 			newShellInitCmd(c), newCompletionCmd(c), newConfigCmd(c),
 			newMCPCmd(c), newHookCmd(c), newAgentInitCmd(c), newDoctorCmd(c))
 	}
-	setHelp(root)
 	return root
-}
-
-// setHelp gives cmd and every command under it its long help and
-// examples, which internal/ui keeps by command path with the rest of what
-// people read.
-func setHelp(cmd *cobra.Command) {
-	cmd.Long, cmd.Example = ui.Help(cmd.CommandPath())
-	for _, sub := range cmd.Commands() {
-		setHelp(sub)
-	}
 }
 
 func newVersionCmd() *cobra.Command {
@@ -111,7 +110,7 @@ func newVersionCmd() *cobra.Command {
 		Short: "Print rac's version",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			_, err := cmd.OutOrStdout().Write([]byte("rac version " + version + "\n"))
+			_, err := cmd.OutOrStdout().Write([]byte("rac version " + app.Version + "\n"))
 			return err
 		},
 	}

@@ -4,9 +4,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/rac-cli/rac/internal/app"
-	"github.com/rac-cli/rac/internal/appconfig"
 	"github.com/rac-cli/rac/internal/config"
 	"github.com/rac-cli/rac/internal/ui"
+	"github.com/rac-cli/rac/internal/wiring"
 )
 
 // setup reads the settings (flags the user set win over variables, the
@@ -15,10 +15,10 @@ import (
 func (c *cli) setup(cmd *cobra.Command) error {
 	flags := flagValues(cmd)
 	if cmd.Name() == "run" && cmd.Flags().Changed("quiet") {
-		flags["run.announce"] = string(config.AnnounceNone)
+		flags["run.announce"] = "none" // --quiet is --announce none
 	}
 	warn := func(msg string) { c.p.Warnf("%s", msg) }
-	s, gcOff, err := appconfig.Load(config.Options{Getenv: c.env.Getenv, Flags: flags}, cmd.Name() == "run", warn)
+	s, gcOff, err := wiring.Load(config.Options{Getenv: c.env.Getenv, Flags: flags}, cmd.Name() == "run", warn)
 	if err != nil {
 		return err
 	}
@@ -28,7 +28,7 @@ func (c *cli) setup(cmd *cobra.Command) error {
 	for _, w := range s.Warnings {
 		c.p.Warnf("%s", w.String())
 	}
-	c.app = app.New(c.env, appconfig.Settings(s, c.session, gcOff))
+	c.app = app.New(c.env, wiring.Settings(s, c.session, gcOff))
 	c.app.Warn = warn
 	c.app.Note = func(msg string) { c.p.Infof("%s", msg) }
 	return nil

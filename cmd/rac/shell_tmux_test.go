@@ -58,7 +58,7 @@ func TestShellTmux(t *testing.T) {
 }
 
 // shellPane is a pane running shell interactively with its start-up file
-// holding a git prompt, git's completion and the line the README gives:
+// holding a git prompt, git's completion and the line docs/shell.md gives:
 // eval "$(rac shell-init SHELL --session NAME)".
 func shellPane(t *testing.T, s *tmuxSuite, shell, dir, store, sessionName string) *tmuxPane {
 	t.Helper()

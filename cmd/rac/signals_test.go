@@ -92,7 +92,7 @@ func TestSignals(t *testing.T) {
 		j.expectOnce(t, "TERM")
 	})
 	each("term_to_every_pid", func(t *testing.T) {
-		// the README's limit: a sender that pauses longer than
+		// a stated limit (docs/guarantees.md): a sender that pauses longer than
 		// run.signal_settle between its kills delivers two. A loaded
 		// machine can pause this test between two kill calls for longer
 		// than the default 20ms, so the case runs with a settle of a

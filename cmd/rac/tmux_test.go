@@ -1122,11 +1122,11 @@ func tmuxAgent(t *testing.T, s *tmuxSuite) {
 // command while a build runs.
 func tmuxTypeAhead(t *testing.T, s *tmuxSuite) {
 	if os.Getenv("RAC_TMUX_KNOWN") == "" {
-		// a stated limit (README, capture modes): in pty mode rac relays
+		// a stated limit (docs/running.md, capture modes): in pty mode rac relays
 		// keystrokes to the command's terminal, as script(1) does, so a
 		// line typed ahead goes to the command and what it does not read
 		// is gone when it exits; RAC_TMUX_KNOWN=1 runs the check anyway
-		t.Skip("known limit of pty mode: type-ahead goes to the running command (README)")
+		t.Skip("known limit of pty mode: type-ahead goes to the running command (docs/running.md)")
 	}
 	for _, v := range tmuxVariants {
 		t.Run(v.name, func(t *testing.T) {

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+
+	"github.com/rac-cli/rac/internal/runspec"
 )
 
 // The announce rule: auto prints both lines under an agent or wherever
@@ -13,21 +15,21 @@ import (
 func TestResolveAnnounce(t *testing.T) {
 	for _, c := range []struct {
 		agent, outTTY, errTTY bool
-		want                  string
+		want                  runspec.Announce
 	}{
-		{false, false, false, AnnounceBoth},  // script, CI, cron, unknown agent
-		{false, true, false, AnnounceFailed}, // git push 2>err.log at a prompt
-		{false, false, true, AnnounceFailed}, // git log | grep x at a prompt
-		{false, true, true, AnnounceFailed},  // a person at a terminal
-		{true, false, false, AnnounceBoth},   // a detected agent
-		{true, true, false, AnnounceBoth},    // an agent that gave stdout a pty
-		{true, false, true, AnnounceBoth},    //
-		{true, true, true, AnnounceBoth},     // an agent's interactive terminal
+		{false, false, false, runspec.AnnounceBoth},  // script, CI, cron, unknown agent
+		{false, true, false, runspec.AnnounceFailed}, // git push 2>err.log at a prompt
+		{false, false, true, runspec.AnnounceFailed}, // git log | grep x at a prompt
+		{false, true, true, runspec.AnnounceFailed},  // a person at a terminal
+		{true, false, false, runspec.AnnounceBoth},   // a detected agent
+		{true, true, false, runspec.AnnounceBoth},    // an agent that gave stdout a pty
+		{true, false, true, runspec.AnnounceBoth},    //
+		{true, true, true, runspec.AnnounceBoth},     // an agent's interactive terminal
 	} {
 		t.Run(fmt.Sprintf("agent=%v/stdout-tty=%v/stderr-tty=%v", c.agent, c.outTTY, c.errTTY), func(t *testing.T) {
 			ctx := AnnounceContext{Agent: c.agent, StdoutTerminal: c.outTTY, StderrTerminal: c.errTTY}
-			assert.Equal(t, c.want, ResolveAnnounce(AnnounceAuto, ctx))
-			for _, v := range []string{AnnounceStart, AnnounceEnd, AnnounceBoth, AnnounceNone, AnnounceFailed} {
+			assert.Equal(t, c.want, ResolveAnnounce(runspec.AnnounceAuto, ctx))
+			for _, v := range []runspec.Announce{runspec.AnnounceStart, runspec.AnnounceEnd, runspec.AnnounceBoth, runspec.AnnounceNone, runspec.AnnounceFailed} {
 				assert.Equal(t, v, ResolveAnnounce(v, ctx), "an explicit value stands")
 			}
 		})

@@ -1,15 +1,21 @@
 // Package app is rac's application layer: the services behind the verbs
 // (run, list, read, grep, explain, path, gc and automatic gc, rm, purge,
 // session) and their views, the stable --json shapes that the command line
-// and any other front end return. It decides policy: which store, what to
-// redact in metadata (argv, cwd, notes, rac's own messages), when gc is due.
+// and any other front end return, and the recording lifecycle (Recording:
+// created and published, fed through the redactor, finished with an
+// Outcome or left incomplete) that rac run's capture and any other
+// producer feed. It decides policy: which store, what to redact in
+// metadata (argv, cwd, notes, rac's own messages), when gc is due.
 //
 // It never imports cobra, viper, color or ui, never writes to os.Stdout or
-// os.Stderr, and never exits: front ends pass it settings as values and
-// render what it returns.
+// os.Stderr, never exits, and does not know any front end's command line
+// (Env.BackgroundGC is the front end's): front ends pass it settings as
+// values and a context that cancels, and render what it returns. Its
+// requests and results carry its own types, not capture's or record's.
 package app
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -28,6 +34,11 @@ type Env struct {
 	Now     func() time.Time
 	// Version is rac's version, stored in each recording's metadata.
 	Version string
+	// BackgroundGC is the program that does the rest of a long automatic
+	// gc pass in a process of its own, and its argv (argv[0] first): the
+	// front end's command line, which app does not know. nil: the rest
+	// waits for the next pass.
+	BackgroundGC func() (path string, argv []string, err error)
 }
 
 // Settings are the values of the settings the services need, resolved by
@@ -205,6 +216,18 @@ type Stores []*store.Store
 func (s Stores) Close() {
 	for _, st := range s {
 		st.Close()
+	}
+}
+
+// canceled is ctx's error once it is done, checked without blocking: the
+// services check it per line or per recording, so a front end that
+// cancels (an MCP client, a closed connection) stops them soon.
+func canceled(ctx context.Context) error {
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	default:
+		return nil
 	}
 }
 

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"slices"
 	"strings"
 )
@@ -15,8 +16,8 @@ type Candidate struct {
 // Candidates are the recordings of session ("" for the current one) whose
 // name (qualified: SESSION/NAME) starts with prefix; "last" leads a short
 // list. Errors complete nothing: a shell shows no error of a completion.
-func (a *App) Candidates(session, prefix string, qualified bool) []Candidate {
-	res, err := a.List(Scope{Session: session})
+func (a *App) Candidates(ctx context.Context, session, prefix string, qualified bool) []Candidate {
+	res, err := a.List(ctx, Scope{Session: session})
 	if err != nil {
 		return nil
 	}

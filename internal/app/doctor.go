@@ -17,6 +17,7 @@ import (
 	"github.com/rac-cli/rac/internal/gc"
 	"github.com/rac-cli/rac/internal/session"
 	"github.com/rac-cli/rac/internal/store"
+	"github.com/rac-cli/rac/internal/units"
 )
 
 // Check states: a check that holds, one worth knowing about, and one that
@@ -246,8 +247,9 @@ func (a *App) checkGC() Check {
 		c.Status, c.Detail = CheckOK, "never (it runs after rac run, at most once per gc.interval)"
 		return c
 	}
-	ago := a.env.Now().Sub(fi.ModTime()).Round(time.Second)
-	c.Status, c.Detail = CheckOK, fmt.Sprintf("%s ago", ago)
+	now := a.env.Now()
+	ago := now.Sub(fi.ModTime())
+	c.Status, c.Detail = CheckOK, units.Ago(fi.ModTime(), now)
 	if limit := max(a.set.GC.Interval*24, 24*time.Hour); ago > limit {
 		c.Status, c.Fix = CheckWarn, "rac out gc"
 	}

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"syscall"
 
-	"github.com/rac-cli/rac/internal/capture"
-	"github.com/rac-cli/rac/internal/record"
+	"golang.org/x/sys/unix"
+
 	"github.com/rac-cli/rac/internal/resolve"
 	"github.com/rac-cli/rac/internal/session"
 )
@@ -77,17 +77,22 @@ func ExitStatus(err error, runCmd bool) int {
 // own, except that a failed write to rac's own stdout or stderr (disk
 // full, EIO) is 1 when the command then died of the SIGPIPE rac gave it,
 // or still exited 0 (its output did not all arrive).
-func RunExit(out capture.Outcome) error {
-	if len(out.ForwardErr) > 0 && (out.Status == record.StatusExited && out.ExitCode == 0 ||
-		out.Status == record.StatusSignaled && out.Signal == syscall.SIGPIPE) {
+func RunExit(res RunResult) error {
+	out := res.Outcome
+	if res.ForwardFailed && (out.Status == StatusExited && out.ExitCode == 0 ||
+		out.Status == StatusSignaled && out.Signal == "SIGPIPE") {
 		return ExitCode{Code: 1}
 	}
 	switch out.Status {
-	case record.StatusFailedToStart:
+	case StatusFailedToStart:
 		return ExitCode{Code: out.ExitCode}
-	case record.StatusSignaled:
-		return SignalExit{Sig: out.Signal}
-	case record.StatusTimedOut:
+	case StatusSignaled:
+		sig := out.sig
+		if sig == 0 {
+			sig = unix.SignalNum(out.Signal)
+		}
+		return SignalExit{Sig: sig}
+	case StatusTimedOut:
 		return ExitCode{Code: ExitTimeout}
 	}
 	if out.ExitCode == 0 {

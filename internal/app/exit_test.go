@@ -8,9 +8,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
-	"github.com/rac-cli/rac/internal/capture"
 	"github.com/rac-cli/rac/internal/gc"
-	"github.com/rac-cli/rac/internal/record"
 	"github.com/rac-cli/rac/internal/resolve"
 	"github.com/rac-cli/rac/internal/session"
 )
@@ -46,25 +44,25 @@ func TestExitCodeError(t *testing.T) {
 }
 
 func TestRunExit(t *testing.T) {
-	forwardFailed := map[string]error{"stdout": syscall.EIO}
 	for _, tc := range []struct {
 		name string
-		out  capture.Outcome
+		res  RunResult
 		want error
 	}{
-		{"exit 0", capture.Outcome{Status: record.StatusExited}, nil},
-		{"the child's status", capture.Outcome{Status: record.StatusExited, ExitCode: 3}, ExitCode{Code: 3}},
-		{"not found", capture.Outcome{Status: record.StatusFailedToStart, ExitCode: ExitNoCommand}, ExitCode{Code: 127}},
-		{"signal", capture.Outcome{Status: record.StatusSignaled, Signal: syscall.SIGTERM}, SignalExit{Sig: syscall.SIGTERM}},
-		{"timeout", capture.Outcome{Status: record.StatusTimedOut, ExitCode: -1}, ExitCode{Code: 124}},
-		{"output lost, child exited 0", capture.Outcome{Status: record.StatusExited, ForwardErr: forwardFailed}, ExitCode{Code: 1}},
-		{"output lost, child died of rac's SIGPIPE", capture.Outcome{Status: record.StatusSignaled, Signal: syscall.SIGPIPE, ForwardErr: forwardFailed},
+		{"exit 0", RunResult{Outcome: Outcome{Status: StatusExited}}, nil},
+		{"the child's status", RunResult{Outcome: Outcome{Status: StatusExited, ExitCode: 3}}, ExitCode{Code: 3}},
+		{"not found", RunResult{Outcome: Outcome{Status: StatusFailedToStart, ExitCode: ExitNoCommand}}, ExitCode{Code: 127}},
+		{"signal", RunResult{Outcome: Outcome{Status: StatusSignaled, Signal: "SIGTERM"}}, SignalExit{Sig: syscall.SIGTERM}},
+		{"a signal without a name", RunResult{Outcome: Outcome{Status: StatusSignaled, sig: syscall.Signal(40)}}, SignalExit{Sig: syscall.Signal(40)}},
+		{"timeout", RunResult{Outcome: Outcome{Status: StatusTimedOut, ExitCode: -1}}, ExitCode{Code: 124}},
+		{"output lost, child exited 0", RunResult{Outcome: Outcome{Status: StatusExited}, ForwardFailed: true}, ExitCode{Code: 1}},
+		{"output lost, child died of rac's SIGPIPE", RunResult{Outcome: Outcome{Status: StatusSignaled, Signal: "SIGPIPE"}, ForwardFailed: true},
 			ExitCode{Code: 1}},
-		{"output lost, child failed anyway", capture.Outcome{Status: record.StatusExited, ExitCode: 2, ForwardErr: forwardFailed}, ExitCode{Code: 2}},
-		{"output lost, child killed", capture.Outcome{Status: record.StatusSignaled, Signal: syscall.SIGKILL, ForwardErr: forwardFailed},
+		{"output lost, child failed anyway", RunResult{Outcome: Outcome{Status: StatusExited, ExitCode: 2}, ForwardFailed: true}, ExitCode{Code: 2}},
+		{"output lost, child killed", RunResult{Outcome: Outcome{Status: StatusSignaled, Signal: "SIGKILL"}, ForwardFailed: true},
 			SignalExit{Sig: syscall.SIGKILL}},
 	} {
-		assert.Equal(t, tc.want, RunExit(tc.out), tc.name)
+		assert.Equal(t, tc.want, RunExit(tc.res), tc.name)
 	}
 }
 

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -14,7 +15,10 @@ import (
 // --no-redact is read through outLines, so the lines explain picks carry
 // the block state (a key's body line, a Secret's data value) as if it had
 // been redacted on the way in.
-func (a *App) Explain(ref string) (*explain.Report, error) {
+func (a *App) Explain(ctx context.Context, ref string) (*explain.Report, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	red, err := a.Redactor()
 	if err == nil {
 		_, err = a.ArgvRules()
@@ -100,7 +104,10 @@ func explainMeta(rec *record.Recording) explain.Meta {
 
 // Path returns the folder of the recording ref names, or with stream the
 // file holding that stream's bytes.
-func (a *App) Path(ref, stream string) (string, error) {
+func (a *App) Path(ctx context.Context, ref, stream string) (string, error) {
+	if err := ctx.Err(); err != nil {
+		return "", err
+	}
 	if err := checkStream(stream); err != nil {
 		return "", err
 	}

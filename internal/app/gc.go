@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -37,17 +38,16 @@ func (a *App) gcOptions() gc.Options {
 	}
 }
 
-// recordingAllowed is the free-space guard: below gc.min_free_bytes free
+// spaceForRecording is the free-space guard: below gc.min_free_bytes free
 // on the store's file system rac run does not record (one warning; the
 // command still runs and its output is still forwarded) and AutoGC runs.
-func (a *App) recordingAllowed() bool {
+func (a *App) spaceForRecording() error {
 	free, low := a.lowOnSpace()
 	if !low {
-		return true
+		return nil
 	}
-	a.warnf("not recording this command: only %s free on the file system of the store %s (gc.min_free_bytes is %s); gc runs after the command",
+	return fmt.Errorf("only %s free on the file system of the store %s (gc.min_free_bytes is %s); gc runs after the command",
 		units.Bytes(free), a.recordingPlace(), units.Bytes(a.set.GC.MinFreeBytes))
-	return false
 }
 
 // recordingPlace is where rac run would record: the first of the store's
@@ -79,8 +79,8 @@ func (a *App) lowOnSpace() (int64, bool) {
 // often when space is low), under a non-blocking lock, at most autoBudget
 // here; the rest of a longer pass continues in a detached process. It
 // reports nothing: the ref line stays rac run's last line.
-func (a *App) AutoGC() {
-	if a.set.GC.Off {
+func (a *App) AutoGC(ctx context.Context) {
+	if a.set.GC.Off || ctx.Err() != nil {
 		return
 	}
 	interval := a.set.GC.Interval
@@ -96,6 +96,9 @@ func (a *App) AutoGC() {
 	opts.Deadline = time.Now().Add(autoBudget)
 	detach := false
 	for _, st := range stores {
+		if ctx.Err() != nil {
+			return
+		}
 		if !gc.Due(st, interval, a.env.Now()) {
 			continue
 		}
@@ -122,11 +125,14 @@ func (a *App) AutoGC() {
 	}
 }
 
-// detachGC re-executes rac as "rac out gc --background" in a new process
-// session with its standard streams on /dev/null, and does not wait for
-// it: no caller ever waits on a pipe it inherited.
+// detachGC starts the front end's background gc (Env.BackgroundGC) in a
+// new process session with its standard streams on /dev/null, and does
+// not wait for it: no caller ever waits on a pipe it inherited.
 func (a *App) detachGC() {
-	exe, err := os.Executable()
+	if a.env.BackgroundGC == nil {
+		return
+	}
+	exe, argv, err := a.env.BackgroundGC()
 	if err != nil {
 		return
 	}
@@ -136,10 +142,8 @@ func (a *App) detachGC() {
 	}
 	defer null.Close()
 	cmd := &exec.Cmd{
-		Path: exe,
-		// argv[0] "rac" also lets a test binary standing in for rac
-		// dispatch to it
-		Args:        []string{"rac", "out", "gc", "--background"},
+		Path:        exe,
+		Args:        argv,
 		Env:         absStoreEnv(a.env.Environ()),
 		Dir:         "/", // never keep a mount or a deleted folder busy
 		Stdin:       null,
@@ -177,7 +181,7 @@ var ErrReported = errors.New("failed (reported above)")
 // GC is rac out gc: one pass over every store under the GC lock, or with
 // dryRun a plan that changes nothing. background is the detached rest of
 // an automatic pass. The error is ErrReported when the result holds errors.
-func (a *App) GC(dryRun, background bool) (*gc.Result, error) {
+func (a *App) GC(ctx context.Context, dryRun, background bool) (*gc.Result, error) {
 	if a.env.Getenv("GOMEMLIMIT") == "" {
 		// a pass over a large store allocates much and keeps little: a
 		// soft limit keeps this process small (GOMEMLIMIT overrides it)
@@ -193,6 +197,9 @@ func (a *App) GC(dryRun, background bool) (*gc.Result, error) {
 	if background {
 		// the rest of an automatic pass: skip a store another pass holds
 		for _, st := range stores {
+			if ctx.Err() != nil {
+				break
+			}
 			if l, err := gc.Lock(st, false); err == nil {
 				_, _ = gc.Run(st, opts)
 				pruneHarness(st, opts, a.env.Now())
@@ -203,6 +210,9 @@ func (a *App) GC(dryRun, background bool) (*gc.Result, error) {
 	}
 	total := gc.NewResult(dryRun)
 	for _, st := range stores {
+		if err := ctx.Err(); err != nil {
+			return total, err
+		}
 		res, err := gcOnce(st, opts, a.env.Now())
 		total.Merge(res)
 		if err != nil {
@@ -250,10 +260,19 @@ type RemoveResult struct {
 	Errors    []error
 }
 
+// Total is the sum of the stores' results.
+func (r RemoveResult) Total() *gc.Result {
+	total := gc.NewResult(false)
+	for _, res := range r.Results {
+		total.Merge(res)
+	}
+	return total
+}
+
 // Remove is rac out rm. When any reference is invalid or ambiguous nothing
 // is removed (a typo must not remove part of what was meant); one not
 // found is reported and the rest go.
-func (a *App) Remove(refs []string) (RemoveResult, error) {
+func (a *App) Remove(ctx context.Context, refs []string) (RemoveResult, error) {
 	var out RemoveResult
 	id, err := a.Identify(false)
 	if err != nil {
@@ -302,6 +321,9 @@ func (a *App) Remove(refs []string) (RemoveResult, error) {
 	}
 	opts := gc.Options{Now: a.env.Now}
 	for _, g := range groups {
+		if err := ctx.Err(); err != nil {
+			return out, err
+		}
 		res, err := userRemoval(g.st, func() (*gc.Result, error) { return gc.Remove(g.st, g.sess, g.names, opts) })
 		out.Results = append(out.Results, res)
 		if err != nil {
@@ -341,7 +363,7 @@ type PurgeRequest struct {
 var ErrCancelled = errors.New("purge cancelled: nothing was removed")
 
 // Purge is rac out purge.
-func (a *App) Purge(req PurgeRequest) (RemoveResult, error) {
+func (a *App) Purge(ctx context.Context, req PurgeRequest) (RemoveResult, error) {
 	var out RemoveResult
 	if req.Session == "" && !req.All || req.Session != "" && req.All {
 		return out, Usagef("rac out purge needs --session S or --all (one of them)")
@@ -390,6 +412,9 @@ func (a *App) Purge(req PurgeRequest) (RemoveResult, error) {
 	}
 	opts := gc.Options{Now: a.env.Now}
 	for _, t := range targets {
+		if err := ctx.Err(); err != nil {
+			return out, err
+		}
 		res, err := userRemoval(t.st, func() (*gc.Result, error) { return gc.Purge(t.st, t.sess, opts) })
 		out.Results = append(out.Results, res)
 		if err != nil {

@@ -2,6 +2,7 @@ package app
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"errors"
 	"io"
@@ -44,7 +45,7 @@ type GrepLine struct {
 // and writes each hit to w as grep does, or as JSON. It returns the number
 // of hits. A recording that cannot be read is a warning and the search
 // goes on.
-func (a *App) Grep(req GrepRequest, w io.Writer) (int, error) {
+func (a *App) Grep(ctx context.Context, req GrepRequest, w io.Writer) (int, error) {
 	s, err := search.New(search.Options{Text: req.Text, IgnoreCase: req.IgnoreCase, Context: req.Context})
 	switch {
 	case errors.Is(err, search.ErrEmptyText):
@@ -65,6 +66,9 @@ func (a *App) Grep(req GrepRequest, w io.Writer) (int, error) {
 	hits := 0
 	var last groupEnd
 	err = s.Walk(jobs, func(r search.Result) error {
+		if err := canceled(ctx); err != nil {
+			return err
+		}
 		ref := r.Job.Session.Name + "/" + r.Job.Name
 		if r.Err != nil {
 			a.warnf("skipping %s: %s", ref, FirstLine(r.Err))

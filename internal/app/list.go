@@ -2,6 +2,7 @@ package app
 
 import (
 	"cmp"
+	"context"
 	"slices"
 	"time"
 
@@ -45,7 +46,7 @@ type ListResult struct {
 
 // List describes the recordings of the scope by start time, the newest
 // last, also across sessions (ties by session, then sequence number).
-func (a *App) List(sc Scope) (ListResult, error) {
+func (a *App) List(ctx context.Context, sc Scope) (ListResult, error) {
 	red, err := a.Redactor()
 	if err == nil {
 		_, err = a.ArgvRules()
@@ -64,6 +65,9 @@ func (a *App) List(sc Scope) (ListResult, error) {
 	}
 	res := ListResult{Entries: []ListEntry{}, Sessions: sessions}
 	err = a.eachRecording(stores, sessions, func(r *record.Recording) error {
+		if err := canceled(ctx); err != nil {
+			return err
+		}
 		res.Entries = append(res.Entries, entryOf(r, red.String, a.argvGrammar))
 		return nil
 	})

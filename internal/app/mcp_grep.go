@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"errors"
 
 	"github.com/rac-cli/rac/internal/record"
@@ -14,7 +15,7 @@ import (
 // maxText bytes and passed through the redactor, in the order Grep prints
 // them. It returns the number of hits; fn returning search.ErrStop ends
 // the search early.
-func (a *App) GrepEach(req GrepRequest, maxText int, fn func(GrepHit) error) (int, error) {
+func (a *App) GrepEach(ctx context.Context, req GrepRequest, maxText int, fn func(GrepHit) error) (int, error) {
 	s, err := search.New(search.Options{Text: req.Text, IgnoreCase: req.IgnoreCase, Context: req.Context})
 	switch {
 	case errors.Is(err, search.ErrEmptyText):
@@ -39,6 +40,9 @@ func (a *App) GrepEach(req GrepRequest, maxText int, fn func(GrepHit) error) (in
 	}
 	hits := 0
 	err = s.Walk(jobs, func(r search.Result) error {
+		if err := canceled(ctx); err != nil {
+			return err
+		}
 		if r.Err != nil {
 			a.warnf("skipping %s/%s: %s", r.Job.Session.Name, r.Job.Name, FirstLine(r.Err))
 		}

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"slices"
 
 	"github.com/rac-cli/rac/internal/record"
@@ -25,7 +26,7 @@ type LinesInfo struct {
 // When no stream is named it reads the only stream with output, so line
 // numbers are that stream's and a tail stays O(lines). Notes go to Note as
 // for Read. fn may return record.ErrStop to end early.
-func (a *App) ReadLines(req ReadRequest, maxText int, fn func(l ReadLine, more int) error) (LinesInfo, error) {
+func (a *App) ReadLines(ctx context.Context, req ReadRequest, maxText int, fn func(l ReadLine, more int) error) (LinesInfo, error) {
 	if err := checkStream(req.Stream); err != nil {
 		return LinesInfo{}, err
 	}
@@ -79,6 +80,9 @@ func (a *App) ReadLines(req ReadRequest, maxText int, fn func(l ReadLine, more i
 	}
 	defer out.close()
 	err = rec.Lines(lo, func(l record.Line) error {
+		if err := canceled(ctx); err != nil {
+			return err
+		}
 		text := l.Text
 		if l.Marker {
 			out.marker(l)

@@ -1,6 +1,7 @@
 package app_test
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/rac-cli/rac/internal/app"
 	"github.com/rac-cli/rac/internal/redact/redacttest"
+	"github.com/rac-cli/rac/internal/runspec"
 )
 
 // store is a store in a temporary folder; record runs a command into it.
@@ -50,8 +52,8 @@ func (s *store) record(t testing.TB, redact bool, maxBytes int64, file string) s
 	null, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
 	require.NoError(t, err)
 	defer null.Close()
-	res, err := s.app(redact, maxBytes).Run(app.RunRequest{Argv: []string{"cat", file}, Stdin: null, Stdout: null, Stderr: null,
-		Announce: app.AnnounceNone, Mode: "pipe", DrainTimeout: time.Second, KillAfter: time.Second})
+	res, err := s.app(redact, maxBytes).Run(context.Background(), app.RunRequest{Argv: []string{"cat", file}, Stdin: null, Stdout: null, Stderr: null,
+		Announce: runspec.AnnounceNone, Mode: "pipe", DrainTimeout: time.Second, KillAfter: time.Second})
 	require.NoError(t, err)
 	require.NotEmpty(t, res.Ref)
 	return res.Ref
@@ -107,7 +109,7 @@ func TestNoRedactWindows(t *testing.T) {
 
 	read := func(req app.ReadRequest) []app.ReadLine {
 		var got []app.ReadLine
-		_, err := a.ReadLines(req, 1<<20, func(l app.ReadLine, _ int) error {
+		_, err := a.ReadLines(context.Background(), req, 1<<20, func(l app.ReadLine, _ int) error {
 			got = append(got, l)
 			return nil
 		})
@@ -138,7 +140,7 @@ func TestNoRedactWindows(t *testing.T) {
 	for _, text := range []string{bodies[2][:8], "dbhost", "settings.json", "Secret"} {
 		for ctx := range 3 {
 			hits := 0
-			_, err := a.GrepEach(app.GrepRequest{Text: text, Context: ctx, Scope: app.Scope{Session: "test"}}, 1<<20, func(h app.GrepHit) error {
+			_, err := a.GrepEach(context.Background(), app.GrepRequest{Text: text, Context: ctx, Scope: app.Scope{Session: "test"}}, 1<<20, func(h app.GrepHit) error {
 				hits++
 				require.Equal(t, full[h.Line-1].Text, h.Text, "grep %q line %d", text, h.Line)
 				for _, l := range append(h.Before, h.After...) {
@@ -151,7 +153,7 @@ func TestNoRedactWindows(t *testing.T) {
 		}
 	}
 
-	rep, err := a.Explain(ref)
+	rep, err := a.Explain(context.Background(), ref)
 	require.NoError(t, err)
 	var picked strings.Builder
 	for _, l := range rep.Lines {
@@ -176,7 +178,7 @@ func BenchmarkReadTail30MiB(b *testing.B) {
 		b.Run("read/"+kind, func(b *testing.B) {
 			for b.Loop() {
 				lines := 0
-				_, err := a.ReadLines(app.ReadRequest{Ref: refs[kind], Tail: 80}, 2048, func(app.ReadLine, int) error {
+				_, err := a.ReadLines(context.Background(), app.ReadRequest{Ref: refs[kind], Tail: 80}, 2048, func(app.ReadLine, int) error {
 					lines++
 					return nil
 				})
@@ -186,7 +188,7 @@ func BenchmarkReadTail30MiB(b *testing.B) {
 		})
 		b.Run("explain/"+kind, func(b *testing.B) {
 			for b.Loop() {
-				_, err := a.Explain(refs[kind])
+				_, err := a.Explain(context.Background(), refs[kind])
 				require.NoError(b, err)
 			}
 		})

@@ -2,6 +2,7 @@ package app
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -52,13 +53,13 @@ type Ended struct {
 // Read writes the recording's output, as the request asks, to w. Notes
 // for the reader (running, incomplete, cut, never started) go to Note.
 // With Follow, the returned Ended says how the recording ended.
-func (a *App) Read(req ReadRequest, w io.Writer) (*Ended, error) {
+func (a *App) Read(ctx context.Context, req ReadRequest, w io.Writer) (*Ended, error) {
 	var ended *Ended
-	err := a.read(req, w, &ended)
+	err := a.read(ctx, req, w, &ended)
 	return ended, err
 }
 
-func (a *App) read(req ReadRequest, w io.Writer, ended **Ended) error {
+func (a *App) read(ctx context.Context, req ReadRequest, w io.Writer, ended **Ended) error {
 	if err := checkStream(req.Stream); err != nil {
 		return err
 	}
@@ -107,8 +108,16 @@ func (a *App) read(req ReadRequest, w io.Writer, ended **Ended) error {
 		return bw.Flush()
 	}
 	print := linePrinter(req, bw)
+	print = func(next func(record.Line) error) func(record.Line) error {
+		return func(l record.Line) error {
+			if err := canceled(ctx); err != nil {
+				return err
+			}
+			return next(l)
+		}
+	}(print)
 	if req.Follow {
-		return a.follow(rec, req.Stream, bw, print, ended)
+		return a.follow(ctx, rec, req.Stream, bw, print, ended)
 	}
 	printed := 0
 	if err := rec.Lines(lo, func(l record.Line) error { printed++; return print(l) }); err != nil {
@@ -153,9 +162,16 @@ func linePrinter(req ReadRequest, w *bufio.Writer) func(record.Line) error {
 	}
 }
 
-func (a *App) follow(rec *record.Recording, stream string, w *bufio.Writer, print func(record.Line) error, ended **Ended) error {
-	wait, done := rec.WaitFunc(500 * time.Millisecond)
+func (a *App) follow(ctx context.Context, rec *record.Recording, stream string, w *bufio.Writer, print func(record.Line) error, ended **Ended) error {
+	bounded, done := rec.WaitFunc(500 * time.Millisecond)
 	defer done()
+	// a cancelled ctx ends the wait for more within its bound
+	wait := func() error {
+		if err := canceled(ctx); err != nil {
+			return err
+		}
+		return bounded()
+	}
 	if err := rec.Follow(record.FollowOptions{Stream: stream, Wait: wait}, print); err != nil {
 		return err
 	}

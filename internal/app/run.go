@@ -1,12 +1,12 @@
 package app
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 	"unicode/utf8"
@@ -14,42 +14,38 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/rac-cli/rac/internal/capture"
+	"github.com/rac-cli/rac/internal/interactive"
+	"github.com/rac-cli/rac/internal/outcome"
 	"github.com/rac-cli/rac/internal/record"
 	"github.com/rac-cli/rac/internal/redact"
 	"github.com/rac-cli/rac/internal/resolve"
+	"github.com/rac-cli/rac/internal/runspec"
 	"github.com/rac-cli/rac/internal/session"
-	"github.com/rac-cli/rac/internal/store"
+	"github.com/rac-cli/rac/internal/sigcatch"
+	"github.com/rac-cli/rac/internal/terminal"
 	"github.com/rac-cli/rac/internal/termtext"
-)
-
-// Announce values: which of rac run's own lines it prints.
-const (
-	AnnounceAuto  = "auto"
-	AnnounceStart = "start"
-	AnnounceEnd   = "end"
-	AnnounceBoth  = "both"
-	AnnounceNone  = "none"
-	// AnnounceFailed prints the reference only when the command failed
-	// (or its recording was cut): a successful command prints exactly
-	// what it prints without rac.
-	AnnounceFailed = "failed"
 )
 
 // RunRequest is one rac run.
 type RunRequest struct {
-	Argv                             []string
-	Stdin, Stdout, Stderr            *os.File
+	Argv                  []string
+	Stdin, Stdout, Stderr *os.File
+	// OutErrShared reports whether rac's stdout and stderr go to one
+	// place (a terminal, one file), so a line the command left open on
+	// either is open where rac writes its own lines; asked only once the
+	// command has ended, off the start-up path. nil: not shared.
+	OutErrShared                     func() bool
 	Timeout, KillAfter, DrainTimeout time.Duration
-	Announce                         string
+	Announce                         runspec.Announce
 	// Mode is run.mode: auto, pipe, pty or passthrough.
-	Mode string
+	Mode runspec.Mode
 	// Interactive names more programs passthrough takes (run.interactive).
 	Interactive  []string
 	SignalSettle time.Duration
 	// Signals are the signals the run catches, when the caller started
-	// catching them early (capture.CatchSignals, stopped by the caller);
-	// nil: Run catches its own.
-	Signals                  *capture.Signals
+	// catching them early (CatchRunSignals, stopped by the caller); nil:
+	// Run catches its own.
+	Signals                  *Signals
 	Summary                  bool
 	SummaryHead, SummaryTail int
 	// OnStart is called with the reference before the command starts,
@@ -57,16 +53,27 @@ type RunRequest struct {
 	OnStart func(ref string)
 	// OnExit is called as soon as the command has ended, before rac
 	// writes anything else about it.
-	OnExit func(out capture.Outcome)
+	OnExit func(CommandEnded)
+}
+
+// CommandEnded is what the front end hears as soon as the command ended.
+type CommandEnded struct {
+	// StartErr is why the command could not be started (redacted), ""
+	// when it started.
+	StartErr string
+	// LineOpen: the command's forwarded output left a line open where rac
+	// writes its own lines (stderr, or either with OutErrShared).
+	LineOpen bool
 }
 
 // RunResult is what one rac run did.
 type RunResult struct {
-	Outcome capture.Outcome
+	// Outcome is how the command ended; its notes are redacted.
+	Outcome Outcome
 	// Ref is the recording's qualified reference, "" when not recorded.
 	Ref, Session, Name string
 	// Announce is the request's Announce with auto resolved.
-	Announce string
+	Announce runspec.Announce
 	// Mode is how the command was connected: pipes, combined, pty or
 	// passthrough (meta.json's mode).
 	Mode string
@@ -78,7 +85,29 @@ type RunResult struct {
 	// Cut: the command printed more than the recording keeps
 	// (record.max_bytes), so its middle was dropped.
 	Cut bool
+	// ForwardFailed: a write to rac's own stdout or stderr failed (disk
+	// full, EIO; not a reader that closed its end), so the command's
+	// output did not all arrive.
+	ForwardFailed bool
 }
+
+// Signals are the signals rac run catches (the ones it relays to the
+// command, and those that only stop it).
+type Signals struct{ s *capture.Signals }
+
+// CatchRunSignals starts catching rac run's signals, or takes over the
+// ones rac began catching from its package initialisers when its command
+// line is "rac run ..." (sigcatch). The caller stops them.
+func CatchRunSignals() *Signals {
+	s := sigcatch.Early()
+	if s == nil {
+		s = capture.CatchSignals()
+	}
+	return &Signals{s}
+}
+
+// Stop ends the catching (in the background).
+func (s *Signals) Stop() { s.s.Stop() }
 
 // RunView is the stable shape of rac run --json.
 type RunView struct {
@@ -122,14 +151,14 @@ type AnnounceContext struct {
 // terminal (either stream on it: git push 2>err.log at a prompt) gets the
 // reference only when there is something to read, so a successful git
 // status prints exactly what git prints.
-func ResolveAnnounce(announce string, c AnnounceContext) string {
-	if announce != AnnounceAuto {
+func ResolveAnnounce(announce runspec.Announce, c AnnounceContext) runspec.Announce {
+	if announce != runspec.AnnounceAuto {
 		return announce
 	}
 	if c.Agent || (!c.StdoutTerminal && !c.StderrTerminal) {
-		return AnnounceBoth
+		return runspec.AnnounceBoth
 	}
-	return AnnounceFailed
+	return runspec.AnnounceFailed
 }
 
 // EndLine reports whether rac run prints its closing "rac: ref" line:
@@ -137,10 +166,10 @@ func ResolveAnnounce(announce string, c AnnounceContext) string {
 // printed more than a recording keeps.
 func (r RunResult) EndLine() bool {
 	switch r.Announce {
-	case AnnounceEnd, AnnounceBoth:
+	case runspec.AnnounceEnd, runspec.AnnounceBoth:
 		return true
-	case AnnounceFailed:
-		return r.Outcome.Status != record.StatusExited || r.Outcome.ExitCode != 0 || r.Cut
+	case runspec.AnnounceFailed:
+		return r.Outcome.Status != StatusExited || r.Outcome.ExitCode != 0 || r.Cut
 	}
 	return false
 }
@@ -150,9 +179,9 @@ func (r RunResult) View() RunView {
 	out := r.Outcome
 	v := RunView{
 		Status: out.Status, DurationMS: r.Duration.Milliseconds(),
-		StdoutBytes: out.Received[record.Stdout].Bytes, StderrBytes: out.Received[record.Stderr].Bytes,
-		StdoutLines: out.Received[record.Stdout].Lines, StderrLines: out.Received[record.Stderr].Lines,
-		CombinedBytes: out.Received[record.Combined].Bytes, CombinedLines: out.Received[record.Combined].Lines,
+		StdoutBytes: out.Received[StreamStdout].Bytes, StderrBytes: out.Received[StreamStderr].Bytes,
+		StdoutLines: out.Received[StreamStdout].Lines, StderrLines: out.Received[StreamStderr].Lines,
+		CombinedBytes: out.Received[StreamCombined].Bytes, CombinedLines: out.Received[StreamCombined].Lines,
 		Mode: r.Mode, Notes: validUTF8s(r.Notes),
 	}
 	if r.Ref != "" {
@@ -160,12 +189,12 @@ func (r RunResult) View() RunView {
 		v.Ref, v.Session, v.Name = &ref, &sess, &name
 	}
 	switch out.Status {
-	case record.StatusExited, record.StatusFailedToStart:
+	case StatusExited, StatusFailedToStart:
 		code := out.ExitCode
 		v.ExitCode = &code
 	}
-	if out.Signal != 0 {
-		s := unix.SignalName(out.Signal)
+	if out.Signal != "" || out.sig != 0 {
+		s := out.Signal
 		v.Signal = &s
 	}
 	return v
@@ -176,11 +205,6 @@ func CheckRun(req RunRequest) error {
 	if len(req.Argv) == 0 {
 		return Usagef("missing command: rac run [flags] [--] CMD [ARGS...]")
 	}
-	switch req.Announce {
-	case AnnounceAuto, AnnounceStart, AnnounceEnd, AnnounceBoth, AnnounceNone, AnnounceFailed:
-	default:
-		return Usagef("invalid --announce %q: use start, end, both, failed, none or auto", req.Announce)
-	}
 	if req.Timeout < 0 || req.KillAfter < 0 || req.DrainTimeout < 0 {
 		return Usagef("durations must not be negative")
 	}
@@ -190,214 +214,239 @@ func CheckRun(req RunRequest) error {
 	return nil
 }
 
-// Run runs the command as without rac and records it. A failure to record
-// is a warning: the command runs all the same. The returned error is rac's
-// own failure before the command ran.
-func (a *App) Run(req RunRequest) (RunResult, error) {
+// Run runs the command as without rac and records it: the capture of
+// its output feeding a Recording. A failure to record is a warning: the
+// command runs all the same. The returned error is rac's own failure
+// before the command ran. Cancelling ctx stops the command as a SIGTERM to
+// rac would.
+func (a *App) Run(ctx context.Context, req RunRequest) (RunResult, error) {
 	if err := CheckRun(req); err != nil {
+		return RunResult{}, err
+	}
+	if err := ctx.Err(); err != nil {
 		return RunResult{}, err
 	}
 	a.WarmRedactor()
 	sigs := req.Signals
 	if sigs == nil {
-		sigs = capture.CatchSignals()
+		sigs = CatchRunSignals()
 		defer sigs.Stop()
 	}
-	lay := a.layout(req)
-	id, idErr := a.Identify(false)
-	if idErr != nil && (a.set.Session != "" || !errors.Is(idErr, session.ErrInvalidName)) {
-		return RunResult{}, idErr // a bad --session flag is rac's own bad flag
-	}
-	// Built even with redaction off: rac's own lines about the command
-	// (warnings, summary, errors) are always redacted.
-	red, err := a.Redactor()
-	if err == nil {
-		_, err = a.ArgvRules() // a bad redact.args stops the run like a bad rule
-	}
+	plan, err := a.planRun(req)
 	if err != nil {
 		return RunResult{}, err
 	}
-	res := RunResult{Announce: ResolveAnnounce(req.Announce, AnnounceContext{
-		Agent:          id.FromAgent || lay.agent,
-		StdoutTerminal: capture.IsTerminal(req.Stdout),
-		StderrTerminal: capture.IsTerminal(req.Stderr),
-	})}
-	res.Mode = lay.recMode
-	var rec *record.Writer
-	var held []string // warnings of startRecording, printed after the start line
-	switch {
-	case idErr != nil:
-		// a bad RAC_SESSION must not cost the user the command itself
-		a.warnf("not recording this command: %v", idErr)
-	case a.recordingAllowed():
-		// a note about where the recording went (a fallback store) comes
-		// after the start line, which is the line an agent's tool
-		// output most reliably keeps
-		warn := a.Warn
-		a.Warn = func(m string) { held = append(held, m) }
-		rec = a.startRecording(id, req.Argv, lay)
-		a.Warn = warn
-	}
-	reds := &streamRedactors{red: red, oneWorker: lay.mode == capture.ModePTY}
-	var filter func(string, io.Writer) io.WriteCloser
-	if a.set.RedactEnabled {
-		filter = reds.filter
-	}
+	res := RunResult{Announce: plan.announce, Mode: plan.lay.recMode}
+	rec := a.runRecording(req, plan)
 	if rec != nil {
-		res.Ref, res.Session, res.Name = rec.Ref(), rec.Session, rec.Name
-		if req.OnStart != nil && (res.Announce == AnnounceStart || res.Announce == AnnounceBoth) {
+		res.Ref, res.Session, res.Name = rec.Ref(), rec.Session(), rec.Name()
+		if req.OnStart != nil && (res.Announce == runspec.AnnounceStart || res.Announce == runspec.AnnounceBoth) {
 			req.OnStart(rec.Ref())
 		}
-	}
-	for _, m := range held {
-		a.Warn(m)
-	}
-	var collectors map[string]*Collector
-	var tee func(string) io.Writer
-	var teeReds []*redact.Writer
-	if req.Summary {
-		collectors = map[string]*Collector{}
-		tees := map[string]io.Writer{}
-		for _, s := range lay.streams {
-			c := NewCollector(req.SummaryHead + req.SummaryTail)
-			collectors[s], tees[s] = c, c
-			if !a.set.RedactEnabled {
-				// the summary goes to an agent: with --no-redact it is
-				// still built from redacted output, blocks and all
-				w := red.NewWriterOptions(c, redact.WriterOptions{Workers: 1})
-				teeReds = append(teeReds, w)
-				tees[s] = summaryTee{w}
-			}
-		}
-		tee = func(s string) io.Writer {
-			if w, ok := tees[s]; ok {
-				return w
-			}
-			return nil
+		// after the start line, which is the line an agent's tool output
+		// most reliably keeps
+		for _, m := range rec.Warnings() {
+			a.Warn(m)
 		}
 	}
+	sum := a.summaryTees(req, plan)
 	started := a.env.Now()
-	out := capture.Run(capture.RunOptions{
-		Argv: req.Argv, Env: childEnv(a.env.Environ(), rec),
-		Stdin: req.Stdin, Stdout: req.Stdout, Stderr: req.Stderr,
-		Timeout: req.Timeout, KillAfter: req.KillAfter, DrainTimeout: req.DrainTimeout,
-		Rec: rec, Warn: func(m string) { a.Warn(red.String(m)) }, Now: a.env.Now,
-		Tee: tee, NoForward: req.Summary, Filter: filter,
-		Mode: lay.mode, Combined: lay.combined, SignalSettle: req.SignalSettle, Signals: sigs,
-		OnStopping: func(sig syscall.Signal) {
-			if rec != nil {
-				_ = rec.MarkStopping(unix.SignalName(sig)) // best effort, like all recording
-			}
-		},
-	})
-	for _, w := range teeReds {
-		// a failed redactor has written its marker and nothing after it
-		_ = w.Close()
-	}
-	for _, c := range collectors {
-		_ = c.Close() // ends a last line; it cannot fail
-	}
-	if out.Status == record.StatusFailedToStart {
+	out := a.capture(ctx, req, plan, rec, sigs, sum)
+	sum.close()
+	if out.Status == StatusFailedToStart {
 		out.Notes = append(out.Notes, out.StartErr.Error())
 	}
 	if req.OnExit != nil {
-		req.OnExit(out)
+		req.OnExit(commandEnded(req, plan, out))
+	}
+	outcome := Outcome{
+		Status: out.Status, ExitCode: out.ExitCode, Signal: signalName(out.Signal),
+		Notes: out.Notes, Received: streamCounts(out.Received), sig: out.Signal,
 	}
 	if rec != nil {
-		a.finish(rec, out, reds.counts())
+		if err := rec.Finish(outcome); err != nil {
+			a.warnf("recording %s broken off: %v; the command's output was still forwarded in full", rec.Ref(), FirstLine(err))
+		}
 	}
-	res.Outcome = out
 	res.Duration = a.env.Now().Sub(started)
-	var total int64
-	for _, c := range out.Received {
-		total += c.Bytes
-	}
-	res.Cut = a.set.MaxBytes > 0 && total > a.set.MaxBytes
+	res.ForwardFailed = len(out.ForwardErr) > 0
+	res.Cut = a.set.MaxBytes > 0 && totalBytes(outcome.Received) > a.set.MaxBytes
 	for _, n := range out.Notes {
-		res.Notes = append(res.Notes, red.String(n))
+		res.Notes = append(res.Notes, plan.red.String(n))
 	}
+	outcome.Notes = res.Notes
+	res.Outcome = outcome
 	if req.Summary {
 		refLine := "rac: not recorded"
 		if rec != nil {
 			refLine = "rac: ref " + rec.Ref()
 		}
-		res.Summary = a.summary(req, lay, out, collectors, refLine)
+		res.Summary = a.summary(req, plan.lay, outcome, sum.collectors, refLine)
 	}
 	return res, nil
 }
 
-// finish writes the footer: the outcome, counts, notes (redacted) and
-// redaction counts.
-func (a *App) finish(rec *record.Writer, out capture.Outcome, redactions map[string]int) {
-	footer := record.Footer{
-		Status: out.Status, EndedAt: a.env.Now().UTC(),
-		Received: out.Received, Redactions: redactions,
+func commandEnded(req RunRequest, p runPlan, out capture.Outcome) CommandEnded {
+	if out.Status == StatusFailedToStart {
+		return CommandEnded{StartErr: p.red.String(out.StartErr.Error())}
 	}
-	switch out.Status {
-	case record.StatusExited:
-		code := out.ExitCode
-		footer.ExitCode = &code
-	case record.StatusSignaled, record.StatusTimedOut:
-		if out.Signal != 0 {
-			footer.Signal = unix.SignalName(out.Signal)
-		}
-	}
-	for _, n := range out.Notes {
-		footer.Notes = append(footer.Notes, a.redactString(n))
-	}
-	var ferr error
-	withPrivateUmask(func() { ferr = rec.Finish(footer) })
-	if serr := errors.Join(rec.Err(), ferr); serr != nil {
-		a.warnf("recording %s broken off: %v; the command's output was still forwarded in full", rec.Ref(), FirstLine(serr))
-	}
+	return CommandEnded{LineOpen: out.OpenLine(req.OutErrShared != nil && req.OutErrShared())}
 }
 
-func (a *App) summary(req RunRequest, lay layout, out capture.Outcome, cs map[string]*Collector, refLine string) []string {
-	sig := ""
-	if out.Signal != 0 {
-		sig = unix.SignalName(out.Signal)
-	}
-	argv := a.redactArgv(req.Argv)
-	var streams []SummaryStream
-	for _, s := range lay.streams {
-		rc := out.Received[s]
-		streams = append(streams, SummaryStream{Name: s, Lines: rc.Lines, Bytes: rc.Bytes, Output: cs[s]})
-	}
-	return Summary(termtext.QuoteArgv(argv), OutcomeWord(out.Status, out.ExitCode, sig), streams, req.SummaryHead, req.SummaryTail, refLine)
+// runPlan is what rac run decided before anything runs.
+type runPlan struct {
+	lay      layout
+	id       session.Identity
+	idErr    error // a bad RAC_SESSION: the command runs unrecorded
+	red      *redact.Redactor
+	announce runspec.Announce
 }
 
-// startRecording opens the store and creates the recording, with argv and
-// cwd redacted when redaction is on (curl -H, git clone
-// https://user:TOKEN@..., and through the argv grammar --password X,
-// mysql -pX). Any failure is one warning and no recording.
-func (a *App) startRecording(id session.Identity, argv []string, lay layout) *record.Writer {
-	cwd, _ := os.Getwd()
-	if a.set.RedactEnabled {
-		argv, cwd = a.redactArgv(argv), a.redactString(cwd)
+func (a *App) planRun(req RunRequest) (runPlan, error) {
+	p := runPlan{lay: a.layout(req)}
+	p.id, p.idErr = a.Identify(false)
+	if p.idErr != nil && (a.set.Session != "" || !errors.Is(p.idErr, session.ErrInvalidName)) {
+		return p, p.idErr // a bad --session flag is rac's own bad flag
 	}
-	argv = boundArgv(argv, maxStoredArgv)
-	var rec *record.Writer
+	// Built even with redaction off: rac's own lines about the command
+	// (warnings, summary, errors) are always redacted.
 	var err error
-	withPrivateUmask(func() {
-		var sd *store.Session
-		sd, err = a.openSessionInPlaces(id, a.set.StoreWorkdir)
-		if err != nil {
-			return
-		}
-		defer sd.Close()
-		defer sd.Store.Close()
-		rec, err = record.Create(record.CreateOptions{
-			Session: sd, Argv: argv, Cwd: cwd, Mode: lay.recMode, Redact: a.set.RedactEnabled,
-			Streams: lay.streams, RacVersion: a.env.Version, Now: a.env.Now,
-			MaxBytes: a.set.MaxBytes, HeadBytes: a.set.HeadBytes,
-			Parent: parentRef(a.env.Getenv("RAC_REF")),
-		})
+	p.red, err = a.Redactor()
+	if err == nil {
+		_, err = a.ArgvRules() // a bad redact.args stops the run like a bad rule
+	}
+	if err != nil {
+		return p, err
+	}
+	p.announce = ResolveAnnounce(req.Announce, AnnounceContext{
+		Agent:          p.id.FromAgent || p.lay.agent,
+		StdoutTerminal: terminal.Is(req.Stdout),
+		StderrTerminal: terminal.Is(req.Stderr),
+	})
+	return p, nil
+}
+
+// runRecording creates rac run's recording; a failure is one warning and
+// no recording (the command runs all the same).
+func (a *App) runRecording(req RunRequest, p runPlan) *Recording {
+	if p.idErr != nil {
+		// a bad RAC_SESSION must not cost the user the command itself
+		a.warnf("not recording this command: %v", p.idErr)
+		return nil
+	}
+	if err := a.spaceForRecording(); err != nil {
+		a.warnf("not recording this command: %v", err)
+		return nil
+	}
+	rec, err := a.createRecording(p.id, RecordingRequest{
+		Argv: req.Argv, Mode: p.lay.recMode, Streams: p.lay.streams,
+		OneWorker: p.lay.mode == runspec.ModePTY,
 	})
 	if err != nil {
 		a.warnf("not recording this command: %v", FirstLine(err))
 		return nil
 	}
 	return rec
+}
+
+// capture runs the command, its output feeding rec (nil: unrecorded) and
+// the summary's collectors.
+func (a *App) capture(ctx context.Context, req RunRequest, p runPlan, rec *Recording, sigs *Signals, sum *summaryTees) capture.Outcome {
+	o := capture.RunOptions{
+		Argv: req.Argv, Env: childEnv(a.env.Environ(), rec),
+		Stdin: req.Stdin, Stdout: req.Stdout, Stderr: req.Stderr,
+		Timeout: req.Timeout, KillAfter: req.KillAfter, DrainTimeout: req.DrainTimeout,
+		Warn: func(m string) { a.Warn(p.red.String(m)) }, Now: a.env.Now,
+		Tee: sum.tee, NoForward: req.Summary,
+		Mode: p.lay.mode, Combined: p.lay.combined, SignalSettle: req.SignalSettle, Signals: sigs.s,
+		OnStopping: func(syscall.Signal) {},
+	}
+	reds := &streamRedactors{red: p.red, oneWorker: p.lay.mode == runspec.ModePTY}
+	if rec != nil {
+		o.Rec, reds = rec.w, rec.reds
+		o.OnStopping = func(sig syscall.Signal) { rec.Stopping(unix.SignalName(sig)) }
+	}
+	if a.set.RedactEnabled {
+		o.Filter = reds.filter
+	}
+	// cancelling ctx is a SIGTERM to rac: relayed to the command as one
+	// from outside would be
+	stop := context.AfterFunc(ctx, func() {
+		select {
+		case sigs.s.C <- syscall.SIGTERM:
+		default:
+		}
+	})
+	defer stop()
+	return capture.Run(o)
+}
+
+// summaryTees are --summary's collectors, one per stream, fed the output
+// as stored (redacted).
+type summaryTees struct {
+	collectors map[string]*Collector
+	tees       map[string]io.Writer
+	reds       []*redact.Writer
+}
+
+func (a *App) summaryTees(req RunRequest, p runPlan) *summaryTees {
+	s := &summaryTees{}
+	if !req.Summary {
+		return s
+	}
+	s.collectors, s.tees = map[string]*Collector{}, map[string]io.Writer{}
+	for _, name := range p.lay.streams {
+		c := NewCollector(req.SummaryHead + req.SummaryTail)
+		s.collectors[name], s.tees[name] = c, c
+		if !a.set.RedactEnabled {
+			// the summary goes to an agent: with --no-redact it is
+			// still built from redacted output, blocks and all
+			w := p.red.NewWriterOptions(c, redact.WriterOptions{Workers: 1})
+			s.reds = append(s.reds, w)
+			s.tees[name] = summaryTee{w}
+		}
+	}
+	return s
+}
+
+// tee is capture's Tee (nil without --summary).
+func (s *summaryTees) tee(stream string) io.Writer {
+	if w, ok := s.tees[stream]; ok {
+		return w
+	}
+	return nil
+}
+
+func (s *summaryTees) close() {
+	for _, w := range s.reds {
+		// a failed redactor has written its marker and nothing after it
+		_ = w.Close()
+	}
+	for _, c := range s.collectors {
+		_ = c.Close() // ends a last line; it cannot fail
+	}
+}
+
+func totalBytes(m map[string]StreamCounts) int64 {
+	var n int64
+	for _, c := range m {
+		n += c.Bytes
+	}
+	return n
+}
+
+func (a *App) summary(req RunRequest, lay layout, out Outcome, cs map[string]*Collector, refLine string) []string {
+	argv := a.redactArgv(req.Argv)
+	var streams []SummaryStream
+	for _, s := range lay.streams {
+		rc := out.Received[s]
+		streams = append(streams, SummaryStream{Name: s, Lines: rc.Lines, Bytes: rc.Bytes, Output: cs[s]})
+	}
+	var code *int // as rac run --json says it: for exited and failed_to_start
+	if out.Status == StatusExited || out.Status == StatusFailedToStart {
+		code = &out.ExitCode
+	}
+	return Summary(termtext.QuoteArgv(argv), outcome.Of(out.Status, code, out.Signal).Long(), streams, req.SummaryHead, req.SummaryTail, refLine)
 }
 
 // parentRef is the RAC_REF rac found in its environment when it is a
@@ -423,7 +472,7 @@ func withPrivateUmask(fn func()) {
 
 // childEnv is rac's environment with RAC_REF naming this recording (and
 // without an inherited RAC_REF when there is no recording).
-func childEnv(environ []string, rec *record.Writer) []string {
+func childEnv(environ []string, rec *Recording) []string {
 	env := make([]string, 0, len(environ)+1)
 	for _, kv := range environ {
 		if !strings.HasPrefix(kv, "RAC_REF=") {
@@ -446,49 +495,9 @@ func (t summaryTee) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// streamRedactors makes one redacting writer per stream and sums their
-// counts for the footer.
-type streamRedactors struct {
-	red *redact.Redactor
-	// oneWorker: pty mode's one stream comes at the tty layer's pace
-	// (55-70 MB/s), which one goroutine redacts with time to spare (about
-	// 650 MB/s); workers would only add handoffs, and take CPU from the
-	// command and the kernel's tty worker
-	oneWorker bool
-	mu        sync.Mutex
-	ws        []*redact.Writer
-}
-
-func (s *streamRedactors) filter(_ string, sink io.Writer) io.WriteCloser {
-	var opt redact.WriterOptions
-	if s.oneWorker {
-		opt.Workers = 1
-	}
-	w := s.red.NewWriterOptions(sink, opt)
-	s.mu.Lock()
-	s.ws = append(s.ws, w)
-	s.mu.Unlock()
-	return w
-}
-
-func (s *streamRedactors) counts() map[string]int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	var out map[string]int
-	for _, w := range s.ws {
-		for k, n := range w.Counts() {
-			if out == nil {
-				out = map[string]int{}
-			}
-			out[k] += n
-		}
-	}
-	return out
-}
-
 // layout is how one run connects the command and what its recording holds.
 type layout struct {
-	mode     capture.Mode
+	mode     runspec.Mode
 	combined bool     // pipe mode with one pipe for both streams
 	recMode  string   // meta.json's mode
 	streams  []string // the recording's streams
@@ -501,32 +510,32 @@ type layout struct {
 // summary replaces the output, so it always captures through pipes.
 func (a *App) layout(req RunRequest) layout {
 	agent, _ := session.AgentPresent(a.env.Getenv, a.idVars(), a.markerVars())
-	mode := capture.Mode(req.Mode)
+	mode := req.Mode
 	if req.Summary {
-		mode = capture.ModePipe
+		mode = runspec.ModePipe
 	}
 	term := capture.Terminal{
-		StdinTerminal:  capture.IsTerminal(req.Stdin),
-		StdoutTerminal: capture.IsTerminal(req.Stdout),
+		StdinTerminal:  terminal.Is(req.Stdin),
+		StdoutTerminal: terminal.Is(req.Stdout),
 		Agent:          agent,
 	}
 	if term.StdoutTerminal {
 		// only a terminal makes pty or passthrough possible: off a
 		// terminal (agents, scripts) rac run asks nothing more
-		term.Foreground = capture.InForeground(req.Stdout)
-		term.Interactive = term.StdinTerminal && capture.IsInteractive(req.Argv, a.env.Getenv, req.Interactive)
+		term.Foreground = terminal.InForeground(req.Stdout)
+		term.Interactive = term.StdinTerminal && interactive.Is(req.Argv, a.env.Getenv, req.Interactive)
 	}
 	mode = capture.Choose(mode, term)
 	switch mode {
-	case capture.ModePTY:
+	case runspec.ModePTY:
 		return layout{mode: mode, recMode: record.ModePTY, streams: []string{record.Combined}, agent: agent}
-	case capture.ModePassthrough:
+	case runspec.ModePassthrough:
 		return layout{mode: mode, recMode: record.ModePassthrough, streams: []string{}, agent: agent}
 	}
 	if req.Stdout != nil && req.Stderr != nil && capture.SameDescription(req.Stdout, req.Stderr) {
-		return layout{mode: capture.ModePipe, combined: true, recMode: record.ModeCombined, streams: []string{record.Combined}, agent: agent}
+		return layout{mode: runspec.ModePipe, combined: true, recMode: record.ModeCombined, streams: []string{record.Combined}, agent: agent}
 	}
-	return layout{mode: capture.ModePipe, recMode: record.ModePipes, streams: []string{record.Stdout, record.Stderr}, agent: agent}
+	return layout{mode: runspec.ModePipe, recMode: record.ModePipes, streams: []string{record.Stdout, record.Stderr}, agent: agent}
 }
 
 // maxStoredArgv bounds the argv a recording keeps, far inside the 1 MiB

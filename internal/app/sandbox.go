@@ -56,10 +56,11 @@ func workdirOf(on bool) string {
 // is any other failure. When every place refuses writes the error is a
 // SandboxError. The session's sequence counter is raised above what its
 // folders in the other stores gave out, so a name never exists twice.
-func (a *App) openSessionInPlaces(id session.Identity, workdir bool) (*store.Session, error) {
+// note says when a fallback was made (for the user to read, once).
+func (a *App) openSessionInPlaces(id session.Identity, workdir bool) (*store.Session, string, error) {
 	loc := store.Locate(a.env.Getenv)
 	if loc.Err != nil {
-		return nil, loc.Err
+		return nil, "", loc.Err
 	}
 	places := store.Places(loc, workdirOf(workdir))
 	nw := &store.NoWritableError{}
@@ -77,9 +78,9 @@ func (a *App) openSessionInPlaces(id session.Identity, workdir bool) (*store.Ses
 		if err != nil {
 			if !store.IsUnwritable(err) {
 				if i == 0 {
-					return nil, err
+					return nil, "", err
 				}
-				return nil, fmt.Errorf("cannot write %s (%v); fallback %s: %w", places[0].Path, FirstLine(nw.Errs[0]), p.Path, err)
+				return nil, "", fmt.Errorf("cannot write %s (%v); fallback %s: %w", places[0].Path, FirstLine(nw.Errs[0]), p.Path, err)
 			}
 			nw.Places, nw.Errs = append(nw.Places, p), append(nw.Errs, err)
 			continue
@@ -87,15 +88,16 @@ func (a *App) openSessionInPlaces(id session.Identity, workdir bool) (*store.Ses
 		if err := raiseSeq(sd, places, i); err != nil {
 			sd.Close()
 			sd.Store.Close()
-			return nil, err
+			return nil, "", err
 		}
+		var note string
 		if i > 0 && errors.Is(statErr, fs.ErrNotExist) {
 			// said once, when the fallback is made
-			a.warnf("cannot write %s (%v); recording in %s instead ('rac out' searches both)", places[0].Path, FirstLine(nw.Errs[0]), p.Path)
+			note = fmt.Sprintf("cannot write %s (%v); recording in %s instead ('rac out' searches both)", places[0].Path, FirstLine(nw.Errs[0]), p.Path)
 		}
-		return sd, nil
+		return sd, note, nil
 	}
-	return nil, &SandboxError{Err: nw}
+	return nil, "", &SandboxError{Err: nw}
 }
 
 func openSessionAtPlace(p store.Place, id session.Identity) (*store.Session, error) {

@@ -2,6 +2,9 @@ package app
 
 import "github.com/rac-cli/rac/internal/session"
 
+// SessionNameForm is the valid form of a session name (for help text).
+const SessionNameForm = session.NameForm
+
 // SessionView is the stable shape of rac session --json.
 type SessionView struct {
 	Name      string           `json:"name"`

@@ -3,9 +3,7 @@ package app
 import (
 	"bytes"
 	"fmt"
-	"strings"
 
-	"github.com/rac-cli/rac/internal/record"
 	"github.com/rac-cli/rac/internal/termtext"
 )
 
@@ -196,19 +194,4 @@ func appendWindow(out, shown []string, skipped int64, at int) []string {
 		out = append(out, fmt.Sprintf("  ... (%d lines truncated)", skipped))
 	}
 	return out
-}
-
-// OutcomeWord is the outcome as the summary's second line says it.
-func OutcomeWord(status string, code int, signal string) string {
-	switch status {
-	case record.StatusExited:
-		return fmt.Sprintf("exit=%d", code)
-	case record.StatusTimedOut:
-		return "TIMED_OUT"
-	case record.StatusSignaled:
-		return "signal=" + signal
-	case record.StatusFailedToStart:
-		return fmt.Sprintf("exit=%d (failed to start)", code)
-	}
-	return strings.ToLower(status)
 }

@@ -4,6 +4,8 @@ import (
 	"os"
 	"slices"
 	"syscall"
+
+	"github.com/rac-cli/rac/internal/terminal"
 )
 
 // Passthrough mode hands the command rac's own fds 0-2 and rac's process
@@ -32,7 +34,7 @@ func runPassthrough(o RunOptions) Outcome {
 		if f == nil {
 			f = devNull
 		}
-		fg = fg || InForeground(f)
+		fg = fg || terminal.InForeground(f)
 		files[i] = f.Fd()
 	}
 	p := &process{}

@@ -1,15 +1,14 @@
 package capture
 
 import (
-	"bufio"
-	"bytes"
 	"os"
 	"strconv"
-	"strings"
 	"syscall"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/rac-cli/rac/internal/procfs"
 )
 
 // setDeathSignal: the command gets SIGKILL when rac dies (kill -9 of rac
@@ -115,59 +114,25 @@ func descendants(pid int) []procEntry {
 }
 
 // parentOf reads the parent pid and the process group from
-// /proc/PID/stat: the fourth and fifth fields, counted after the command
-// name's closing parenthesis (a name may hold spaces and parentheses).
+// /proc/PID/stat.
 func parentOf(pid int) (ppid, pgrp int, ok bool) {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return 0, 0, false
-	}
-	i := bytes.LastIndexByte(b, ')')
-	if i < 0 {
-		return 0, 0, false
-	}
-	f := bytes.Fields(b[i+1:])
-	if len(f) < 3 {
-		return 0, 0, false
-	}
-	ppid, err1 := strconv.Atoi(string(f[1]))
-	pgrp, err2 := strconv.Atoi(string(f[2]))
-	return ppid, pgrp, err1 == nil && err2 == nil
+	st, err := procfs.ReadStat(pid)
+	return st.PPID, st.PGRP, err == nil
 }
 
 // processState is the state letter of /proc/PID/stat (R, S, T, Z...); 0
 // when it cannot be read.
 func processState(pid int) byte {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return 0
-	}
-	i := bytes.LastIndexByte(b, ')')
-	if i < 0 || i+2 >= len(b) {
-		return 0
-	}
-	return b[i+2]
+	st, _ := procfs.ReadStat(pid)
+	return st.State
 }
 
 // handlesStop reports whether process pid catches or ignores SIGTSTP, or
 // whether that cannot be told: then rac leaves its Ctrl-Z to the kernel.
 func handlesStop(pid int) bool {
-	f, err := os.Open("/proc/" + strconv.Itoa(pid) + "/status")
+	st, err := procfs.ReadStatus(pid)
 	if err != nil {
 		return true
 	}
-	defer f.Close()
-	bit := uint64(1) << (uint(syscall.SIGTSTP) - 1)
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		k, v, ok := strings.Cut(sc.Text(), ":")
-		if !ok || k != "SigIgn" && k != "SigCgt" {
-			continue
-		}
-		mask, err := strconv.ParseUint(strings.TrimSpace(v), 16, 64)
-		if err != nil || mask&bit != 0 {
-			return true
-		}
-	}
-	return false
+	return (st.SigIgn|st.SigCgt)&(uint64(1)<<(uint(syscall.SIGTSTP)-1)) != 0
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/creack/pty"
 	"github.com/rac-cli/rac/internal/record"
+	"github.com/rac-cli/rac/internal/terminal"
 	"golang.org/x/sys/unix"
 )
 
@@ -120,16 +121,16 @@ func (r *ptyRun) connect() (onPTY [3]bool, fwd *os.File) {
 	std := [3]*os.File{r.o.Stdin, r.o.Stdout, r.o.Stderr}
 	fds := [3]int{-1, -1, -1}
 	for i, f := range std {
-		withFd(f, func(fd int) { fds[i] = fd })
+		terminal.Control(f, func(fd int) { fds[i] = fd })
 	}
 	for _, i := range []int{1, 2, 0} {
-		if IsTerminal(std[i]) {
+		if terminal.Is(std[i]) {
 			r.term = fds[i]
 			break
 		}
 	}
 	for i, f := range std {
-		onPTY[i] = r.term >= 0 && IsTerminal(f) && sameTerminal(fds[i], r.term)
+		onPTY[i] = r.term >= 0 && terminal.Is(f) && sameTerminal(fds[i], r.term)
 	}
 	if r.term < 0 {
 		// forced without a terminal: the output goes through the pty
@@ -261,7 +262,7 @@ func (r *ptyRun) openPTY() (*os.File, error) {
 	}
 	ws := &unix.Winsize{Row: 24, Col: 80}
 	if r.term >= 0 {
-		if t, err := getTermios(r.term); err == nil {
+		if t, err := terminal.GetTermios(r.term); err == nil {
 			r.orig = t
 			_ = setTermios(int(tty.Fd()), t)
 		}
@@ -458,7 +459,7 @@ func (r *ptyRun) drain(outDone chan struct{}) {
 func (r *ptyRun) makeRaw() {
 	r.rawMu.Lock()
 	defer r.rawMu.Unlock()
-	if r.orig == nil || r.raw || !fdInForeground(r.term) {
+	if r.orig == nil || r.raw || !terminal.FdInForeground(r.term) {
 		return
 	}
 	if setTermios(r.term, rawMode(*r.orig)) == nil {
@@ -524,7 +525,7 @@ func (r *ptyRun) suspend() {
 // resume follows rac's continue (fg or bg): in the foreground it takes the
 // terminal again, at its size now; the command continues either way.
 func (r *ptyRun) resume() {
-	if r.term >= 0 && fdInForeground(r.term) {
+	if r.term >= 0 && terminal.FdInForeground(r.term) {
 		r.makeRaw()
 		r.resize()
 		select {
@@ -547,9 +548,4 @@ func canStop() bool {
 	sid, err2 := unix.Getsid(0)
 	ppgrp, err3 := unix.Getpgid(ppid)
 	return err1 == nil && err2 == nil && err3 == nil && psid == sid && ppgrp != unix.Getpgrp()
-}
-
-func fdInForeground(fd int) bool {
-	pgrp, err := unix.IoctlGetInt(fd, unix.TIOCGPGRP)
-	return err == nil && pgrp == unix.Getpgrp()
 }

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/rac-cli/rac/internal/terminal"
 )
 
 // startInput starts copying keystrokes from rac's terminal to the pty:
@@ -19,9 +21,9 @@ func (r *ptyRun) startInput(stdin *os.File, stdinIsTerm bool) (quit chan struct{
 	var opened *os.File
 	if r.term >= 0 {
 		if stdinIsTerm {
-			withFd(stdin, func(fd int) { in = fd })
+			terminal.Control(stdin, func(fd int) { in = fd })
 		} else if f, err := os.OpenFile("/dev/tty", os.O_RDWR|syscall.O_NOCTTY, 0); err == nil {
-			withFd(f, func(fd int) {
+			terminal.Control(f, func(fd int) {
 				if sameTerminal(fd, r.term) {
 					in, opened = fd, f
 				}
@@ -83,7 +85,7 @@ func (r *ptyRun) copyIn(in, wake int, quit chan struct{}) {
 		// A background rac that read the terminal would be stopped
 		// (SIGTTIN) while its command runs on after bg: the keys are the
 		// shell's until rac is in the foreground again.
-		if !fdInForeground(in) {
+		if !terminal.FdInForeground(in) {
 			select {
 			case <-r.resumed:
 				continue
@@ -114,7 +116,7 @@ func (r *ptyRun) writeKeys(b []byte) bool {
 	for len(b) > 0 {
 		k := len(b)
 		var stop *echoWatch
-		if t, err := getTermios(r.mfd); err == nil && t.Lflag&unix.ISIG != 0 {
+		if t, err := terminal.GetTermios(r.mfd); err == nil && t.Lflag&unix.ISIG != 0 {
 			if c := t.Cc[unix.VSUSP]; c != vdisable {
 				if i := bytes.IndexByte(b, c); i >= 0 {
 					k, stop = i+1, r.watchEcho(t, c)

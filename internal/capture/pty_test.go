@@ -17,7 +17,9 @@ import (
 
 	"github.com/creack/pty"
 	"github.com/rac-cli/rac/internal/record"
+	"github.com/rac-cli/rac/internal/runspec"
 	"github.com/rac-cli/rac/internal/store"
+	"github.com/rac-cli/rac/internal/terminal"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"golang.org/x/sys/unix"
@@ -39,7 +41,7 @@ func TestPTYHelper(t *testing.T) {
 			break
 		}
 	}
-	mode := Mode(os.Getenv("RAC_CAPTURE_MODE"))
+	mode := runspec.Mode(os.Getenv("RAC_CAPTURE_MODE"))
 	var rec *record.Writer
 	if dir := os.Getenv("RAC_CAPTURE_STORE"); dir != "" {
 		st, err := store.CreateStore(dir)
@@ -47,7 +49,7 @@ func TestPTYHelper(t *testing.T) {
 		sess, err := st.Session("s", true)
 		require.NoError(t, err)
 		streams, rmode := []string{record.Combined}, record.ModePTY
-		if mode == ModePassthrough {
+		if mode == runspec.ModePassthrough {
 			streams, rmode = nil, record.ModePassthrough
 		}
 		rec, err = record.Create(record.CreateOptions{Session: sess, Argv: argv, Mode: rmode, Streams: streams})
@@ -108,7 +110,7 @@ func newTerm(t *testing.T, rows, cols uint16) *term {
 }
 
 // helperCmd is the helper running argv in mode, recording into storeDir.
-func helperCmd(mode Mode, storeDir string, argv ...string) *exec.Cmd {
+func helperCmd(mode runspec.Mode, storeDir string, argv ...string) *exec.Cmd {
 	cmd := exec.Command(os.Args[0], append([]string{"-test.run=^TestPTYHelper$", "--"}, argv...)...)
 	cmd.Env = append(os.Environ(), "RAC_CAPTURE_HELPER=1", "RAC_CAPTURE_MODE="+string(mode),
 		"RAC_CAPTURE_STORE="+storeDir, "GORACE=atexit_sleep_ms=0")
@@ -134,7 +136,7 @@ func (tm *term) start(t *testing.T, cmd *exec.Cmd) {
 
 func ctty(cmd *exec.Cmd) int {
 	for i, f := range []any{cmd.Stdin, cmd.Stdout, cmd.Stderr} {
-		if IsTerminal(f.(*os.File)) {
+		if terminal.Is(f.(*os.File)) {
 			return i
 		}
 	}
@@ -160,7 +162,7 @@ func (tm *term) waitFor(t *testing.T, re string) []string {
 
 func (tm *term) modes(t *testing.T) *unix.Termios {
 	t.Helper()
-	m, err := getTermios(int(tm.tty.Fd()))
+	m, err := terminal.GetTermios(int(tm.tty.Fd()))
 	require.NoError(t, err)
 	return m
 }
@@ -183,7 +185,7 @@ func waitExit(t *testing.T, cmd *exec.Cmd) int {
 func TestPTYTerminalSizeAndModes(t *testing.T) {
 	tm := newTerm(t, 33, 101)
 	before := tm.modes(t)
-	cmd := helperCmd(ModePTY, "", "sh", "-c",
+	cmd := helperCmd(runspec.ModePTY, "", "sh", "-c",
 		`test -t 0 && test -t 1 && test -t 2 && echo all-tty; echo size=$(stty size); stty -a | grep -q -- '-icanon' || echo cooked; read line; echo line=$line`)
 	tm.start(t, cmd)
 	tm.waitFor(t, `size=`)
@@ -211,7 +213,7 @@ func TestPTYRedirectedStreams(t *testing.T) {
 	inFile, err := os.Open(os.DevNull)
 	require.NoError(t, err)
 	defer inFile.Close()
-	cmd := helperCmd(ModePTY, "", "sh", "-c",
+	cmd := helperCmd(runspec.ModePTY, "", "sh", "-c",
 		`test -t 0 || echo stdin-redirected; test -t 2 || echo stderr-redirected; echo to-err >&2; echo prompt; read x </dev/tty; echo got=$x`)
 	cmd.Stdin, cmd.Stderr = inFile, errFile
 	tm.start(t, cmd)
@@ -231,7 +233,7 @@ func TestPTYRedirectedStreams(t *testing.T) {
 
 func TestPTYResize(t *testing.T) {
 	tm := newTerm(t, 24, 80)
-	cmd := helperCmd(ModePTY, "", "sh", "-c",
+	cmd := helperCmd(runspec.ModePTY, "", "sh", "-c",
 		`trap 'echo winch=$(stty size)' WINCH; echo ready; while :; do sleep 0.02; done`)
 	tm.start(t, cmd)
 	tm.waitFor(t, `ready`)
@@ -248,7 +250,7 @@ func TestPTYSignalsReachTheCommandOnce(t *testing.T) {
 		t.Run(unix.SignalName(sig), func(t *testing.T) {
 			tm := newTerm(t, 24, 80)
 			name := strings.TrimPrefix(unix.SignalName(sig), "SIG")
-			cmd := helperCmd(ModePTY, "", "sh", "-c",
+			cmd := helperCmd(runspec.ModePTY, "", "sh", "-c",
 				`n=0; trap 'n=$((n+1)); echo got-$n' `+name+`; echo ready; while [ $n -lt 1 ]; do sleep 0.02; done; sleep 0.3; echo total=$n; exit 7`)
 			tm.start(t, cmd)
 			tm.waitFor(t, `ready`)
@@ -269,7 +271,7 @@ func TestPTYKillNineLeavesNothing(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			tm := newTerm(t, 24, 80)
-			cmd := helperCmd(ModePTY, "", "sh", "-c", script)
+			cmd := helperCmd(runspec.ModePTY, "", "sh", "-c", script)
 			tm.start(t, cmd)
 			m := tm.waitFor(t, `pids (\d+)(?: (\d+))?\r`)
 			require.NoError(t, cmd.Process.Signal(syscall.SIGKILL))
@@ -319,7 +321,7 @@ func state(pid int) byte {
 // the shell is killed when the test ends.
 func (tm *term) jobShell(t *testing.T, path, script string) {
 	t.Helper()
-	cmdline := strings.Join(helperCmd(ModePTY, "", "sh", "-c", script).Args, "' '")
+	cmdline := strings.Join(helperCmd(runspec.ModePTY, "", "sh", "-c", script).Args, "' '")
 	require.NoError(t, os.WriteFile(path, []byte("export RAC_CAPTURE_HELPER=1 RAC_CAPTURE_MODE=pty GORACE=atexit_sleep_ms=0\n'"+cmdline+"'\n"), 0o600))
 	sh := exec.Command("bash", "--norc", "--noprofile", "-i")
 	sh.Env = append(os.Environ(), "PS1=$ ")
@@ -410,7 +412,7 @@ func TestPTYSuspendEchoFirst(t *testing.T) {
 func TestPTYRecordingOmitsFullScreen(t *testing.T) {
 	tm := newTerm(t, 24, 80)
 	dir := filepath.Join(t.TempDir(), "store")
-	cmd := helperCmd(ModePTY, dir, "printf", `before\n\033[?1049hSCREEN\033[?1049lafter\nlast`)
+	cmd := helperCmd(runspec.ModePTY, dir, "printf", `before\n\033[?1049hSCREEN\033[?1049lafter\nlast`)
 	tm.start(t, cmd)
 	require.Equal(t, 0, waitExit(t, cmd), tm.out.String())
 	tm.waitFor(t, `helper: status=exited`)
@@ -445,7 +447,7 @@ func TestPTYRecordingOmitsFullScreen(t *testing.T) {
 func TestPassthrough(t *testing.T) {
 	tm := newTerm(t, 24, 80)
 	dir := filepath.Join(t.TempDir(), "store")
-	cmd := helperCmd(ModePassthrough, dir, "sh", "-c",
+	cmd := helperCmd(runspec.ModePassthrough, dir, "sh", "-c",
 		`echo tty=$(tty); echo pgrp=$(cut -d' ' -f5 /proc/$$/stat) rac=$PPID; stty -a | grep -q -- '-icanon' || echo cooked`)
 	tm.start(t, cmd)
 	require.Equal(t, 0, waitExit(t, cmd), tm.out.String())
@@ -485,7 +487,7 @@ func TestPTYWithoutTerminal(t *testing.T) {
 	var tee bytes.Buffer
 	out := Run(RunOptions{
 		Argv: []string{"sh", "-c", `test -t 1 && test -t 2 && echo both-tty; printf open`}, Stdout: f, Stderr: f,
-		Mode: ModePTY, Tee: func(string) io.Writer { return &tee },
+		Mode: runspec.ModePTY, Tee: func(string) io.Writer { return &tee },
 	})
 	require.Equal(t, record.StatusExited, out.Status, out.Notes)
 	b, err := os.ReadFile(f.Name())
@@ -496,12 +498,12 @@ func TestPTYWithoutTerminal(t *testing.T) {
 	assert.True(t, out.OpenLine(true))
 	assert.True(t, out.OpenLine(false), "stderr is on the pty")
 
-	out = Run(RunOptions{Argv: []string{"sh", "-c", "exit 3"}, Stdout: f, Stderr: f, Mode: ModePTY})
+	out = Run(RunOptions{Argv: []string{"sh", "-c", "exit 3"}, Stdout: f, Stderr: f, Mode: runspec.ModePTY})
 	assert.Equal(t, 3, out.ExitCode)
-	out = Run(RunOptions{Argv: []string{"no-such-command-for-rac"}, Stdout: f, Stderr: f, Mode: ModePTY})
+	out = Run(RunOptions{Argv: []string{"no-such-command-for-rac"}, Stdout: f, Stderr: f, Mode: runspec.ModePTY})
 	assert.Equal(t, record.StatusFailedToStart, out.Status)
 	assert.Equal(t, 127, out.ExitCode)
-	out = Run(RunOptions{Argv: []string{"sleep", "10"}, Stdout: f, Stderr: f, Mode: ModePTY, Timeout: 50 * time.Millisecond})
+	out = Run(RunOptions{Argv: []string{"sleep", "10"}, Stdout: f, Stderr: f, Mode: runspec.ModePTY, Timeout: 50 * time.Millisecond})
 	assert.Equal(t, record.StatusTimedOut, out.Status)
 	assert.Equal(t, syscall.SIGTERM, out.Signal)
 }
@@ -515,7 +517,7 @@ func TestPTYDrainTimeout(t *testing.T) {
 	start := time.Now()
 	out := Run(RunOptions{
 		Argv:   []string{"sh", "-c", `trap '' HUP; sleep 30 & echo left; echo pid=$!`},
-		Stdout: f, Stderr: f, Mode: ModePTY, DrainTimeout: 200 * time.Millisecond,
+		Stdout: f, Stderr: f, Mode: runspec.ModePTY, DrainTimeout: 200 * time.Millisecond,
 	})
 	assert.Less(t, time.Since(start), 10*time.Second)
 	require.Equal(t, record.StatusExited, out.Status)
@@ -546,7 +548,7 @@ func TestPTYStoresWhileRunning(t *testing.T) {
 	go func() {
 		done <- Run(RunOptions{
 			Argv:   []string{"sh", "-c", `echo early; read x <"$1"; echo "late $x"`, "sh", fifo},
-			Stdout: f, Stderr: f, Mode: ModePTY, Tee: func(string) io.Writer { return &tee },
+			Stdout: f, Stderr: f, Mode: runspec.ModePTY, Tee: func(string) io.Writer { return &tee },
 		})
 	}()
 	deadline := time.Now().Add(20 * time.Second)

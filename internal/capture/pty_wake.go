@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 
+	"github.com/rac-cli/rac/internal/terminal"
 	"golang.org/x/sys/unix"
 )
 
@@ -21,8 +22,8 @@ func newWakePipe() (*wakePipe, error) {
 		return nil, err
 	}
 	p := &wakePipe{r: r, w: w, rfd: -1, wfd: -1}
-	withFd(r, func(fd int) { p.rfd = fd })
-	withFd(w, func(fd int) { p.wfd = fd })
+	terminal.Control(r, func(fd int) { p.rfd = fd })
+	terminal.Control(w, func(fd int) { p.wfd = fd })
 	if p.rfd < 0 || p.wfd < 0 {
 		p.close()
 		return nil, errors.New("no descriptor for a pipe")

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/rac-cli/rac/internal/record"
+	"github.com/rac-cli/rac/internal/runspec"
 	"golang.org/x/sys/unix"
 )
 
@@ -63,7 +64,7 @@ type RunOptions struct {
 	// Warn prints one line for the user (rac's own stderr).
 	Warn func(msg string)
 	Now  func() time.Time
-	Mode Mode // how the command is connected (see mode.go); "": ModePipe
+	Mode runspec.Mode // how the command is connected; "": runspec.ModePipe
 
 	// timer starts the --timeout and --kill-after timers (newTimer when
 	// nil): a test fires them once the command's tree is in place, since
@@ -129,9 +130,9 @@ const (
 func Run(o RunOptions) Outcome {
 	o.setDefaults()
 	switch o.Mode {
-	case ModePTY:
+	case runspec.ModePTY:
 		return runPTY(o)
-	case ModePassthrough:
+	case runspec.ModePassthrough:
 		return runPassthrough(o)
 	}
 	return runPipe(o)

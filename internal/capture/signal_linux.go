@@ -1,14 +1,14 @@
 package capture
 
 import (
-	"bytes"
 	"os"
 	"runtime"
-	"strconv"
 	"syscall"
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/rac-cli/rac/internal/procfs"
 )
 
 // witness tells a signal sent to rac's pid alone from one sent to rac's
@@ -158,31 +158,11 @@ func (w *witness) pending() (uint64, bool) { return w.pendingOf(w.pid) }
 // pendingOf reads the signals pending in process pid, process-wide and
 // for its thread; false when it has ended.
 func (w *witness) pendingOf(pid int) (uint64, bool) {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
-	if err != nil {
+	st, err := procfs.ReadStatus(pid)
+	if err != nil || st.State == 'Z' || st.State == 'X' {
 		return 0, false
 	}
-	var pending uint64
-	for line := range bytes.Lines(b) {
-		k, v, ok := bytes.Cut(bytes.TrimSpace(line), []byte(":"))
-		if !ok {
-			continue
-		}
-		v = bytes.TrimSpace(v)
-		switch string(k) {
-		case "State":
-			if len(v) > 0 && (v[0] == 'Z' || v[0] == 'X') {
-				return 0, false
-			}
-		case "SigPnd", "ShdPnd":
-			n, err := strconv.ParseUint(string(v), 16, 64)
-			if err != nil {
-				return 0, false
-			}
-			pending |= n
-		}
-	}
-	return pending, true
+	return st.SigPnd | st.ShdPnd, true
 }
 
 // close ends the witness: every cat reads end of file (and gets SIGKILL,

@@ -4,8 +4,6 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-func getTermios(fd int) (*unix.Termios, error) { return unix.IoctlGetTermios(fd, ioctlGetTermios) }
-
 func setTermios(fd int, t *unix.Termios) error {
 	for {
 		// EINTR: SIGWINCH and SIGCHLD arrive at any time

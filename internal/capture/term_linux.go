@@ -5,7 +5,6 @@ import "golang.org/x/sys/unix"
 // The termios requests: set at once (TCSANOW), without waiting for output
 // to drain (a terminal stopped with Ctrl-S would block a restore).
 const (
-	ioctlGetTermios = unix.TCGETS
 	ioctlSetTermios = unix.TCSETS
 )
 

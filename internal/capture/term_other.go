@@ -6,7 +6,6 @@ import "golang.org/x/sys/unix"
 
 // The termios requests of macOS and the BSDs: set at once (TCSANOW).
 const (
-	ioctlGetTermios = unix.TIOCGETA
 	ioctlSetTermios = unix.TIOCSETA
 )
 

@@ -15,6 +15,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/rac-cli/rac/internal/record"
+	"github.com/rac-cli/rac/internal/runspec"
 )
 
 // The timeout table runs on Linux only: elsewhere descendants cannot be
@@ -66,7 +67,7 @@ kill -9 $s
 // the limit signalTree states), and the SIGKILL once each SIGTERM is
 // recorded.
 func TestTimeoutSignalsTheTree(t *testing.T) {
-	for _, mode := range []Mode{ModePipe, ModePTY, ModePassthrough} {
+	for _, mode := range []runspec.Mode{runspec.ModePipe, runspec.ModePTY, runspec.ModePassthrough} {
 		t.Run(string(mode), func(t *testing.T) {
 			dir := t.TempDir()
 			script := filepath.Join(dir, "rec.sh")

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/rac-cli/rac/internal/runspec"
 )
 
 // assign parses raw, the value viper resolved for d from src, into d's
@@ -60,9 +62,9 @@ func (d *Def) assign(s *Settings, raw any, src Source, path string) error {
 		p.Source, p.From = src, from
 	case *Value[string]:
 		p.V, p.Source, p.From = scalarText(raw), src, from
-	case *Value[Announce]:
+	case *Value[runspec.Announce]:
 		return setEnum(p, d, raw, src, from, bad)
-	case *Value[Mode]:
+	case *Value[runspec.Mode]:
 		return setEnum(p, d, raw, src, from, bad)
 	case *Value[Color]:
 		return setEnum(p, d, raw, src, from, bad)
@@ -169,9 +171,9 @@ func (s *Settings) All() []Effective {
 			e.Value, e.Source, e.From = strconv.FormatBool(p.V), p.Source, p.From
 		case *Value[string]:
 			e.Value, e.Source, e.From = p.V, p.Source, p.From
-		case *Value[Announce]:
+		case *Value[runspec.Announce]:
 			e.Value, e.Source, e.From = string(p.V), p.Source, p.From
-		case *Value[Mode]:
+		case *Value[runspec.Mode]:
 			e.Value, e.Source, e.From = string(p.V), p.Source, p.From
 		case *Value[Color]:
 			e.Value, e.Source, e.From = string(p.V), p.Source, p.From

@@ -20,6 +20,8 @@ import (
 	"time"
 
 	"github.com/spf13/viper"
+
+	"github.com/rac-cli/rac/internal/runspec"
 )
 
 // Source is where a setting's value came from.
@@ -52,28 +54,6 @@ type Value[T any] struct {
 	Source Source
 	From   string
 }
-
-// Announce is run.announce: which rac: lines rac run prints.
-type Announce string
-
-const (
-	AnnounceStart  Announce = "start"
-	AnnounceEnd    Announce = "end"
-	AnnounceBoth   Announce = "both"
-	AnnounceFailed Announce = "failed" // the end line only when the command fails
-	AnnounceNone   Announce = "none"
-	AnnounceAuto   Announce = "auto" // both for agents, else end
-)
-
-// Mode is run.mode: how rac run connects the command.
-type Mode string
-
-const (
-	ModeAuto        Mode = "auto"
-	ModePipe        Mode = "pipe"
-	ModePTY         Mode = "pty"
-	ModePassthrough Mode = "passthrough"
-)
 
 // Color is color: whether rac's own output is coloured.
 type Color string
@@ -123,9 +103,9 @@ type RunSettings struct {
 	Timeout      Value[time.Duration]
 	KillAfter    Value[time.Duration]
 	SignalSettle Value[time.Duration]
-	Mode         Value[Mode]
+	Mode         Value[runspec.Mode]
 	Interactive  Value[[]string]
-	Announce     Value[Announce]
+	Announce     Value[runspec.Announce]
 	Summary      Value[bool]
 	SummaryHead  Value[int]
 	SummaryTail  Value[int]

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rac-cli/rac/internal/runspec"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -66,8 +67,8 @@ func TestDefaults(t *testing.T) {
 	assert.Equal(t, Value[time.Duration]{V: 100 * time.Millisecond, Source: Default, From: "default"}, s.Run.DrainTimeout)
 	assert.Equal(t, time.Duration(0), s.Run.Timeout.V)
 	assert.Equal(t, 5*time.Second, s.Run.KillAfter.V)
-	assert.Equal(t, AnnounceAuto, s.Run.Announce.V)
-	assert.Equal(t, ModeAuto, s.Run.Mode.V)
+	assert.Equal(t, runspec.AnnounceAuto, s.Run.Announce.V)
+	assert.Equal(t, runspec.ModeAuto, s.Run.Mode.V)
 	assert.Equal(t, 20*time.Millisecond, s.Run.SignalSettle.V)
 	assert.Empty(t, s.Run.Interactive.V)
 	assert.Equal(t, 10, s.Run.SummaryHead.V)
@@ -229,7 +230,7 @@ func TestGoodValues(t *testing.T) {
 		{"RAC_RECORD_MAX_BYTES", "1M", func(s *Settings) any { return s.Record.MaxBytes.V }, int64(1 << 20)},
 		{"RAC_RECORD_MAX_BYTES", "2MB", func(s *Settings) any { return s.Record.MaxBytes.V }, int64(2e6)},
 		{"RAC_RUN_SUMMARY", "1", func(s *Settings) any { return s.Run.Summary.V }, true},
-		{"RAC_RUN_ANNOUNCE", "failed", func(s *Settings) any { return s.Run.Announce.V }, AnnounceFailed},
+		{"RAC_RUN_ANNOUNCE", "failed", func(s *Settings) any { return s.Run.Announce.V }, runspec.AnnounceFailed},
 		{"RAC_COLOR", "never", func(s *Settings) any { return s.Color.V }, ColorNever},
 	}
 	for _, tt := range tests {
@@ -328,12 +329,12 @@ func TestFileKeys(t *testing.T) {
 		wantErr string // "PATH" stands for the config file
 	}{
 		{name: "nested and any case", file: "Run:\n  Announce: none\nGC:\n  Max_Age: 3d\n", check: func(t *testing.T, s *Settings) {
-			assert.Equal(t, AnnounceNone, s.Run.Announce.V)
+			assert.Equal(t, runspec.AnnounceNone, s.Run.Announce.V)
 			assert.Equal(t, 72*time.Hour, s.GC.MaxAge.V)
 			assert.Equal(t, File, s.GC.MaxAge.Source)
 		}},
 		{name: "dotted key at the top", file: "run.announce: end\nRecord.Max_Bytes: 8KiB\nrun:\n  timeout: 2s\n", check: func(t *testing.T, s *Settings) {
-			assert.Equal(t, AnnounceEnd, s.Run.Announce.V)
+			assert.Equal(t, runspec.AnnounceEnd, s.Run.Announce.V)
 			assert.Equal(t, int64(8192), s.Record.MaxBytes.V)
 			assert.Equal(t, 2*time.Second, s.Run.Timeout.V)
 		}},
@@ -341,7 +342,7 @@ func TestFileKeys(t *testing.T) {
 			assert.Equal(t, ColorNever, s.Color.V)
 		}},
 		{name: "a key with no value is not set", file: "run:\n  announce:\ngc:\n", check: func(t *testing.T, s *Settings) {
-			assert.Equal(t, Value[Announce]{V: AnnounceAuto, Source: Default, From: "default"}, s.Run.Announce)
+			assert.Equal(t, Value[runspec.Announce]{V: runspec.AnnounceAuto, Source: Default, From: "default"}, s.Run.Announce)
 			assert.Empty(t, s.Warnings)
 		}},
 		{name: "empty file", file: "# nothing yet\n", check: func(t *testing.T, s *Settings) {
@@ -349,7 +350,7 @@ func TestFileKeys(t *testing.T) {
 			assert.Equal(t, Default, s.Run.Announce.Source)
 		}},
 		{name: "anchors and merge keys", file: "base: &b\n  announce: end\nrun:\n  <<: *b\n  timeout: &t 9s\n  kill_after: *t\n", check: func(t *testing.T, s *Settings) {
-			assert.Equal(t, AnnounceEnd, s.Run.Announce.V)
+			assert.Equal(t, runspec.AnnounceEnd, s.Run.Announce.V)
 			assert.Equal(t, 9*time.Second, s.Run.KillAfter.V)
 			assert.Equal(t, []Warning{{Key: "base.announce", Path: s.File}}, s.Warnings)
 		}},
@@ -390,7 +391,7 @@ func TestUnknownKeys(t *testing.T) {
 		keys = append(keys, w.Key)
 	}
 	assert.Equal(t, []string{"new.section.key", "redact.0", "redact.enabeld", "run.annnounce", "run.nope", "top"}, keys)
-	assert.Equal(t, `unknown setting "run.annnounce" in `+path+` (README lists the settings)`, s.Warnings[3].String())
+	assert.Equal(t, `unknown setting "run.annnounce" in `+path+` ('rac config' lists the settings)`, s.Warnings[3].String())
 	// the known keys beside them still count
 	assert.Equal(t, time.Second, s.Run.Timeout.V)
 	assert.Equal(t, []string{"ACME_THING"}, s.Redact.EnvNames.V)
@@ -536,10 +537,11 @@ func TestDefsRoundTrip(t *testing.T) {
 	}
 	// the typed constants are the table's choices
 	assert.Equal(t, []string{"start", "end", "both", "failed", "none", "auto"}, table[lookup("run.announce")].Choices)
-	for _, c := range []Announce{AnnounceStart, AnnounceEnd, AnnounceBoth, AnnounceFailed, AnnounceNone, AnnounceAuto} {
+	assert.Equal(t, []string{"auto", "pipe", "pty", "passthrough"}, table[lookup("run.mode")].Choices)
+	for _, c := range []runspec.Announce{runspec.AnnounceStart, runspec.AnnounceEnd, runspec.AnnounceBoth, runspec.AnnounceFailed, runspec.AnnounceNone, runspec.AnnounceAuto} {
 		assert.Contains(t, table[lookup("run.announce")].Choices, string(c))
 	}
-	for _, c := range []Mode{ModeAuto, ModePipe, ModePTY, ModePassthrough} {
+	for _, c := range []runspec.Mode{runspec.ModeAuto, runspec.ModePipe, runspec.ModePTY, runspec.ModePassthrough} {
 		assert.Contains(t, table[lookup("run.mode")].Choices, string(c))
 	}
 	for _, c := range []Color{ColorAuto, ColorAlways, ColorNever} {
@@ -641,8 +643,8 @@ func TestOnlyInjectedEnv(t *testing.T) {
 	s, err := load(t, e, nil)
 	require.NoError(t, err)
 	assert.Equal(t, Default, s.Run.Timeout.Source)
-	assert.Equal(t, AnnounceAuto, s.Run.Announce.V)
-	assert.Equal(t, ModeAuto, s.Run.Mode.V)
+	assert.Equal(t, runspec.AnnounceAuto, s.Run.Announce.V)
+	assert.Equal(t, runspec.ModeAuto, s.Run.Mode.V)
 	assert.Equal(t, 20*time.Millisecond, s.Run.SignalSettle.V)
 	assert.Empty(t, s.Run.Interactive.V)
 }

@@ -79,5 +79,5 @@ type Warning struct {
 }
 
 func (w Warning) String() string {
-	return fmt.Sprintf("unknown setting %q in %s (README lists the settings)", w.Key, w.Path)
+	return fmt.Sprintf("unknown setting %q in %s ('rac config' lists the settings)", w.Key, w.Path)
 }

@@ -3,6 +3,8 @@ package config
 import (
 	"slices"
 	"strings"
+
+	"github.com/rac-cli/rac/internal/runspec"
 )
 
 // Kind is how a setting's text is read.
@@ -54,9 +56,10 @@ func (d Def) FlagName() string {
 	return "--" + d.Flag
 }
 
-// table is the one list of settings. README documents it (a test compares
-// them). rac's own variable names never contain KEY, TOKEN, SECRET, AUTH or
-// PASSWORD: agent harnesses filter such variables out of the environment.
+// table is the one list of settings. docs/settings.md documents it (a
+// test compares them). rac's own variable names never contain KEY, TOKEN,
+// SECRET, AUTH or PASSWORD: agent harnesses filter such variables out of
+// the environment.
 var table = []Def{
 	{Key: "run.drain_timeout", Env: "RAC_RUN_DRAIN_TIMEOUT", Flag: "drain-timeout", Default: "100ms", Kind: Duration,
 		Help:  "after the command exits, how long to wait for processes it left holding its output",
@@ -68,11 +71,11 @@ var table = []Def{
 		Help:  "after --timeout's SIGTERM, send SIGKILL this much later",
 		field: func(s *Settings) any { return &s.Run.KillAfter }},
 	{Key: "run.announce", Env: "RAC_RUN_ANNOUNCE", Flag: "announce", Default: "auto", Kind: Enum,
-		Choices: []string{"start", "end", "both", "failed", "none", "auto"},
+		Choices: runspec.AnnounceChoices(),
 		Help:    "which rac: lines to print: start, end, both, failed (the end line only when the command fails), none, or auto (both for agents and when no terminal shows the run, else failed)",
 		field:   func(s *Settings) any { return &s.Run.Announce }},
 	{Key: "run.mode", Env: "RAC_RUN_MODE", Flag: "mode", Default: "auto", Kind: Enum,
-		Choices: []string{"auto", "pipe", "pty", "passthrough"},
+		Choices: runspec.ModeChoices(),
 		Help:    "how the command is connected: pipe, pty (a pseudo-terminal, for a person at a terminal), passthrough (the terminal itself, metadata only), or auto (rac chooses)",
 		field:   func(s *Settings) any { return &s.Run.Mode }},
 	{Key: "run.interactive", Env: "RAC_RUN_INTERACTIVE", Default: "", Kind: List,
@@ -159,7 +162,7 @@ var table = []Def{
 		field: func(s *Settings) any { return &s.MCP.Budget }},
 }
 
-// Defs returns the settings table, in the order README lists it. The copy
+// Defs returns the settings table, in the order docs/settings.md lists it. The copy
 // is the caller's to keep.
 func Defs() []Def {
 	out := slices.Clone(table)

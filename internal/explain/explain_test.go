@@ -492,7 +492,7 @@ func TestText(t *testing.T) {
 	rep.Argc = 5
 	rep.Meta.Cwd = "/src/my app"
 	assert.Equal(t, `$ go test ./... -run 'Test Total'  # in '/src/my app'
-exited with code 1 after 2.31s
+exited with code 1 after 2.3s
 cause (4 of 5 matching lines):
 stdout:3: billing_test.go:7: Total(10, 20) = 31, want 30
 stdout:2: --- FAIL: TestTotal (0.00s)
@@ -607,14 +607,14 @@ func TestOutcomes(t *testing.T) {
 		meta Meta
 		want string
 	}{
-		{Meta{Status: StatusExited, ExitCode: &code, StartedAt: t0, EndedAt: &t0p2}, "exited with code 3 after 2.31s"},
-		{Meta{Status: StatusExited, StartedAt: t0, EndedAt: &t0p2}, "exited (code unknown) after 2.31s"},
-		{Meta{Status: StatusSignaled, Signal: "SIGTERM", StartedAt: t0, EndedAt: &t0p2}, "killed by SIGTERM after 2.31s"},
-		{Meta{Status: StatusTimedOut, Signal: "SIGKILL", StartedAt: t0, EndedAt: &end}, "timed out after 30s (killed by SIGKILL)"},
+		{Meta{Status: StatusExited, ExitCode: &code, StartedAt: t0, EndedAt: &t0p2}, "exited with code 3 after 2.3s"},
+		{Meta{Status: StatusExited, StartedAt: t0, EndedAt: &t0p2}, "exited (code unknown) after 2.3s"},
+		{Meta{Status: StatusSignaled, Signal: "SIGTERM", StartedAt: t0, EndedAt: &t0p2}, "killed by SIGTERM after 2.3s"},
+		{Meta{Status: StatusTimedOut, Signal: "SIGKILL", StartedAt: t0, EndedAt: &end}, "timed out after 30.0s (killed by SIGKILL)"},
 		{Meta{Status: StatusFailedToStart, Note: "exec: \"nope\": executable file not found in $PATH"}, "failed to start"},
-		{Meta{Status: StatusIncomplete, StartedAt: t0}, "incomplete: the recorder died (started 5m0s ago)"},
-		{Meta{Status: StatusRunning, StartedAt: t0}, "running for 5m0s"},
-		{Meta{Status: StatusExited, ExitCode: &code, StartedAt: t0, EndedAt: &t0}, "exited with code 3 after 0s"},
+		{Meta{Status: StatusIncomplete, StartedAt: t0}, "incomplete: the recorder stopped before the command ended (started 5m00s ago)"},
+		{Meta{Status: StatusRunning, StartedAt: t0}, "running for 5m00s"},
+		{Meta{Status: StatusExited, ExitCode: &code, StartedAt: t0, EndedAt: &t0}, "exited with code 3 after 0ms"},
 	} {
 		t.Run(tc.want, func(t *testing.T) {
 			rep, err := Explain(Input{Meta: tc.meta, Now: now})
@@ -627,7 +627,7 @@ func TestOutcomes(t *testing.T) {
 		rep, err := Explain(Input{Meta: Meta{Argv: []string{"server"}, Status: StatusRunning, StartedAt: t0}, Now: now,
 			Streams: []Stream{{Name: "stdout", R: strings.NewReader("listening on :8080\n")}}})
 		require.NoError(t, err)
-		assert.Equal(t, "$ server\nrunning for 5m0s\nno error lines; last 1 lines:\nstdout:1: listening on :8080\n", rep.String())
+		assert.Equal(t, "$ server\nrunning for 5m00s\nno error lines; last 1 lines:\nstdout:1: listening on :8080\n", rep.String())
 		js, err := rep.JSON()
 		require.NoError(t, err)
 		assert.Contains(t, string(js), `"status":"running"`)
@@ -639,7 +639,7 @@ func TestOutcomes(t *testing.T) {
 		rep, err := Explain(Input{Meta: Meta{Argv: []string{"build"}, Status: StatusIncomplete, StartedAt: t0}, Now: now,
 			Streams: []Stream{{Name: "stderr", R: strings.NewReader("compiling\nerror: out of memory\n")}}})
 		require.NoError(t, err)
-		assert.Equal(t, "$ build\nincomplete: the recorder died (started 5m0s ago)\ncause (1 of 1 matching lines):\nstderr:2: error: out of memory\n", rep.String())
+		assert.Equal(t, "$ build\nincomplete: the recorder stopped before the command ended (started 5m00s ago)\ncause (1 of 1 matching lines):\nstderr:2: error: out of memory\n", rep.String())
 	})
 }
 
@@ -654,7 +654,7 @@ func TestEmpty(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, ShowsPass, rep.Shows)
 		assert.Empty(t, rep.Lines)
-		assert.Equal(t, "$ tool run  # in /src/app\nexited with code 0 after 2.31s\npassed; no output\n", rep.String())
+		assert.Equal(t, "$ tool run  # in /src/app\nexited with code 0 after 2.3s\npassed; no output\n", rep.String())
 		js, err := rep.JSON()
 		require.NoError(t, err)
 		var obj map[string]any
@@ -688,7 +688,7 @@ func TestJSON(t *testing.T) {
 		"ref": "s1/7", "argv": ["tool", "run"], "argc": 2, "cwd": "/src/app",
 		"status": "exited", "exit_code": 1,
 		"started_at": "2025-01-02T03:04:05Z", "ended_at": "2025-01-02T03:04:07.31Z", "duration_ms": 2310,
-		"outcome": "exited with code 1 after 2.31s", "truncated": false, "redactions": 2,
+		"outcome": "exited with code 1 after 2.3s", "truncated": false, "redactions": 2,
 		"shows": "cause", "matched": 2,
 		"lines": [
 			{"stream": "stderr", "line": 1, "text": "b.c:4:20: error: 'total' undeclared", "count": 1, "kind": "compiler"},

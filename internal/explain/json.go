@@ -74,7 +74,7 @@ const (
 //	  "started_at": "2025-01-02T03:04:05Z", omitted when unknown
 //	  "ended_at": "2025-01-02T03:04:07Z",   omitted while running or when incomplete
 //	  "duration_ms": 2310,                  run time; for running and incomplete runs, time since the start
-//	  "outcome": "exited with code 1 after 2.31s",
+//	  "outcome": "exited with code 1 after 2.3s",
 //	  "truncated": false,                   the recording itself was cut; note says how
 //	  "note": "...",                        omitted when empty
 //	  "redactions": 0,                      redactions made while recording

@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"time"
 	"unicode/utf8"
 
+	"github.com/rac-cli/rac/internal/outcome"
 	"github.com/rac-cli/rac/internal/termtext"
 )
 
@@ -113,61 +113,13 @@ func (r *Report) commandLine() string {
 	return strings.Join(q, " ")
 }
 
-// Outcome says how the run ended, with its duration:
-// "exited with code 1 after 2.31s", "killed by SIGTERM after 5s",
-// "timed out after 30s", "incomplete: the recorder died (started 3m ago)",
-// "running for 12s", "failed to start".
+// Outcome says how the run ended, with its duration, in outcome's words
+// (outcome.Took): "exited with code 1 after 2.3s", "killed by SIGTERM
+// after 5.0s", "timed out after 30.0s (killed by SIGKILL)", "running for
+// 12.0s", "failed to start".
 func (r *Report) Outcome() string {
-	d := formatDuration(r.Duration)
 	m := r.Meta
-	switch m.Status {
-	case StatusExited:
-		if m.ExitCode == nil {
-			return "exited (code unknown) after " + d
-		}
-		return fmt.Sprintf("exited with code %d after %s", *m.ExitCode, d)
-	case StatusSignaled:
-		sig := m.Signal
-		if sig == "" {
-			sig = "a signal"
-		}
-		return fmt.Sprintf("killed by %s after %s", termtext.Escape(sig), d)
-	case StatusTimedOut:
-		s := "timed out after " + d
-		if m.Signal != "" {
-			s += " (killed by " + termtext.Escape(m.Signal) + ")"
-		}
-		return s
-	case StatusFailedToStart:
-		return "failed to start"
-	case StatusIncomplete:
-		if m.StartedAt.IsZero() {
-			return "incomplete: the recorder died"
-		}
-		if m.EndedAt != nil {
-			return "incomplete: the recorder died after " + d
-		}
-		return "incomplete: the recorder died (started " + d + " ago)"
-	case StatusRunning:
-		return "running for " + d
-	case "":
-		return "status unknown"
-	default:
-		return "status " + termtext.Escape(m.Status)
-	}
-}
-
-// formatDuration keeps 3 significant digits below a minute and whole
-// seconds above.
-func formatDuration(d time.Duration) string {
-	switch {
-	case d < time.Second:
-		return d.Round(time.Millisecond).String()
-	case d < time.Minute:
-		return d.Round(10 * time.Millisecond).String()
-	default:
-		return d.Round(time.Second).String()
-	}
+	return outcome.Of(m.Status, m.ExitCode, m.Signal).Took(r.Duration, !m.StartedAt.IsZero())
 }
 
 // cut shortens s to at most n bytes, on a rune boundary, ending in "…".

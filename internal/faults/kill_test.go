@@ -110,7 +110,7 @@ func checkKilled(sc *scenario, st *racStore, mark, started string, group bool) (
 	if !strings.Contains(r.stderr, "incomplete") {
 		sc.fail("%s: read does not say the recording is incomplete: %q", e.Ref, r.stderr)
 	}
-	// the last line read may be cut short (the README's limit): read ends
+	// the last line read may be cut short (a stated limit, docs/guarantees.md): read ends
 	// it with a newline like any other, so the cut one is the last before
 	// the final newline
 	got := strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n")

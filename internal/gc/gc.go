@@ -107,7 +107,7 @@ type StoreSize struct {
 }
 
 // Result is what a pass did (or, dry, would do). It is also the JSON of
-// rac out gc --json; README documents the shape.
+// rac out gc --json; docs/retention.md documents the shape.
 type Result struct {
 	DryRun            bool             `json:"dry_run"`
 	RemovedSessions   int              `json:"removed_sessions"`

@@ -64,7 +64,7 @@ func TestGeminiResume(t *testing.T) {
 	assert.Equal(t, envLines(rs[0].Output), envLines(rs[3].Output), "a resumed Gemini passes other variables")
 	sess2, _ := refOf(t, rs[4].Output)
 	t.Logf("first process: session %s; resumed (a new process): session %s", sess, sess2)
-	assert.NotEqual(t, sess, sess2, "a resumed Gemini now stays in its session without the hook: update README and this test")
+	assert.NotEqual(t, sess, sess2, "a resumed Gemini now stays in its session without the hook: update docs/agents.md and this test")
 }
 
 // envLines are the NAME=value lines of a tool result.

@@ -7,6 +7,8 @@ import (
 	"path"
 	"strconv"
 	"strings"
+
+	"github.com/rac-cli/rac/internal/procfs"
 )
 
 // FS is the file access the hook needs: the harnesses' settings files and,
@@ -74,17 +76,11 @@ func ancestorArgs(fsys FS, pid int) [][]string {
 		if err != nil {
 			break
 		}
-		// pid (comm) state ppid ...: comm may hold spaces and parentheses
-		s := string(stat)
-		i := strings.LastIndexByte(s, ')')
-		if i < 0 {
+		st, err := procfs.ParseStat(pid, stat)
+		if err != nil {
 			break
 		}
-		f := strings.Fields(s[i+1:])
-		if len(f) < 2 {
-			break
-		}
-		pid, _ = strconv.Atoi(f[1])
+		pid = st.PPID
 	}
 	return out
 }

@@ -215,9 +215,9 @@ func TestHandleTooLarge(t *testing.T) {
 func TestClaudeHiddenRules(t *testing.T) {
 	fsys := mapFS{
 		"/proc/40/cmdline": "sh\x00-c\x00rac hook claude\x00",
-		"/proc/40/stat":    "40 (sh) S 30 1 1",
+		"/proc/40/stat":    "40 (sh) S 30 1 1 0 -1 4194304 98 0 0 0 0 0 0 0 20 0 1 0 6000 3133440 382\n",
 		"/proc/30/cmdline": "/opt/claude/bin/claude.exe\x00-p\x00hi\x00--disallowedTools\x00Bash(git push:*)\x00",
-		"/proc/30/stat":    "30 (claude (x)) S 1 1 1",
+		"/proc/30/stat":    "30 (claude (x)) S 1 1 1 0 -1 4194304 98 0 0 0 0 0 0 0 20 0 1 0 5000 3133440 382\n",
 	}
 	assert.Equal(t, "--disallowedTools", claudeHiddenRules(ancestorArgs(fsys, 40)))
 	var out bytes.Buffer

@@ -16,6 +16,7 @@ import (
 
 	"github.com/rac-cli/rac/internal/app"
 	"github.com/rac-cli/rac/internal/mcpserver"
+	"github.com/rac-cli/rac/internal/runspec"
 )
 
 // fakeRacEnv makes the test binary act as "rac run": the run tool starts
@@ -49,10 +50,10 @@ func fakeRac(args []string) int {
 	}
 	a := app.New(app.Env{Getenv: os.Getenv, Environ: os.Environ, Now: time.Now}, settings(args[2], true))
 	a.Warn = func(m string) { fmt.Fprintf(os.Stderr, "rac: warning: %s\n", m) }
-	res, err := a.Run(app.RunRequest{
+	res, err := a.Run(context.Background(), app.RunRequest{
 		Argv: args[8:], Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,
 		Timeout: timeout, KillAfter: 100 * time.Millisecond, DrainTimeout: 100 * time.Millisecond,
-		Announce: app.AnnounceAuto, Mode: "auto", Summary: true, SummaryHead: 5, SummaryTail: 5,
+		Announce: runspec.AnnounceAuto, Mode: "auto", Summary: true, SummaryHead: 5, SummaryTail: 5,
 	})
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "rac: %v\n", err)
@@ -119,7 +120,7 @@ func (f *fixture) record(t *testing.T, session string, redact bool, argv ...stri
 	a := app.New(f.appEnv(), settings(session, redact))
 	// with the summary, nothing is forwarded and stdout and stderr are
 	// two pipes, as under an agent
-	res, err := a.Run(app.RunRequest{Argv: argv, Stdin: null, Announce: app.AnnounceNone, Mode: "pipe", Summary: true, SummaryHead: 1, SummaryTail: 1,
+	res, err := a.Run(context.Background(), app.RunRequest{Argv: argv, Stdin: null, Announce: runspec.AnnounceNone, Mode: "pipe", Summary: true, SummaryHead: 1, SummaryTail: 1,
 		DrainTimeout: time.Second, KillAfter: time.Second})
 	require.NoError(t, err)
 	require.NotEmpty(t, res.Ref)

@@ -55,7 +55,7 @@ const (
 
 var errHugeRange = errors.New("huge range")
 
-func (s *Server) read(_ context.Context, _ *mcp.CallToolRequest, in ReadIn) (*mcp.CallToolResult, ReadOut, error) {
+func (s *Server) read(ctx context.Context, _ *mcp.CallToolRequest, in ReadIn) (*mcp.CallToolResult, ReadOut, error) {
 	if err := checkRef(in.Ref); err != nil {
 		return nil, ReadOut{}, s.toolError(err)
 	}
@@ -90,7 +90,7 @@ func (s *Server) read(_ context.Context, _ *mcp.CallToolRequest, in ReadIn) (*mc
 	cost := 0
 	full := false
 	req := app.ReadRequest{Ref: in.Ref, Stream: in.Stream, Head: in.Head, Tail: in.Tail, Lines: in.Lines}
-	info, err := c.ReadLines(req, maxText, func(l app.ReadLine, m int) error {
+	info, err := c.ReadLines(ctx, req, maxText, func(l app.ReadLine, m int) error {
 		lc := lineCost + 2*len(l.Text)
 		if in.Tail == 0 && cost+lc > budget {
 			// a head or a range ends here: what follows is the next range

@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/rac-cli/rac/internal/app"
+	"github.com/rac-cli/rac/internal/outcome"
 	"github.com/rac-cli/rac/internal/termtext"
 	"github.com/rac-cli/rac/internal/units"
 )
@@ -55,7 +56,7 @@ func (s *Server) addTools() {
 // without declaring an output schema: inferring and resolving those
 // schemas (ListEntry, RunView) costs more than rac's whole start-up, and
 // a fresh server must answer initialize quickly. The contracts are in the
-// tools' descriptions, the README and these types.
+// tools' descriptions, docs/mcp.md and these types.
 func structured[In, Out any](h func(context.Context, *mcp.CallToolRequest, In) (*mcp.CallToolResult, Out, error)) mcp.ToolHandlerFor[In, any] {
 	return func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, any, error) {
 		res, out, err := h(ctx, req, in)
@@ -87,7 +88,7 @@ type ListOut struct {
 	Notes    []string        `json:"notes"`
 }
 
-func (s *Server) list(_ context.Context, _ *mcp.CallToolRequest, in ListIn) (*mcp.CallToolResult, ListOut, error) {
+func (s *Server) list(ctx context.Context, _ *mcp.CallToolRequest, in ListIn) (*mcp.CallToolResult, ListOut, error) {
 	switch {
 	case in.Limit < 0 || in.Skip < 0:
 		return nil, ListOut{}, s.toolError(app.Usagef("limit and skip take numbers from 0"))
@@ -104,7 +105,7 @@ func (s *Server) list(_ context.Context, _ *mcp.CallToolRequest, in ListIn) (*mc
 	if err != nil {
 		return nil, ListOut{}, s.toolError(err)
 	}
-	res, err := c.List(app.Scope{Session: in.Session, All: in.AllSessions})
+	res, err := c.List(ctx, app.Scope{Session: in.Session, All: in.AllSessions})
 	if err != nil {
 		return nil, ListOut{}, s.toolError(err)
 	}
@@ -149,15 +150,12 @@ func listText(o ListOut) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d recordings in %s, newest first:\n", o.Total, strings.Join(o.Sessions, ", "))
 	for _, e := range o.Entries {
-		outcome := e.Status
-		switch {
-		case e.ExitCode != nil:
-			outcome = fmt.Sprintf("%s %d", e.Status, *e.ExitCode)
-		case e.Signal != nil:
-			outcome = e.Status + " " + *e.Signal
+		sig := ""
+		if e.Signal != nil {
+			sig = *e.Signal
 		}
 		size := e.StdoutBytes + e.StderrBytes + e.CombinedBytes
-		fmt.Fprintf(&b, "%s  %s  %s  %s  %s\n", e.Ref, outcome, e.StartedAt.UTC().Format("2006-01-02T15:04:05Z"),
+		fmt.Fprintf(&b, "%s  %s  %s  %s  %s\n", e.Ref, outcome.Of(e.Status, e.ExitCode, sig).Short(), e.StartedAt.UTC().Format("2006-01-02T15:04:05Z"),
 			units.Bytes(size), cutString(termtext.EscapeLine(termtext.QuoteArgv(e.Argv)), 200))
 	}
 	for _, n := range o.Notes {
@@ -194,7 +192,7 @@ type GrepOut struct {
 // maxContext bounds grep's context: more would not fit a result.
 const maxContext = 10
 
-func (s *Server) grep(_ context.Context, _ *mcp.CallToolRequest, in GrepIn) (*mcp.CallToolResult, GrepOut, error) {
+func (s *Server) grep(ctx context.Context, _ *mcp.CallToolRequest, in GrepIn) (*mcp.CallToolResult, GrepOut, error) {
 	if in.Context < 0 || in.Context > maxContext || in.Skip < 0 {
 		return nil, GrepOut{}, s.toolError(app.Usagef("context takes 0 to %d lines, skip a number from 0", maxContext))
 	}
@@ -206,7 +204,7 @@ func (s *Server) grep(_ context.Context, _ *mcp.CallToolRequest, in GrepIn) (*mc
 	maxText := max(64, (budget-1024)/(4*(1+2*in.Context)))
 	var hits []app.GrepHit
 	cost, seen, full := 0, 0, false
-	total, err := c.GrepEach(app.GrepRequest{Text: in.Text, IgnoreCase: in.IgnoreCase, Context: in.Context,
+	total, err := c.GrepEach(ctx, app.GrepRequest{Text: in.Text, IgnoreCase: in.IgnoreCase, Context: in.Context,
 		Scope: app.Scope{Session: in.Session, All: in.AllSessions}}, maxText, func(h app.GrepHit) error {
 		// every hit is counted; only those that fit are kept
 		seen++
@@ -284,7 +282,7 @@ type ExplainIn struct {
 	Session string `json:"session,omitempty" jsonschema:"the session a short ref is looked up in; default: this conversation's"`
 }
 
-func (s *Server) explain(_ context.Context, _ *mcp.CallToolRequest, in ExplainIn) (*mcp.CallToolResult, any, error) {
+func (s *Server) explain(ctx context.Context, _ *mcp.CallToolRequest, in ExplainIn) (*mcp.CallToolResult, any, error) {
 	if err := checkRef(in.Ref); err != nil {
 		return nil, nil, s.toolError(err)
 	}
@@ -292,7 +290,7 @@ func (s *Server) explain(_ context.Context, _ *mcp.CallToolRequest, in ExplainIn
 	if err != nil {
 		return nil, nil, s.toolError(err)
 	}
-	rep, err := c.Explain(in.Ref)
+	rep, err := c.Explain(ctx, in.Ref)
 	if err != nil {
 		return nil, nil, s.toolError(err)
 	}

@@ -175,3 +175,23 @@ func TestListNamesKeepsUnsafeEntries(t *testing.T) {
 		assert.Contains(t, err.Error(), n+" is not a directory", n)
 	}
 }
+
+// A producer that loses its source ends the recording without an outcome:
+// what was stored stays readable, the lock is gone, and the recording
+// reads as incomplete with the signal that was stopping it.
+func TestAbandonLeavesIncomplete(t *testing.T) {
+	sd := newSession(t)
+	w, err := Create(CreateOptions{Session: sd, Argv: []string{"t"}, Streams: []string{Stdout}})
+	require.NoError(t, err)
+	_, err = w.Sink(Stdout).Write([]byte("kept\npartial"))
+	require.NoError(t, err)
+	require.NoError(t, w.MarkStopping("SIGTERM"))
+	require.NoError(t, w.Abandon())
+	r, err := Open(sd, w.Name)
+	require.NoError(t, err)
+	defer r.Close()
+	assert.Equal(t, StatusIncomplete, r.Status)
+	assert.Nil(t, r.Footer)
+	assert.Equal(t, "SIGTERM", r.Stopping)
+	assert.Equal(t, "stdout:1:kept\nstdout:2:partial\n", collect(t, r, LineOptions{}))
+}

@@ -213,6 +213,28 @@ func (w *Writer) Finish(f Footer) error {
 	return err
 }
 
+// Abandon ends the recording without an outcome: whatever was stored is
+// kept, every file is closed (each close checked) and the lock released,
+// and no footer is written, so readers see it as incomplete, as they see
+// the recording of a recorder that died (with the signal MarkStopping
+// wrote, if any). It is for a producer that lost its source before it
+// could say how the command ended (a stream cut off, a remote runner
+// gone).
+func (w *Writer) Abandon() error {
+	var errs []error
+	for _, s := range w.streams {
+		errs = append(errs, s.close())
+	}
+	w.mu.Lock()
+	if w.chunks != nil {
+		errs = append(errs, w.chunks.Close())
+		w.chunks = nil
+	}
+	w.mu.Unlock()
+	w.closeFiles()
+	return errors.Join(append(errs, w.Err())...)
+}
+
 // The footer's reserve. A footer is a few hundred bytes of fixed fields
 // (three streams at most), its notes (bounded to maxNotesJSON encoded, the
 // broken-off note to maxBrokenNote, the signal to maxSignal) and its

@@ -100,6 +100,10 @@ type fieldRule struct {
 	entropy     float64
 	allow       []fieldAllow
 	pathIgnored string // gitleaks applies the rule only to files named like this
+	// notAfter (fieldAnchored) holds the bytes that may not come right
+	// before a match (tools/fieldgen/decisions.go): inside base64, EAAA is
+	// no Square token.
+	notAfter string
 }
 
 // fieldAllow is an allowlist without its paths and commits: a finding it
@@ -204,6 +208,9 @@ func (f *fieldRule) match(e *engine, c *fieldCompiled, line []byte, hs, he int, 
 		}
 		// rac's left boundary for \b: it also holds after an escape.
 		if f.lb && !lbOK(line, hs) {
+			return
+		}
+		if hs > 0 && f.notAfter != "" && strings.IndexByte(f.notAfter, line[hs-1]) >= 0 {
 			return
 		}
 		if f.full != nil {

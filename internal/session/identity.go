@@ -1,8 +1,11 @@
 // Package session owns which session a command belongs to (identity: the
-// precedence of --session, RAC_SESSION, agent harness variables, terminal
-// panes and process sessions) and the store's session directories. It
-// reads the process table and the environment it is given, never execs a
-// program, and never builds a path from an untrusted id.
+// precedence of --session, RAC_SESSION, agent harness variables, the
+// files a harness holds open, terminal panes and process sessions), the
+// tables of harness and pane variables behind it, whether an agent runs
+// the command, and which names a session may have. The session folders
+// themselves are the store's (internal/store). It reads the process table
+// and the environment it is given, never execs a program, never writes a
+// file, and never builds a path from an untrusted id.
 package session
 
 import (

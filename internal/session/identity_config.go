@@ -22,23 +22,9 @@ var ErrBadVarSpec = errors.New("bad variable entry")
 // entry for a default variable overrides it, a new one extends the table
 // ahead of the defaults. No specs gives the defaults.
 func ParseIDVars(specs []string) ([]IDVar, error) {
-	var out []IDVar
-	named := map[string]bool{}
-	for _, spec := range specs {
-		e, err := parseVarSpec(spec, named)
-		if err != nil {
-			return nil, fmt.Errorf("%w in session.id_vars: %s (want VAR=LABEL, VAR=LABEL:REQUIRES or -VAR)", ErrBadVarSpec, err)
-		}
-		if !e.drop {
-			out = append(out, IDVar{Var: e.name, Label: e.label, Requires: e.extra})
-		}
-	}
-	for _, d := range DefaultIDVars {
-		if !named[d.Var] {
-			out = append(out, d)
-		}
-	}
-	return out, nil
+	return parseVarTable(specs, "session.id_vars", "VAR=LABEL, VAR=LABEL:REQUIRES or -VAR", DefaultIDVars,
+		func(v IDVar) string { return v.Var },
+		func(e varSpec) IDVar { return IDVar{Var: e.name, Label: e.label, Requires: e.extra} })
 }
 
 // ParseMarkerVars reads config session.marker_vars. Each entry is one of
@@ -49,19 +35,27 @@ func ParseIDVars(specs []string) ([]IDVar, error) {
 //
 // with the same name rules and order as ParseIDVars.
 func ParseMarkerVars(specs []string) ([]MarkerVar, error) {
-	var out []MarkerVar
+	return parseVarTable(specs, "session.marker_vars", "VAR=LABEL, VAR=LABEL:PIDVAR or -VAR", DefaultMarkerVars,
+		func(v MarkerVar) string { return v.Var },
+		func(e varSpec) MarkerVar { return MarkerVar{Var: e.name, Label: e.label, PIDVar: e.extra} })
+}
+
+// parseVarTable is ParseIDVars and ParseMarkerVars: the entries of
+// setting in the order given, then the defaults the entries did not name.
+func parseVarTable[T any](specs []string, setting, want string, defaults []T, varOf func(T) string, entry func(varSpec) T) ([]T, error) {
+	var out []T
 	named := map[string]bool{}
 	for _, spec := range specs {
 		e, err := parseVarSpec(spec, named)
 		if err != nil {
-			return nil, fmt.Errorf("%w in session.marker_vars: %s (want VAR=LABEL, VAR=LABEL:PIDVAR or -VAR)", ErrBadVarSpec, err)
+			return nil, fmt.Errorf("%w in %s: %s (want %s)", ErrBadVarSpec, setting, err, want)
 		}
 		if !e.drop {
-			out = append(out, MarkerVar{Var: e.name, Label: e.label, PIDVar: e.extra})
+			out = append(out, entry(e))
 		}
 	}
-	for _, d := range DefaultMarkerVars {
-		if !named[d.Var] {
+	for _, d := range defaults {
+		if !named[varOf(d)] {
 			out = append(out, d)
 		}
 	}

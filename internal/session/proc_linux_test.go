@@ -12,18 +12,6 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-func TestParseStat(t *testing.T) {
-	line := "4242 (a) b (c) R 17 4242 4000 34816 4242 4194304 98 0 0 0 0 0 0 0 20 0 1 0 63932 3133440 382 18446744073709551615\n"
-	st, err := parseStat(4242, []byte(line))
-	require.NoError(t, err)
-	assert.Equal(t, ProcStat{PID: 4242, PPID: 17, SID: 4000, TTY: 34816, Start: 63932}, st)
-
-	for _, bad := range []string{"", "1 (x", "1 (x) R 1 2 3", "1 (x) R a 2 3 4 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 5\n"} {
-		_, err := parseStat(1, []byte(bad))
-		assert.Error(t, err, "%q", bad)
-	}
-}
-
 func TestLinuxProc(t *testing.T) {
 	p := SystemProc()
 	require.Equal(t, os.Getpid(), p.Self())

@@ -3,6 +3,8 @@ package shellinit
 import (
 	"fmt"
 	"strings"
+
+	"github.com/rac-cli/rac/internal/termtext"
 )
 
 // The prompt test a people function makes, per shell: an interactive
@@ -55,7 +57,7 @@ func (w *wrapped) shArgs() string {
 	for _, ws := range w.words {
 		var c []string
 		for i, x := range ws {
-			c = append(c, fmt.Sprintf("${%d-} == %s", i+1, shQuote(x)))
+			c = append(c, fmt.Sprintf("${%d-} == %s", i+1, termtext.ShellQuote(x)))
 		}
 		alts = append(alts, "( "+strings.Join(c, " && ")+" )")
 	}
@@ -82,7 +84,7 @@ func (w *wrapped) fishArgs() string {
 // rather than "NAME()": an alias of the same name is not expanded in it.
 func shFunction(b *strings.Builder, w *wrapped, test, rac string) {
 	fmt.Fprintf(b, "function %s {\n  if %s%s; then\n    %s run -- %s \"$@\"\n  else\n    command %s \"$@\"\n  fi\n}\n",
-		w.prog, test, w.shArgs(), racCall(rac, shQuote), w.prog, w.prog)
+		w.prog, test, w.shArgs(), racCall(rac, termtext.ShellQuote), w.prog, w.prog)
 }
 
 func header(b *strings.Builder, o Options, what string) {
@@ -104,7 +106,7 @@ func sessionExport(b *strings.Builder, o Options, fish bool) {
 	case keep:
 		fmt.Fprintf(b, "export RAC_SESSION=\"${RAC_SESSION:-%s}\"\n", name)
 	default:
-		fmt.Fprintf(b, "export RAC_SESSION=%s\n", shQuote(name))
+		fmt.Fprintf(b, "export RAC_SESSION=%s\n", termtext.ShellQuote(name))
 	}
 }
 

@@ -1,7 +1,7 @@
 // Package shellinit owns the shell code rac shell-init prints for people's
 // shells (bash, zsh, fish) and for an agent's non-interactive bash (the
-// --agent mode a Claude Code SessionStart hook writes to CLAUDE_ENV_FILE),
-// and that hook's handler.
+// --agent mode that Claude Code's SessionStart hook, rac hook
+// claude-session in internal/hook, writes to CLAUDE_ENV_FILE).
 //
 // The people's code records only what a person typed at the prompt: a
 // wrapped command goes through rac run only between the shell's preexec
@@ -158,16 +158,12 @@ func Program(exe, onPath string) string {
 	return exe
 }
 
-// shQuote quotes s for bash and zsh.
-func shQuote(s string) string {
-	if plainName(s) {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
 // fishQuote quotes s for fish, where a single-quoted string still takes
-// \\ and \'.
+// \\ and \'. fish is the one dialect rac writes code for that is not in
+// the POSIX family: termtext.ShellQuote (bash and zsh) does not fit it,
+// and mvdan.cc/sh's syntax.Quote has no fish variant. rac quotes only
+// what it writes into fish's init code with it: a session name, the path
+// of rac and a wrapped command's words.
 func fishQuote(s string) string {
 	if plainName(s) {
 		return s

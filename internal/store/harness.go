@@ -1,7 +1,6 @@
 package store
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rac-cli/rac/internal/procfs"
 	"github.com/rac-cli/rac/internal/session"
 )
 
@@ -193,19 +193,6 @@ func ProcStart(pid int) (uint64, error) {
 	if _, err := os.Stat("/proc/self/stat"); err != nil {
 		return 0, fmt.Errorf("no /proc: %w", errors.ErrUnsupported)
 	}
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return 0, err
-	}
-	// the command name (field 2) is in parentheses and may hold spaces or
-	// ')': the fields after the last ')' start at field 3
-	i := bytes.LastIndexByte(b, ')')
-	if i < 0 {
-		return 0, fmt.Errorf("unreadable /proc/%d/stat", pid)
-	}
-	f := strings.Fields(string(b[i+1:]))
-	if len(f) < 20 {
-		return 0, fmt.Errorf("unreadable /proc/%d/stat", pid)
-	}
-	return strconv.ParseUint(f[19], 10, 64)
+	st, err := procfs.ReadStat(pid)
+	return st.Start, err
 }

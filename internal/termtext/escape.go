@@ -134,6 +134,16 @@ func writeHex(b *strings.Builder, c byte) {
 //	<ESC>[1m    $'\e[1m'
 //	<U+009B>    $'\xc2\x9b'
 //	<U+202E>    $'\xe2\x80\xae'
+//
+// It is rac's one quoter for bash and zsh, for what people read (explain,
+// hints, tombstones) and for the code rac writes (shell-init, hook
+// commands) alike; fish has its own (shellinit). mvdan.cc/sh's
+// syntax.Quote does not fit: it writes \uXXXX for a character it cannot
+// print, which bash and zsh turn back into that character only under a
+// UTF-8 locale (under LC_ALL=C the argument comes back changed), and it
+// leaves ! and characters a terminal shows as nothing (U+3164) bare,
+// where a line pasted at an interactive prompt runs history expansion or
+// hides a word. TestShellQuoteDialects holds both claims.
 func ShellQuote(s string) string {
 	if s == "" {
 		return "''"

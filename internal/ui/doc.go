@@ -4,9 +4,9 @@
 // rac's own "rac:" lines on stderr, and the renderings of values: quoted
 // commands, sizes, durations, ages, outcomes and tables; what rac out list,
 // grep and explain show people (ListTable, GrepHit, Explain); the pager
-// rac out read writes through on a terminal (IOStreams.StartPager); the
-// hint under an error (Hint); and every command's long help and examples
-// (Help, by command path).
+// rac out read writes through on a terminal (IOStreams.StartPager); and
+// the hint under an error (Hint). A command's long help and examples are
+// not here: they sit beside its flags in cmd/rac's cmd_<verb>.go.
 //
 // It must never decide policy (what to redact, which store, when gc runs:
 // internal/app does), never read the store, and never print a string that

@@ -7,6 +7,10 @@ import (
 	"github.com/rac-cli/rac/internal/termtext"
 )
 
+// EscapeLine escapes one line for a terminal: every control character,
+// tabs too (a line rac prints whole, such as a summary line or a check).
+func EscapeLine(s string) string { return termtext.EscapeLine(s) }
+
 // EscapingWriter returns a writer that escapes the control characters of
 // each line written through it (text that carries values from the
 // environment, such as rac session --explain), keeping the line ends.

@@ -1,17 +1,14 @@
 package ui
 
 import (
-	"bytes"
 	"math"
 	"os/exec"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/rac-cli/rac/internal/record"
 	"github.com/rac-cli/rac/internal/termtext"
 )
 
@@ -82,84 +79,5 @@ func TestBytes(t *testing.T) {
 		-1536: "-1.5 KiB", math.MaxInt64: "8192 PiB", math.MinInt64: "-8192 PiB",
 	} {
 		assert.Equal(t, want, Bytes(n), n)
-	}
-}
-
-func TestDuration(t *testing.T) {
-	for _, tc := range []struct {
-		d    time.Duration
-		want string
-	}{
-		{0, "0ms"},
-		{400 * time.Microsecond, "0ms"},
-		{850 * time.Millisecond, "850ms"},
-		{999 * time.Millisecond, "999ms"},
-		{999700 * time.Microsecond, "1.0s"},
-		{1200 * time.Millisecond, "1.2s"},
-		{2310 * time.Millisecond, "2.3s"},
-		{12340 * time.Millisecond, "12.3s"},
-		{59960 * time.Millisecond, "1m00s"},
-		{3*time.Minute + 4*time.Second, "3m04s"},
-		{3*time.Minute + 4600*time.Millisecond, "3m05s"},
-		{59*time.Minute + 59*time.Second + 600*time.Millisecond, "1h00m"},
-		{2*time.Hour + 5*time.Minute, "2h05m"},
-		{2*time.Hour + 5*time.Minute + 31*time.Second, "2h06m"},
-		{23*time.Hour + 59*time.Minute + 40*time.Second, "1d00h"},
-		{76 * time.Hour, "3d04h"},
-		{-1500 * time.Millisecond, "-1.5s"},
-		{math.MinInt64, "-53376d00h"}, // clamped at 2^62ns: no overflow
-	} {
-		assert.Equal(t, tc.want, Duration(tc.d), "%v", tc.d)
-	}
-}
-
-func TestAgo(t *testing.T) {
-	now := time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)
-	for _, tc := range []struct {
-		d    time.Duration
-		want string
-	}{
-		{0, "just now"},
-		{999 * time.Millisecond, "just now"},
-		{-500 * time.Millisecond, "just now"},
-		{-time.Hour, "in the future"},
-		{12 * time.Second, "12s ago"},
-		{59*time.Second + 999*time.Millisecond, "59s ago"},
-		{3*time.Minute + 59*time.Second, "3m ago"},
-		{2*time.Hour + 59*time.Minute, "2h ago"},
-		{23 * time.Hour, "23h ago"},
-		{24 * time.Hour, "1d ago"},
-		{5*24*time.Hour + 23*time.Hour, "5d ago"},
-		{400 * 24 * time.Hour, "400d ago"},
-	} {
-		assert.Equal(t, tc.want, Ago(now.Add(-tc.d), now), "%v", tc.d)
-	}
-}
-
-func TestOutcome(t *testing.T) {
-	code := func(n int) *int { return &n }
-	for _, tc := range []struct {
-		status      string
-		code        *int
-		signal      string
-		long, short string
-	}{
-		{record.StatusExited, code(0), "", "exited with code 0", "exit 0"},
-		{record.StatusExited, code(2), "", "exited with code 2", "exit 2"},
-		{record.StatusExited, nil, "", "exited", "exited"},
-		{record.StatusSignaled, nil, "SIGTERM", "was killed by SIGTERM", "SIGTERM"},
-		{record.StatusSignaled, nil, "", "was killed by a signal", "signaled"},
-		{record.StatusTimedOut, nil, "SIGKILL", "timed out", "timed out"},
-		{record.StatusTimedOut, nil, "", "timed out", "timed out"},
-		{record.StatusFailedToStart, code(127), "", "failed to start", "not started"},
-		{record.StatusRunning, nil, "", "is still running", "running"},
-		{record.StatusIncomplete, nil, "", "is incomplete: the recorder stopped before the command ended", "incomplete"},
-		{"", nil, "", "has no status", "unknown"},
-		{"weird\x1b[2J", nil, "", `has status weird\x1b[2J`, `weird\x1b[2J`},
-		{record.StatusSignaled, nil, "SIG\u009bTERM", `was killed by SIG\x9bTERM`, `SIG\x9bTERM`},
-	} {
-		assert.Equal(t, tc.long, Outcome(tc.status, tc.code, tc.signal), "%q %q", tc.status, tc.signal)
-		assert.Equal(t, tc.short, OutcomeShort(tc.status, tc.code, tc.signal), "%q %q", tc.status, tc.signal)
-		assert.False(t, bytes.ContainsAny([]byte(Outcome(tc.status, tc.code, tc.signal)), "\x1b\u009b"))
 	}
 }

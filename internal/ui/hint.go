@@ -21,7 +21,7 @@ func Hint(err error, cmdPath string, usage bool) string {
 	if errors.As(err, &ce) {
 		switch {
 		case ce.Path != "":
-			return "fix " + ce.Path + " (README's Settings section lists every key)"
+			return "fix " + ce.Path + " ('rac config' lists every key)"
 		case strings.HasPrefix(ce.Name, "RAC_"):
 			return "fix or unset " + ce.Name
 		}

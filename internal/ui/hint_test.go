@@ -22,7 +22,7 @@ func TestHint(t *testing.T) {
 		want  string
 	}{
 		{"config file", &config.Error{Name: "gc.max_age", Path: "/h/.config/rac/config.yaml"}, true,
-			"fix /h/.config/rac/config.yaml (README's Settings section lists every key)"},
+			"fix /h/.config/rac/config.yaml ('rac config' lists every key)"},
 		{"variable", &config.Error{Name: "RAC_RUN_TIMEOUT"}, true, "fix or unset RAC_RUN_TIMEOUT"},
 		{"flag: the usage hint", &config.Error{Name: "--timeout"}, true, "run 'rac run --help' for the usage and examples"},
 		{"no session", wrapped(&resolve.NotFoundError{Session: "x", Reason: resolve.NoSession}), false,

@@ -7,8 +7,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rac-cli/rac/internal/outcome"
 	"github.com/rac-cli/rac/internal/record"
 	"github.com/rac-cli/rac/internal/termtext"
+	"github.com/rac-cli/rac/internal/units"
 )
 
 // ListRow is one recording as rac out list shows it (the front end fills
@@ -74,7 +76,7 @@ func ListTable(w io.Writer, c *Palette, rows []ListRow, o ListOptions) error {
 		if d := depth[r.Ref]; d > 0 {
 			name = strings.Repeat("  ", d-1) + "└ " + name
 		}
-		t.Row(Plain(name), statusCell(c, r), c.Dim.Cell(Ago(r.StartedAt, o.Now)), Plain(took(r, o.Now)),
+		t.Row(Plain(name), statusCell(c, r), c.Dim.Cell(units.Ago(r.StartedAt, o.Now)), Plain(took(r, o.Now)),
 			c.Dim.Cell(Bytes(r.Bytes)), Plain(Quote(r.Argv)))
 	}
 	return t.Render()
@@ -86,7 +88,7 @@ func statusCell(c *Palette, r ListRow) Cell {
 	text := OutcomeShort(r.Status, r.ExitCode, r.Signal)
 	style := c.Failed
 	switch {
-	case r.Status == record.StatusExited && r.ExitCode != nil && *r.ExitCode == 0:
+	case outcome.Of(r.Status, r.ExitCode, r.Signal).Succeeded():
 		style = c.OK
 	case r.Status == record.StatusRunning:
 		style = c.Running
@@ -104,9 +106,9 @@ func statusCell(c *Palette, r ListRow) Cell {
 func took(r ListRow, now time.Time) string {
 	switch {
 	case r.EndedAt != nil:
-		return Duration(r.EndedAt.Sub(r.StartedAt))
+		return units.Duration(r.EndedAt.Sub(r.StartedAt))
 	case r.Status == record.StatusRunning:
-		return Duration(now.Sub(r.StartedAt)) + "+"
+		return units.Duration(now.Sub(r.StartedAt)) + "+"
 	}
 	return "-"
 }

@@ -6,6 +6,8 @@ import (
 	"os"
 	"strconv"
 	"sync"
+
+	"github.com/rac-cli/rac/internal/terminal"
 )
 
 // defaultWidth is the width of a terminal that does not say its own.
@@ -80,7 +82,7 @@ func isTTY(fake *bool, f *os.File) bool {
 	if fake != nil {
 		return *fake
 	}
-	return isTerminal(f)
+	return terminal.Is(f)
 }
 
 // TerminalWidth is the number of columns of the terminal on stdout; when
@@ -94,7 +96,7 @@ func (s *IOStreams) TerminalWidth() int {
 	if !s.IsStdoutTTY() {
 		return 0
 	}
-	if w := terminalWidth(s.OutFile); w > 0 {
+	if w := terminal.Width(s.OutFile); w > 0 {
 		return w
 	}
 	if s.getenv != nil {

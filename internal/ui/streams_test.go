@@ -73,13 +73,3 @@ func TestSystem(t *testing.T) {
 	assert.Equal(t, s.Out, any(os.Stdout))
 	assert.NotNil(t, s.OutColors())
 }
-
-func TestClosedFileIsNoTerminal(t *testing.T) {
-	ptmx, tty, err := pty.Open()
-	require.NoError(t, err)
-	defer ptmx.Close()
-	require.NoError(t, tty.Close())
-	assert.False(t, isTerminal(tty))
-	assert.Equal(t, 0, terminalWidth(tty))
-	assert.False(t, isTerminal(nil))
-}

@@ -105,6 +105,9 @@ func ruleRow(r config.Rule) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	if notAfter[r.RuleID] != "" && pl.mode != "fieldAnchored" {
+		return "", fmt.Errorf("notAfter lists it, but it is not run anchored")
+	}
 	var b strings.Builder
 	p := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
 	p("{\nid: %q, marker: %q,\n", r.RuleID, "gitleaks:"+r.RuleID)
@@ -165,6 +168,9 @@ func ruleOptions(r config.Rule, pl plan) []string {
 	}
 	if pl.assign {
 		opts = append(opts, "assign: true")
+	}
+	if na := notAfter[r.RuleID]; na != "" {
+		opts = append(opts, "notAfter: "+quote(na))
 	}
 	return opts
 }

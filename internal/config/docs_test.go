@@ -10,21 +10,22 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// readmeGaps are the differences between README's settings table and the
-// table here that the README change wiring this package in will close:
-// the keys new in it and the new default of run.drain_timeout. The test
-// fails when one is closed, so that the entry is removed here.
-var readmeGaps = map[string]string{}
+// docsGaps are the differences between the manual's settings table
+// (docs/settings.md) and the table here that a change under way will
+// close: "missing" for a key new here, else the default the manual still
+// gives. The test fails when one is closed, so that the entry is removed
+// here.
+var docsGaps = map[string]string{}
 
 var firstCode = regexp.MustCompile("`([^`]*)`")
 
-// TestREADMESettings compares README's settings table (key, env, flag,
-// default) with the table.
-func TestREADMESettings(t *testing.T) {
-	b, err := os.ReadFile("../../README.md")
+// TestDocsSettings compares the manual's settings table (key, env, flag,
+// default), at the top of docs/settings.md, with the table.
+func TestDocsSettings(t *testing.T) {
+	b, err := os.ReadFile("../../docs/settings.md")
 	require.NoError(t, err)
-	_, section, ok := strings.Cut(string(b), "\n## Settings\n")
-	require.True(t, ok, "README has a Settings section")
+	_, section, ok := strings.Cut(string(b), "# Settings\n")
+	require.True(t, ok, "docs/settings.md starts with # Settings")
 	type row struct{ env, flag, def string }
 	rows := map[string]row{}
 	for line := range strings.SplitSeq(section, "\n") {
@@ -46,16 +47,16 @@ func TestREADMESettings(t *testing.T) {
 	require.NotEmpty(t, rows)
 	for _, d := range table {
 		r, ok := rows[d.Key]
-		gap, isGap := readmeGaps[d.Key]
+		gap, isGap := docsGaps[d.Key]
 		switch {
 		case isGap && gap == "missing":
-			assert.False(t, ok, "%s is in README now: remove it from readmeGaps", d.Key)
+			assert.False(t, ok, "%s is in docs/settings.md now: remove it from docsGaps", d.Key)
 			continue
 		case isGap:
-			assert.NotEqual(t, d.Default, r.def, "%s: README has the new default now: remove it from readmeGaps", d.Key)
+			assert.NotEqual(t, d.Default, r.def, "%s: docs/settings.md has the new default now: remove it from docsGaps", d.Key)
 			r.def = d.Default
 		}
-		if !assert.True(t, ok, "%s is not in README's settings table", d.Key) {
+		if !assert.True(t, ok, "%s is not in the settings table of docs/settings.md", d.Key) {
 			continue
 		}
 		assert.Equal(t, d.Env, r.env, "%s: env", d.Key)
@@ -63,5 +64,5 @@ func TestREADMESettings(t *testing.T) {
 		assert.Equal(t, d.Default, r.def, "%s: default", d.Key)
 		delete(rows, d.Key)
 	}
-	assert.Empty(t, rows, "README lists settings rac does not have")
+	assert.Empty(t, rows, "docs/settings.md lists settings rac does not have")
 }

@@ -1,4 +1,4 @@
-package appconfig
+package wiring
 
 import (
 	"errors"
@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 
+	"github.com/rac-cli/rac/internal/agentinit"
 	"github.com/rac-cli/rac/internal/app"
 	"github.com/rac-cli/rac/internal/config"
 	"github.com/rac-cli/rac/internal/hook"
@@ -14,8 +15,8 @@ import (
 )
 
 // The options of the commands that do not go through an App (rac run's
-// request, shell-init, the harness hooks), from the settings and rac's
-// own environment.
+// request, shell-init, the harness hooks, agent-init), from the settings
+// and rac's own environment.
 
 // RunRequest is rac run's request for argv from the run.* settings; the
 // caller adds the streams, the signals and the callbacks.
@@ -23,8 +24,8 @@ func RunRequest(r config.RunSettings, argv []string) app.RunRequest {
 	return app.RunRequest{
 		Argv:    argv,
 		Timeout: r.Timeout.V, KillAfter: r.KillAfter.V, DrainTimeout: r.DrainTimeout.V,
-		Mode: string(r.Mode.V), Interactive: r.Interactive.V, SignalSettle: r.SignalSettle.V,
-		Announce: string(r.Announce.V), Summary: r.Summary.V, SummaryHead: r.SummaryHead.V, SummaryTail: r.SummaryTail.V,
+		Mode: r.Mode.V, Interactive: r.Interactive.V, SignalSettle: r.SignalSettle.V,
+		Announce: r.Announce.V, Summary: r.Summary.V, SummaryHead: r.SummaryHead.V, SummaryTail: r.SummaryTail.V,
 	}
 }
 
@@ -67,15 +68,70 @@ func Hook(s *config.Settings, getenv func(string) string) hook.Options {
 
 // ClaudeHook is rac hook claude-session's run, reading stdin: it installs
 // the code rac shell-init bash --agent prints.
-func ClaudeHook(s *config.Settings, env app.Env, stdin io.Reader) (shellinit.ClaudeHook, error) {
+func ClaudeHook(s *config.Settings, env app.Env, stdin io.Reader) (hook.ClaudeHook, error) {
 	agent, err := shellinit.Script(ShellInit(s, env.Getenv, "bash", "", true))
 	if err != nil {
-		return shellinit.ClaudeHook{}, err
+		return hook.ClaudeHook{}, err
 	}
-	return shellinit.ClaudeHook{
+	return hook.ClaudeHook{
 		Stdin: stdin, Getenv: env.Getenv, PPID: os.Getppid(), Now: env.Now,
-		Agent: agent, Note: shellinit.StoreNote(env.Getenv),
+		Agent: agent, Note: hook.StoreNote(env.Getenv),
 	}, nil
+}
+
+// The commands that run beside an App, for the command line: it calls
+// these and no domain package.
+
+// Shells are the shells rac shell-init writes code for.
+var Shells = shellinit.Shells
+
+// ShellInitScript is rac shell-init's code (see ShellInit); a bad shell
+// or session name is a usage error.
+func ShellInitScript(s *config.Settings, getenv func(string) string, shell, session string, agent bool) (string, error) {
+	code, err := shellinit.Script(ShellInit(s, getenv, shell, session, agent))
+	if errors.Is(err, shellinit.ErrUsage) {
+		return "", app.Usage(err)
+	}
+	return code, err
+}
+
+// AnswerHook is rac hook claude|codex|gemini: the harness's call on in,
+// the answer (or nothing) on out.
+func AnswerHook(s *config.Settings, getenv func(string) string, harness string, in io.Reader, out io.Writer) error {
+	_, err := hook.Handle(harness, in, out, Hook(s, getenv))
+	return err
+}
+
+// ClaudeSessionHook is rac hook claude-session, Claude Code's SessionStart
+// hook: the error is for one line on stderr (the hook still exits 0).
+func ClaudeSessionHook(s *config.Settings, env app.Env, stdin io.Reader) error {
+	h, err := ClaudeHook(s, env, stdin)
+	if err != nil {
+		return err
+	}
+	return hook.ClaudeSessionHook(h)
+}
+
+// AgentTargets are the names rac agent-init takes.
+var AgentTargets = agentinit.Targets
+
+// AgentInitOptions are one rac agent-init call, as its flags set them.
+type AgentInitOptions = agentinit.Options
+
+// AgentInitResult says what rac agent-init did.
+type AgentInitResult = agentinit.Result
+
+// AgentInit is rac agent-init with getenv, naming this rac and rac-mcp as
+// a harness runs them; a bad target or flag is a usage error.
+func AgentInit(o AgentInitOptions, getenv func(string) string) (AgentInitResult, error) {
+	o.Getenv = getenv
+	o.Program, o.Exe = Self()
+	o.MCPServer, _, _ = MCPServer() // "": agentinit says what is missing
+	res, err := agentinit.Run(o)
+	if errors.Is(err, agentinit.ErrUsage) {
+		return res, app.Usage(err)
+	}
+	return res, err
 }
 
 // MCPServer is rac-mcp, the MCP server rac mcp runs, beside this rac

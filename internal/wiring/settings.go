@@ -1,7 +1,14 @@
-// Package appconfig turns the settings as read (internal/config) into the
-// values the application layer takes (internal/app): the one place both
-// front-end programs, rac and rac-mcp, build an App from.
-package appconfig
+// Package wiring connects rac's settings to what runs: it loads the
+// settings (internal/config; Load makes a bad gc.* value of rac run a
+// warning) and turns them into the values the application layer takes
+// (internal/app: an App's Settings, rac run's request), the one place both
+// front-end programs, rac and rac-mcp, build an App from. It also runs the
+// commands that work beside an App (shell-init, the harness hooks,
+// agent-init) with options from the settings, and says how rac names
+// itself and where rac-mcp is, so the command line imports no domain
+// package. It is imported by the programs only, never by app or a domain
+// package, and never prints.
+package wiring
 
 import (
 	"github.com/rac-cli/rac/internal/app"

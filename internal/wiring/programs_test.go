@@ -1,4 +1,4 @@
-package appconfig
+package wiring
 
 import (
 	"os"
@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/rac-cli/rac/internal/config"
+	"github.com/rac-cli/rac/internal/runspec"
 )
 
 func load(t *testing.T, vars map[string]string, flags map[string]string) *config.Settings {
@@ -27,8 +28,8 @@ func TestRunRequest(t *testing.T) {
 	assert.Equal(t, s.Run.KillAfter.V, req.KillAfter)
 	assert.Equal(t, s.Run.DrainTimeout.V, req.DrainTimeout)
 	assert.Equal(t, s.Run.SignalSettle.V, req.SignalSettle)
-	assert.Equal(t, "pipe", req.Mode)
-	assert.Equal(t, "failed", req.Announce)
+	assert.Equal(t, runspec.ModePipe, req.Mode)
+	assert.Equal(t, runspec.AnnounceFailed, req.Announce)
 	assert.Equal(t, []string{"vim"}, req.Interactive)
 	assert.True(t, req.Summary)
 	assert.Equal(t, 10, req.SummaryHead)

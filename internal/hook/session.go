@@ -1,4 +1,4 @@
-package shellinit
+package hook
 
 import (
 	"encoding/json"

@@ -1,4 +1,4 @@
-package ui
+package terminal
 
 import "golang.org/x/sys/unix"
 

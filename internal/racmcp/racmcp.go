@@ -1,4 +1,4 @@
-// Package mcpcmd is the rac-mcp program: rac's MCP server over stdio, the
+// Package racmcp is the rac-mcp program: rac's MCP server over stdio, the
 // program `rac mcp` runs. It is a program of its own because the MCP SDK's
 // package initialisers (JSON schema, gob, its transports: about half a
 // millisecond, and a binary half as large again, measured with
@@ -7,7 +7,7 @@
 // registers rac-mcp itself, so a harness starts no rac in between (the
 // exec through rac mcp made the first initialize answer 2.7x the time of
 // rac --version, rac-mcp alone is about 1.6x: make bench).
-package mcpcmd
+package racmcp
 
 import (
 	"context"
@@ -20,10 +20,10 @@ import (
 	"syscall"
 
 	"github.com/rac-cli/rac/internal/app"
-	"github.com/rac-cli/rac/internal/appconfig"
 	"github.com/rac-cli/rac/internal/config"
 	"github.com/rac-cli/rac/internal/mcpserver"
 	"github.com/rac-cli/rac/internal/ui"
+	"github.com/rac-cli/rac/internal/wiring"
 )
 
 // Main runs rac-mcp with args (--session NAME, --rac PATH) and returns its
@@ -50,7 +50,7 @@ func Main(args []string, streams *ui.IOStreams, env app.Env) int {
 	for _, w := range s.Warnings {
 		p.Warnf("%s", w.String())
 	}
-	a := app.New(env, appconfig.Settings(s, *session, false))
+	a := app.New(env, wiring.Settings(s, *session, false))
 	a.Warn = func(m string) { p.Warnf("%s", m) }
 	a.Note = func(m string) { p.Infof("%s", m) }
 	if *rac == "" {

@@ -1,7 +1,0 @@
-//go:build darwin || dragonfly || freebsd || netbsd || openbsd
-
-package ui
-
-import "golang.org/x/sys/unix"
-
-const ioctlGetTermios = unix.TIOCGETA
