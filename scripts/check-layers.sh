@@ -30,6 +30,11 @@ done
 if go list -deps ./cmd/rac | grep -q '^github.com/modelcontextprotocol/'; then
   echo "layers: cmd/rac links the MCP SDK (it belongs in cmd/rac-mcp)"; bad=1
 fi
+# hook asks only whether a program is interactive (internal/interactive):
+# it links no pseudo-terminal library, as capture does
+if go list -deps ./internal/hook | grep -q pty; then
+  echo "layers: internal/hook links a pty library (ask internal/interactive, not capture)"; bad=1
+fi
 # cmd/rac calls the application layer, renders through ui and reads the
 # settings through config and wiring: no domain package directly (the
 # depguard rule "cmd" says the same of each file)

@@ -14,6 +14,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/rac-cli/rac/internal/capture"
+	"github.com/rac-cli/rac/internal/interactive"
 	"github.com/rac-cli/rac/internal/outcome"
 	"github.com/rac-cli/rac/internal/record"
 	"github.com/rac-cli/rac/internal/redact"
@@ -522,7 +523,7 @@ func (a *App) layout(req RunRequest) layout {
 		// only a terminal makes pty or passthrough possible: off a
 		// terminal (agents, scripts) rac run asks nothing more
 		term.Foreground = terminal.InForeground(req.Stdout)
-		term.Interactive = term.StdinTerminal && capture.IsInteractive(req.Argv, a.env.Getenv, req.Interactive)
+		term.Interactive = term.StdinTerminal && interactive.Is(req.Argv, a.env.Getenv, req.Interactive)
 	}
 	mode = capture.Choose(mode, term)
 	switch mode {

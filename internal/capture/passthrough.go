@@ -1,13 +1,10 @@
 package capture
 
 import (
-	"fmt"
 	"os"
 	"slices"
 	"syscall"
-	"time"
 
-	"github.com/rac-cli/rac/internal/record"
 	"github.com/rac-cli/rac/internal/terminal"
 )
 
@@ -18,7 +15,7 @@ import (
 // a resize) reach the command directly; rac passes on only the signals
 // sent to rac alone.
 func runPassthrough(o RunOptions) Outcome {
-	out := Outcome{Received: map[string]record.Counts{}, lastOpen: map[string]bool{}}
+	out := newOutcome()
 	path, err := lookPath(o.Argv[0])
 	if err != nil {
 		return failedToStart(out, err, startErrCode(err))
@@ -31,59 +28,44 @@ func runPassthrough(o RunOptions) Outcome {
 		return failedToStart(out, err, 126)
 	}
 	defer devNull.Close()
-	std := [3]*os.File{o.Stdin, o.Stdout, o.Stderr}
 	var files [3]uintptr
 	fg := false
-	for i, f := range std {
+	for i, f := range [3]*os.File{o.Stdin, o.Stdout, o.Stderr} {
 		if f == nil {
 			f = devNull
 		}
 		fg = fg || terminal.InForeground(f)
 		files[i] = f.Fd()
 	}
-	p, err := startProc(path, o.Argv, &syscall.ProcAttr{
-		Dir: o.Dir, Env: envOrOwn(o.Env), Files: files[:], Sys: &syscall.SysProcAttr{},
-	}, false)
-	if err != nil {
-		err = fmt.Errorf("%s: %w", o.Argv[0], classifyStartErr(&os.PathError{Op: "exec", Path: path, Err: err}))
-		return failedToStart(out, err, startErrCode(err))
+	p := &process{}
+	if err := startProcess(path, o.Argv, &syscall.ProcAttr{Dir: o.Dir, Env: o.Env, Files: files[:]}, p); err != nil {
+		return startFailed(out, o.Argv[0], path, err)
 	}
-	var timeout, killAfter <-chan time.Time
-	if o.Timeout > 0 {
-		t := time.NewTimer(o.Timeout)
-		defer t.Stop()
-		timeout = t.C
-	}
-	timedOut := false
 	stopping := &stopNotice{fn: o.OnStopping}
 	defer stopping.wait()
-	for done := false; !done; {
-		select {
-		case s := <-sigs:
-			sig := s.(syscall.Signal)
-			if !slices.Contains(ptyRelayed, s) {
-				continue // SIGPIPE, SIGWINCH, SIGCONT: as without rac
-			}
-			stopping.saw(sig)
-			if fg && (sig == syscall.SIGINT || sig == syscall.SIGQUIT) {
-				continue // the terminal sent it to the command too
-			}
-			p.signal(sig)
-		case _, ok := <-p.events:
-			done = !ok
-		case <-timeout:
-			timedOut = true
-			p.signal(syscall.SIGTERM)
-			if o.KillAfter > 0 {
-				t := time.NewTimer(o.KillAfter)
-				defer t.Stop()
-				killAfter = t.C
-			}
-		case <-killAfter:
-			p.signal(syscall.SIGKILL)
-		}
+	sup := &supervisor{
+		proc: p, relay: passthroughRelay(p, fg),
+		timeout: o.Timeout, killAfter: o.KillAfter, timer: o.timer, stopping: stopping,
 	}
+	timedOut := sup.run(sigs)
 	ws, werr := p.result()
 	outcomeOf(&out, ws, werr, timedOut)
 	return out
+}
+
+// passthroughRelay is passthrough mode's rule for a signal that reached
+// rac: those of ptyRelayed go to the command itself, but for SIGINT and
+// SIGQUIT when rac is in the terminal's foreground (the terminal sent
+// them to the command too); SIGPIPE, SIGWINCH and SIGCONT are left as
+// without rac.
+func passthroughRelay(p *process, fg bool) func(syscall.Signal) {
+	return func(sig syscall.Signal) {
+		if !slices.Contains(ptyRelayed, os.Signal(sig)) {
+			return
+		}
+		if fg && (sig == syscall.SIGINT || sig == syscall.SIGQUIT) {
+			return
+		}
+		p.signal(sig)
+	}
 }

@@ -46,8 +46,9 @@ const minDrain = 50 * time.Millisecond
 
 // ptyRun is one command running in pty mode.
 type ptyRun struct {
-	o    RunOptions
-	proc *proc
+	o       RunOptions
+	proc    *process
+	stopped chan struct{} // the command's stops, from its waiter
 
 	term   int           // rac's terminal (modes, size), -1: none
 	orig   *unix.Termios // its modes before rac changed them
@@ -75,46 +76,13 @@ type ptyRun struct {
 }
 
 func runPTY(o RunOptions) Outcome {
-	if o.Now == nil {
-		o.Now = monotonicClock()
-	}
-	if o.Warn == nil {
-		o.Warn = func(string) {}
-	}
-	out := Outcome{Received: map[string]record.Counts{}, lastOpen: map[string]bool{}}
+	out := newOutcome()
 	path, err := lookPath(o.Argv[0])
 	if err != nil {
 		return failedToStart(out, err, startErrCode(err))
 	}
-	r := &ptyRun{o: o, term: -1, resumed: make(chan struct{}, 1), stopping: stopNotice{fn: o.OnStopping}}
-
-	std := [3]*os.File{o.Stdin, o.Stdout, o.Stderr}
-	fds := [3]int{-1, -1, -1}
-	for i, f := range std {
-		terminal.Control(f, func(fd int) { fds[i] = fd })
-	}
-	for _, i := range []int{1, 2, 0} {
-		if terminal.Is(std[i]) {
-			r.term = fds[i]
-			break
-		}
-	}
-	var onPTY [3]bool // which of the command's fds 0-2 get the pty
-	for i, f := range std {
-		onPTY[i] = r.term >= 0 && terminal.Is(f) && sameTerminal(fds[i], r.term)
-	}
-	if r.term < 0 {
-		// forced without a terminal: the output goes through the pty
-		onPTY[1], onPTY[2] = true, true
-	}
-	fwd := o.Stdout
-	if !onPTY[1] && onPTY[2] {
-		fwd = o.Stderr
-	}
-	if o.NoForward {
-		fwd = nil
-	}
-
+	r := &ptyRun{o: o, term: -1, resumed: make(chan struct{}, 1), stopped: make(chan struct{}, 8), stopping: stopNotice{fn: o.OnStopping}}
+	onPTY, fwd := r.connect()
 	sigs, stop := caughtFor(r.o, true)
 	defer stop()
 
@@ -129,10 +97,62 @@ func runPTY(o RunOptions) Outcome {
 	}
 	defer r.master.Close()
 	defer r.wake.close()
+	// Raw before the command starts: what it prints first is drawn raw,
+	// and no keystroke is turned into a signal for rac's own group.
+	r.makeRaw()
+	defer r.restore()
+	err = r.start(path, tty, devNull, onPTY)
+	tty.Close() // the command holds it now: its last close ends the output
+	if err != nil {
+		r.restore()
+		return startFailed(out, o.Argv[0], path, err)
+	}
+	timedOut := r.run(sigs, fwd, onPTY[0])
+	r.counts(&out, onPTY[2])
+	ws, werr := r.proc.result()
+	outcomeOf(&out, ws, werr, timedOut)
+	return out
+}
 
+// connect finds rac's terminal (stdout's, stderr's or stdin's) and
+// decides which of the command's fds 0-2 get the pty: those that are that
+// terminal. fwd is where the pty's output is forwarded (nil: nowhere).
+func (r *ptyRun) connect() (onPTY [3]bool, fwd *os.File) {
+	std := [3]*os.File{r.o.Stdin, r.o.Stdout, r.o.Stderr}
+	fds := [3]int{-1, -1, -1}
+	for i, f := range std {
+		terminal.Control(f, func(fd int) { fds[i] = fd })
+	}
+	for _, i := range []int{1, 2, 0} {
+		if terminal.Is(std[i]) {
+			r.term = fds[i]
+			break
+		}
+	}
+	for i, f := range std {
+		onPTY[i] = r.term >= 0 && terminal.Is(f) && sameTerminal(fds[i], r.term)
+	}
+	if r.term < 0 {
+		// forced without a terminal: the output goes through the pty
+		onPTY[1], onPTY[2] = true, true
+	}
+	fwd = r.o.Stdout
+	if !onPTY[1] && onPTY[2] {
+		fwd = r.o.Stderr
+	}
+	if r.o.NoForward {
+		fwd = nil
+	}
+	return onPTY, fwd
+}
+
+// start starts the command as the leader of a session of its own, with
+// the pty as its controlling terminal on the fds onPTY names; the others
+// are rac's own, or /dev/null in place of a missing one.
+func (r *ptyRun) start(path string, tty, devNull *os.File, onPTY [3]bool) error {
 	var files [3]uintptr
 	ctty := -1
-	for i, f := range std {
+	for i, f := range [3]*os.File{r.o.Stdin, r.o.Stdout, r.o.Stderr} {
 		switch {
 		case onPTY[i]:
 			files[i] = tty.Fd()
@@ -145,21 +165,21 @@ func runPTY(o RunOptions) Outcome {
 			files[i] = f.Fd()
 		}
 	}
-	// Raw before the command starts: what it prints first is drawn raw,
-	// and no keystroke is turned into a signal for rac's own group.
-	r.makeRaw()
-	defer r.restore()
-	r.proc, err = startProc(path, o.Argv, &syscall.ProcAttr{
-		Dir: o.Dir, Env: envOrOwn(o.Env), Files: files[:],
+	r.proc = &process{leader: true, onStop: func(ev stopEvent) {
+		if ev.stopped {
+			r.stopped <- struct{}{}
+		}
+	}}
+	return startProcess(path, r.o.Argv, &syscall.ProcAttr{
+		Dir: r.o.Dir, Env: r.o.Env, Files: files[:],
 		Sys: &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: ctty},
-	}, true)
-	tty.Close() // the command holds it now: its last close ends the output
-	if err != nil {
-		r.restore()
-		err = fmt.Errorf("%s: %w", o.Argv[0], classifyStartErr(&os.PathError{Op: "exec", Path: path, Err: err}))
-		return failedToStart(out, err, startErrCode(err))
-	}
+	}, r.proc)
+}
 
+// run copies the output out and the keys in while the supervisor watches
+// the command, then drains the output once it has ended and gives the
+// terminal back; it reports whether the timeout ended the command.
+func (r *ptyRun) run(sigs chan os.Signal, fwd *os.File, stdinOnPTY bool) bool {
 	filter, st := r.storeChain()
 	outDone := make(chan struct{})
 	go func() {
@@ -167,9 +187,13 @@ func runPTY(o RunOptions) Outcome {
 		defer close(outDone)
 		r.copyOut(st, fwd)
 	}()
-	quit, inDone := r.startInput(std[0], onPTY[0])
+	quit, inDone := r.startInput(r.o.Stdin, stdinOnPTY)
 
-	timedOut := r.supervise(sigs)
+	sup := &supervisor{
+		proc: r.proc, relay: r.relay, stopped: r.stopped, onStopped: r.suspend,
+		timeout: r.o.Timeout, killAfter: r.o.KillAfter, timer: r.o.timer, stopping: &r.stopping,
+	}
+	timedOut := sup.run(sigs)
 
 	r.drain(outDone)
 	close(quit)
@@ -184,7 +208,11 @@ func runPTY(o RunOptions) Outcome {
 	}
 	r.restore()
 	r.stopping.wait()
+	return timedOut
+}
 
+// counts puts what the output copier counted and forwarded into out.
+func (r *ptyRun) counts(out *Outcome, stderrOnPTY bool) {
 	c := record.Counts{Bytes: r.bytes, Lines: r.nl}
 	if r.bytes > 0 && r.last != '\n' {
 		c.Lines++
@@ -194,20 +222,10 @@ func runPTY(o RunOptions) Outcome {
 	if r.fwded {
 		open := r.fwdLast != '\n'
 		out.lastOpen[record.Combined], out.lastWrote = open, record.Combined
-		if onPTY[2] {
+		if stderrOnPTY {
 			out.lastOpen[record.Stderr] = open // rac's stderr is that terminal
 		}
 	}
-	ws, werr := r.proc.result()
-	outcomeOf(&out, ws, werr, timedOut)
-	return out
-}
-
-func envOrOwn(env []string) []string {
-	if env == nil {
-		return os.Environ()
-	}
-	return env
 }
 
 // openPTY opens the pseudo-terminal with the modes and size of rac's
@@ -260,22 +278,7 @@ func (r *ptyRun) openPTY() (*os.File, error) {
 // then the full-screen filter, the caller's filter (the redactor), and the
 // recording and the tee. nil, nil when nothing stores it.
 func (r *ptyRun) storeChain() (*screenFilter, *stage) {
-	var store io.Writer
-	mark := func(time.Time) {}
-	if r.o.Rec != nil {
-		if sink := r.o.Rec.Sink(record.Combined); sink != nil {
-			store, mark = sink, sink.Arrived
-		}
-	}
-	if r.o.Tee != nil {
-		if tee := r.o.Tee(record.Combined); tee != nil {
-			if store == nil {
-				store = tee
-			} else {
-				store = io.MultiWriter(store, tee)
-			}
-		}
-	}
+	store, mark := storeSink(r.o, record.Combined)
 	if store == nil {
 		return nil, nil
 	}
@@ -410,48 +413,20 @@ const (
 	fillFor   = 50 * time.Millisecond
 )
 
-// supervise passes signals on and follows the command's stops until it
-// ends; it reports whether the timeout ended it.
-func (r *ptyRun) supervise(sigs chan os.Signal) bool {
-	var timeout, killAfter <-chan time.Time
-	if r.o.Timeout > 0 {
-		t := time.NewTimer(r.o.Timeout)
-		defer t.Stop()
-		timeout = t.C
-	}
-	timedOut := false
-	for {
-		select {
-		case s := <-sigs:
-			switch sig := s.(syscall.Signal); sig {
-			case syscall.SIGWINCH:
-				r.resize()
-			case syscall.SIGCONT:
-				r.resume()
-			case syscall.SIGPIPE:
-				// a write to a closed stdout: copyOut sees EPIPE
-			default:
-				r.stopping.saw(sig)
-				r.proc.signalGroup(sig)
-			}
-		case ev, ok := <-r.proc.events:
-			if !ok {
-				return timedOut
-			}
-			if ev == procStopped {
-				r.suspend()
-			}
-		case <-timeout:
-			timedOut = true
-			r.proc.signalGroup(syscall.SIGTERM)
-			if r.o.KillAfter > 0 {
-				t := time.NewTimer(r.o.KillAfter)
-				defer t.Stop()
-				killAfter = t.C
-			}
-		case <-killAfter:
-			r.proc.signalGroup(syscall.SIGKILL)
-		}
+// relay is pty mode's rule for a signal that reached rac: a resize is
+// passed on as the pty's size, a continue is followed (resume), SIGPIPE
+// is the output copier's (EPIPE), and the rest go to the command's
+// process group: it leads a session of its own, so nothing sent to rac's
+// group reaches it.
+func (r *ptyRun) relay(sig syscall.Signal) {
+	switch sig {
+	case syscall.SIGWINCH:
+		r.resize()
+	case syscall.SIGCONT:
+		r.resume()
+	case syscall.SIGPIPE:
+	default:
+		r.proc.signalGroup(sig)
 	}
 }
 

@@ -69,40 +69,45 @@ func (f *screenFilter) Write(p []byte) (int, error) {
 		}
 		f.pending = append(f.pending, c)
 		start = i + 1
-		mode, done := parsePrivateMode(f.pending)
-		switch {
-		case !done:
-			continue
-		case mode == modeEnter && !f.inAlt:
-			f.store(&out)
-			f.inAlt = true
-			f.omitted = int64(len(f.pending))
-			f.pending = f.pending[:0]
-		case mode == modeLeave && f.inAlt:
-			f.omitted += int64(len(f.pending))
-			f.pending = f.pending[:0]
-			f.inAlt = false
-			f.endSpan(&out)
-		default:
-			// no switch: ordinary output (or more of the span); an ESC
-			// that ended it may start the next sequence
-			keep := 0
-			if c == 0x1b {
-				keep = 1
-			}
-			seq := f.pending[:len(f.pending)-keep]
-			if f.inAlt {
-				f.omitted += int64(len(seq))
-			} else {
-				out = append(out, seq...)
-			}
-			f.pending = append(f.pending[:0], f.pending[len(f.pending)-keep:]...)
+		if mode, done := parsePrivateMode(f.pending); done {
+			f.endSequence(mode, c, &out)
 		}
 	}
 	flush(len(p))
 	f.store(&out)
 	f.buf = out[:0]
 	return len(p), nil
+}
+
+// endSequence acts on the sequence f.pending completes (c its last byte):
+// it enters or leaves a full-screen span, or it is ordinary output (or
+// more of the span), kept in out or omitted.
+func (f *screenFilter) endSequence(mode int, c byte, out *[]byte) {
+	switch {
+	case mode == modeEnter && !f.inAlt:
+		f.store(out)
+		f.inAlt = true
+		f.omitted = int64(len(f.pending))
+		f.pending = f.pending[:0]
+	case mode == modeLeave && f.inAlt:
+		f.omitted += int64(len(f.pending))
+		f.pending = f.pending[:0]
+		f.inAlt = false
+		f.endSpan(out)
+	default:
+		// no switch: an ESC that ended it may start the next sequence
+		keep := 0
+		if c == 0x1b {
+			keep = 1
+		}
+		seq := f.pending[:len(f.pending)-keep]
+		if f.inAlt {
+			f.omitted += int64(len(seq))
+		} else {
+			*out = append(*out, seq...)
+		}
+		f.pending = append(f.pending[:0], f.pending[len(f.pending)-keep:]...)
+	}
 }
 
 // store writes out to dst (keeping the first error) and empties it.

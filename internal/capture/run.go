@@ -66,11 +66,11 @@ type RunOptions struct {
 	Now  func() time.Time
 	Mode runspec.Mode // how the command is connected; "": runspec.ModePipe
 
-	// afterFunc starts the --timeout timer (time.AfterFunc when nil): a
-	// test fires it once the command's tree is in place, since a timer
-	// that fires while the command still forks races the walk of its
-	// tree (the limit signalTree states).
-	afterFunc func(time.Duration, func()) *time.Timer
+	// timer starts the --timeout and --kill-after timers (newTimer when
+	// nil): a test fires them once the command's tree is in place, since
+	// a timer that fires while the command still forks races the walk of
+	// its tree (the limit signalTree states).
+	timer timerFunc
 }
 
 // defaultSignalSettle is RunOptions.SignalSettle's default: a sender that
@@ -128,66 +128,60 @@ const (
 // o.Rec and returns how the child ended. It never fails because of the
 // store: recording is best effort, forwarding is not.
 func Run(o RunOptions) Outcome {
-	if o.Mode == runspec.ModePTY {
+	o.setDefaults()
+	switch o.Mode {
+	case runspec.ModePTY:
 		return runPTY(o)
-	}
-	if o.Mode == runspec.ModePassthrough {
+	case runspec.ModePassthrough:
 		return runPassthrough(o)
 	}
-	now := o.Now
-	if now == nil {
-		now = monotonicClock()
-	}
-	warn := o.Warn
-	if warn == nil {
-		warn = func(string) {}
-	}
-	settle := o.SignalSettle
-	if settle <= 0 {
-		settle = defaultSignalSettle
-	}
-	out := Outcome{Received: map[string]record.Counts{}, lastOpen: map[string]bool{}}
+	return runPipe(o)
+}
 
+func (o *RunOptions) setDefaults() {
+	if o.Now == nil {
+		o.Now = monotonicClock()
+	}
+	if o.Warn == nil {
+		o.Warn = func(string) {}
+	}
+	if o.SignalSettle <= 0 {
+		o.SignalSettle = defaultSignalSettle
+	}
+}
+
+func newOutcome() Outcome {
+	return Outcome{Received: map[string]record.Counts{}, lastOpen: map[string]bool{}}
+}
+
+// pipeStream is one of the command's output pipes and where rac forwards
+// what comes out of it.
+type pipeStream struct {
+	name string
+	fwd  *os.File
+	r, w *os.File
+}
+
+// runPipe runs the command in pipe mode: pipes for its stdout and stderr
+// (or one for both), read by pumps that forward and store.
+func runPipe(o RunOptions) Outcome {
+	out := newOutcome()
 	path, err := lookPath(o.Argv[0])
 	if err != nil {
 		return failedToStart(out, err, startErrCode(err))
 	}
-
 	// Catch signals before the child exists so none is missed; caught (not
 	// ignored) signals are reset to the default in the child by exec.
 	sigs, stop := caughtFor(o, false)
 	defer stop()
-
-	// Without a stdin the child reads /dev/null, as with os/exec.
-	stdin := o.Stdin
-	if stdin == nil {
-		devNull, err := os.Open(os.DevNull)
-		if err != nil {
-			return failedToStart(out, err, 126)
-		}
-		defer devNull.Close()
-		stdin = devNull
+	stdin, closeStdin, err := stdinOrNull(o.Stdin)
+	if err != nil {
+		return failedToStart(out, err, 126)
 	}
-
-	type stream struct {
-		name string
-		fwd  *os.File
-	}
-	streams := []stream{{record.Stdout, o.Stdout}, {record.Stderr, o.Stderr}}
-	if o.Combined {
-		// one pipe on both fds: the kernel keeps the order of the writes
-		streams = []stream{{record.Combined, o.Stdout}}
-	}
-	readEnds := make([]*os.File, len(streams))
-	writeEnds := make([]*os.File, len(streams))
-	for i := range streams {
-		if readEnds[i], writeEnds[i], err = os.Pipe(); err != nil {
-			for _, f := range append(readEnds[:i], writeEnds[:i]...) {
-				f.Close()
-			}
-			return failedToStart(out, err, 126)
-		}
-		growPipe(readEnds[i])
+	defer closeStdin()
+	streams, err := openStreams(o)
+	if err != nil {
+		return failedToStart(out, err, 126)
 	}
 	// The witness is started beside the child, not before it: its fork
 	// and exec would otherwise be on the path of every command's start
@@ -195,8 +189,77 @@ func Run(o RunOptions) Outcome {
 	// it has joined rac's group, is passed on as one sent to rac alone.
 	wit := startWitnessAsync()
 	defer wit.close()
-	var early []syscall.Signal // caught before the child existed
-drain:
+	early := takeEarly(sigs)
+	p := &process{}
+	p.onStop = p.followStop
+	files := []uintptr{stdin.Fd(), streams[0].w.Fd(), streams[len(streams)-1].w.Fd()}
+	err = startProcess(path, o.Argv, &syscall.ProcAttr{Dir: o.Dir, Env: o.Env, Files: files}, p)
+	for _, s := range streams {
+		s.w.Close()
+	}
+	if err != nil {
+		for _, s := range streams {
+			s.r.Close()
+		}
+		return startFailed(out, o.Argv[0], path, err)
+	}
+	stopping := &stopNotice{fn: o.OnStopping}
+	defer stopping.wait()
+	// a signal that came before the child existed reached no one else
+	for _, sig := range early {
+		stopping.saw(sig)
+		p.signal(sig)
+	}
+	pumps, running := startPumps(o, streams, &out)
+	rel := &relay{wit: wit, settle: o.SignalSettle, proc: p}
+	sup := &supervisor{proc: p, relay: rel.handle, timeout: o.Timeout, killAfter: o.KillAfter, timer: o.timer, stopping: stopping}
+	timedOut := sup.run(sigs)
+	finishPumps(o, pumps, running, streams, &out)
+	ws, werr := p.result()
+	outcomeOf(&out, ws, werr, timedOut)
+	return out
+}
+
+// stdinOrNull is the command's stdin: f, or /dev/null (as with os/exec)
+// with the function that closes it.
+func stdinOrNull(f *os.File) (*os.File, func(), error) {
+	if f != nil {
+		return f, func() {}, nil
+	}
+	devNull, err := os.Open(os.DevNull)
+	if err != nil {
+		return nil, nil, err
+	}
+	return devNull, func() { devNull.Close() }, nil
+}
+
+// openStreams makes the command's output pipes: one for stdout and one
+// for stderr, or one on both fds when they are one description.
+func openStreams(o RunOptions) ([]pipeStream, error) {
+	streams := []pipeStream{{name: record.Stdout, fwd: o.Stdout}, {name: record.Stderr, fwd: o.Stderr}}
+	if o.Combined {
+		// one pipe on both fds: the kernel keeps the order of the writes
+		streams = []pipeStream{{name: record.Combined, fwd: o.Stdout}}
+	}
+	for i := range streams {
+		r, w, err := os.Pipe()
+		if err != nil {
+			for _, s := range streams[:i] {
+				s.r.Close()
+				s.w.Close()
+			}
+			return nil, err
+		}
+		growPipe(r)
+		streams[i].r, streams[i].w = r, w
+	}
+	return streams, nil
+}
+
+// takeEarly takes the signals caught before the command existed (SIGPIPE
+// aside: no pump has written yet).
+func takeEarly(sigs chan os.Signal) []syscall.Signal {
+	var early []syscall.Signal
 	for {
 		select {
 		case s := <-sigs:
@@ -204,34 +267,19 @@ drain:
 				early = append(early, s.(syscall.Signal))
 			}
 		default:
-			break drain
+			return early
 		}
 	}
-	files := []uintptr{stdin.Fd(), writeEnds[0].Fd(), writeEnds[len(writeEnds)-1].Fd()}
-	child, err := startChild(path, o.Argv, o.Dir, o.Env, files)
-	for _, f := range writeEnds {
-		f.Close()
-	}
-	if err != nil {
-		for _, r := range readEnds {
-			r.Close()
-		}
-		err = fmt.Errorf("%s: %w", o.Argv[0], classifyStartErr(err))
-		return failedToStart(out, err, startErrCode(err))
-	}
-	rel := &relay{wit: wit, settle: settle, child: child, onStopping: o.OnStopping}
-	defer rel.wait()
-	// a signal that came before the child existed reached no one else
-	for _, sig := range early {
-		rel.noteStopping(sig)
-		child.signal(sig)
-	}
+}
 
-	var wg sync.WaitGroup
+// startPumps starts a pump on each stream; the wait group counts those
+// still running.
+func startPumps(o RunOptions, streams []pipeStream, out *Outcome) ([]*pump, *sync.WaitGroup) {
+	var running sync.WaitGroup
 	var fwdMu sync.Mutex
 	pumps := make([]*pump, len(streams))
 	for i, s := range streams {
-		p := &pump{name: s.name, src: readEnds[i], fwd: s.fwd, warn: warn, now: now, target: -1, childRead: make(chan struct{})}
+		p := &pump{name: s.name, src: s.r, fwd: s.fwd, warn: o.Warn, now: o.Now, target: -1, childRead: make(chan struct{})}
 		p.forwarded = func(last byte) {
 			fwdMu.Lock()
 			out.lastOpen[p.name] = last != '\n'
@@ -241,70 +289,58 @@ drain:
 		if o.NoForward {
 			p.fwd = nil
 		}
-		var store io.Writer
-		mark := func(time.Time) {}
-		if o.Rec != nil {
-			if sink := o.Rec.Sink(s.name); sink != nil {
-				store, mark = sink, sink.Arrived
-			}
-		}
-		if o.Tee != nil {
-			if tee := o.Tee(s.name); tee != nil {
-				if store == nil {
-					store = tee
-				} else {
-					store = io.MultiWriter(store, tee)
-				}
-			}
-		}
-		if store != nil {
-			dst, closer := store, io.Closer(nil)
-			if o.Filter != nil {
-				fw := o.Filter(s.name, store)
-				dst, closer = fw, fw
-			}
-			p.store = newStage(dst, closer, mark, o.Filter == nil)
-		}
+		p.store = storeStage(o, s.name)
 		pumps[i] = p
-		wg.Add(1)
-		go func() { defer wg.Done(); p.run() }()
+		running.Add(1)
+		go func() { defer running.Done(); p.run() }()
 	}
+	return pumps, &running
+}
 
-	var timedOut bool
-	var timer, killTimer *time.Timer
-	var tmu sync.Mutex
-	if o.Timeout > 0 {
-		after := o.afterFunc
-		if after == nil {
-			after = time.AfterFunc
+// storeStage is where a stream goes to be stored: the bounded stage, the
+// caller's filter (the redactor), then the recording and the tee; nil
+// when nothing stores it.
+func storeStage(o RunOptions, name string) *stage {
+	store, mark := storeSink(o, name)
+	if store == nil {
+		return nil
+	}
+	dst, closer := store, io.Closer(nil)
+	if o.Filter != nil {
+		fw := o.Filter(name, store)
+		dst, closer = fw, fw
+	}
+	return newStage(dst, closer, mark, o.Filter == nil)
+}
+
+// storeSink is the recording's sink for stream name and the tee, together,
+// with the function that marks a chunk's arrival; nil when neither is
+// there.
+func storeSink(o RunOptions, name string) (io.Writer, func(time.Time)) {
+	var store io.Writer
+	mark := func(time.Time) {}
+	if o.Rec != nil {
+		if sink := o.Rec.Sink(name); sink != nil {
+			store, mark = sink, sink.Arrived
 		}
-		timer = after(o.Timeout, func() {
-			tmu.Lock()
-			defer tmu.Unlock()
-			timedOut = true
-			child.signalTree(syscall.SIGTERM)
-			if o.KillAfter > 0 {
-				killTimer = time.AfterFunc(o.KillAfter, func() { child.signalTree(syscall.SIGKILL) })
+	}
+	if o.Tee != nil {
+		if tee := o.Tee(name); tee != nil {
+			if store == nil {
+				store = tee
+			} else {
+				store = io.MultiWriter(store, tee)
 			}
-		})
-	}
-
-wait:
-	for {
-		select {
-		case s := <-sigs:
-			rel.handle(s.(syscall.Signal))
-		case <-child.done:
-			break wait
 		}
 	}
-	if timer != nil {
-		timer.Stop()
-	}
+	return store, mark
+}
 
-	// The child is gone. What it wrote is read whole, however long rac
-	// takes (a slow store, a loaded machine); only then may a process it
-	// left behind, still holding the pipes, be cut off.
+// finishPumps waits for the pumps once the child is gone. What it wrote is
+// read whole, however long rac takes (a slow store, a loaded machine);
+// only then may a process it left behind, still holding the pipes, be cut
+// off. Then each pump's counts, notes and errors go into out.
+func finishPumps(o RunOptions, pumps []*pump, running *sync.WaitGroup, streams []pipeStream, out *Outcome) {
 	for _, p := range pumps {
 		p.markChildGone()
 	}
@@ -312,14 +348,14 @@ wait:
 		<-p.childRead
 	}
 	drained := make(chan struct{})
-	go func() { wg.Wait(); close(drained) }()
+	go func() { running.Wait(); close(drained) }()
 	select {
 	case <-drained:
 	case <-time.After(o.DrainTimeout):
 		out.Notes = append(out.Notes, handOver(pumps, drained, o.DrainTimeout, o.NoForward)...)
 	}
-	for _, r := range readEnds {
-		r.Close()
+	for _, s := range streams {
+		s.r.Close()
 	}
 	for _, p := range pumps {
 		p.finish()
@@ -332,15 +368,6 @@ wait:
 			out.ForwardErr[p.name] = p.fwdErr
 		}
 	}
-	tmu.Lock()
-	to := timedOut
-	if killTimer != nil {
-		killTimer.Stop()
-	}
-	tmu.Unlock()
-
-	outcomeOf(&out, child.status, child.waitErr, to)
-	return out
 }
 
 // errCause is the system's error under a write's *fs.PathError (its path
@@ -357,6 +384,34 @@ func errCause(err error) error {
 func failedToStart(out Outcome, err error, code int) Outcome {
 	out.Status, out.StartErr, out.ExitCode = record.StatusFailedToStart, err, code
 	return out
+}
+
+// startFailed is out for a command whose exec failed.
+func startFailed(out Outcome, name, path string, err error) Outcome {
+	err = fmt.Errorf("%s: %w", name, classifyStartErr(&fs.PathError{Op: "exec", Path: path, Err: err}))
+	return failedToStart(out, err, startErrCode(err))
+}
+
+// outcomeOf fills in how the command ended.
+func outcomeOf(out *Outcome, ws syscall.WaitStatus, waitErr error, timedOut bool) {
+	switch {
+	case waitErr != nil:
+		out.Status = record.StatusExited
+		out.ExitCode = 1
+		out.Notes = append(out.Notes, "the command's exit status could not be read ("+waitErr.Error()+"); taken as 1")
+	case timedOut:
+		out.Status = record.StatusTimedOut
+		out.ExitCode = 124
+		if ws.Signaled() {
+			out.Signal = ws.Signal()
+		}
+	case ws.Signaled():
+		out.Status = record.StatusSignaled
+		out.Signal = ws.Signal()
+	default:
+		out.Status = record.StatusExited
+		out.ExitCode = ws.ExitStatus()
+	}
 }
 
 // pump moves one stream from the child's pipe to rac's own stream and, in

@@ -7,7 +7,7 @@ import (
 
 	"mvdan.cc/sh/v3/syntax"
 
-	"github.com/rac-cli/rac/internal/capture"
+	"github.com/rac-cli/rac/internal/interactive"
 	"github.com/rac-cli/rac/internal/termtext"
 )
 
@@ -158,7 +158,7 @@ func (r *Rewriter) call(c *syntax.CallExpr) string {
 	if getenv == nil {
 		getenv = func(string) string { return "" }
 	}
-	if capture.IsInteractive(argv, getenv, r.Interactive) {
+	if interactive.Is(argv, getenv, r.Interactive) {
 		return ""
 	}
 	return session + wrapperFor(r.Rac)
