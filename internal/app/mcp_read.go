@@ -99,7 +99,7 @@ func (a *App) ReadLines(ctx context.Context, req ReadRequest, maxText int, fn fu
 		if !l.Marker {
 			text = termtext.Defuse(termtext.CleanLine(text))
 		}
-		return fn(ReadLine{Stream: l.Stream, Line: l.N, Text: red.String(ValidUTF8(string(text))), Marker: l.Marker}, more)
+		return fn(ReadLine{Stream: l.Stream, Line: l.N, Text: red.String(ValidUTF8(string(text))), Marker: l.Marker, Cut: l.Cut}, more)
 	})
 	return info, err
 }

@@ -40,6 +40,9 @@ type ReadLine struct {
 	Line   int64  `json:"line"`
 	Text   string `json:"text"`
 	Marker bool   `json:"marker,omitempty"`
+	// Cut: the line has no newline and the recording is incomplete: it may
+	// be the start of a longer line the recorder's end cut short.
+	Cut bool `json:"cut,omitempty"`
 }
 
 // Ended says how a followed recording ended, for the front end to say.
@@ -147,13 +150,16 @@ func linePrinter(req ReadRequest, w *bufio.Writer) func(record.Line) error {
 			text = termtext.Defuse(termtext.CleanLine(text))
 		}
 		if req.JSON {
-			return enc.Encode(ReadLine{Stream: l.Stream, Line: l.N, Text: ValidUTF8(string(text)), Marker: l.Marker})
+			return enc.Encode(ReadLine{Stream: l.Stream, Line: l.N, Text: ValidUTF8(string(text)), Marker: l.Marker, Cut: l.Cut})
 		}
 		if _, err := w.Write(text); err != nil {
 			return err // the reader is gone (a pager quit): stop reading
 		}
 		if l.NL || !req.Raw || l.Marker {
 			w.WriteByte('\n')
+		}
+		if l.Cut && !req.Raw {
+			fmt.Fprintf(w, "%s\n", CutLineMarker(l.N, l.Stream))
 		}
 		if req.Follow {
 			return w.Flush()
@@ -255,4 +261,10 @@ func (a *App) noteStatus(rec *record.Recording) {
 			a.Note(fmt.Sprintf("%s never started: %s", rec.Ref(), why))
 		}
 	}
+}
+
+// CutLineMarker is the marker after a line an incomplete recording ends in
+// without its newline: what a reader must know before trusting it whole.
+func CutLineMarker(n int64, stream string) string {
+	return fmt.Sprintf("[rac: line %d of %s may be cut: the recorder was killed before its newline]", n, stream)
 }

@@ -227,6 +227,9 @@ func readText(o ReadOut) string {
 		default:
 			fmt.Fprintf(&b, "%d: %s\n", l.Line, l.Text)
 		}
+		if l.Cut {
+			fmt.Fprintf(&b, "%s\n", app.CutLineMarker(l.Line, l.Stream))
+		}
 	}
 	if len(o.Lines) == 0 {
 		b.WriteString("(no lines)\n")

@@ -23,6 +23,10 @@ type Line struct {
 	Text   []byte
 	NL     bool
 	Marker bool
+	// Cut: the line has no newline and the recording is incomplete (its
+	// recorder was killed): it may be the first part of a longer line,
+	// cut by the kill, and must not read as a whole one.
+	Cut bool
 
 	long bool // a marker for the line before it, which was too long
 }
@@ -50,6 +54,13 @@ const readBlock = 256 << 10
 // end; with From it starts at the nearest line index entry; so neither
 // costs the size of the recording. The Text slice is only valid during fn.
 func (r *Recording) Lines(o LineOptions, fn func(Line) error) error {
+	if r.Status == StatusIncomplete {
+		whole := fn
+		fn = func(l Line) error {
+			l.Cut = !l.NL && !l.Marker
+			return whole(l)
+		}
+	}
 	var err error
 	if o.Stream != "" {
 		err = r.streamLines(o, fn)
