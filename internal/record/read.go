@@ -621,18 +621,23 @@ func (r *Recording) mergedLines(o LineOptions, fn func(Line) error) error {
 }
 
 // tailChunk returns the index of the chunk to start from so that at least
-// n lines (plus one cut line per stream) follow, reading chunks backwards.
+// n lines follow, reading chunks backwards: n newlines, and one more for
+// each stream met, whose first line from that chunk on may be the end of
+// a longer one (it is skipped). A long line before the tail is read once,
+// backwards, to find its newline, and is not read again.
 func tailChunk(chunks []Chunk, vs map[string]*streamView, buf []byte, n int64) int {
-	need := n + 2
+	var newlines int64
+	seen := map[string]bool{}
 	for i := len(chunks) - 1; i >= 0; i-- {
 		c := chunks[i]
 		if v := vs[c.Stream]; v != nil {
+			seen[c.Stream] = true
 			_ = v.each(c.Off, c.Len, buf, func(b []byte, _ int64) error {
-				need -= int64(bytes.Count(b, []byte{'\n'}))
+				newlines += int64(bytes.Count(b, []byte{'\n'}))
 				return nil
 			})
 		}
-		if need <= 0 {
+		if newlines >= n+int64(len(seen)) {
 			return i
 		}
 	}

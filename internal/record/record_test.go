@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -194,4 +195,28 @@ func TestAbandonLeavesIncomplete(t *testing.T) {
 	assert.Nil(t, r.Footer)
 	assert.Equal(t, "SIGTERM", r.Stopping)
 	assert.Equal(t, "stdout:1:kept\nstdout:2:partial\n", collect(t, r, LineOptions{}))
+}
+
+// A tail costs the lines it shows: the last short line after a 20 MiB one
+// is read without assembling the long line (memory, not time, is
+// measured: bytes allocated during the read).
+func TestTailAfterAHugeLine(t *testing.T) {
+	sd := newSession(t)
+	huge := strings.Repeat("x", 20<<20)
+	var writes [][2]string
+	writes = append(writes, [2]string{Stdout, "first\n"})
+	for i := 0; i < len(huge); i += 1 << 20 {
+		writes = append(writes, [2]string{Stdout, huge[i : i+1<<20]})
+	}
+	writes = append(writes, [2]string{Stdout, "\n"}, [2]string{Stdout, "last\n"})
+	r := write(t, sd, writes...)
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	got := collect(t, r, LineOptions{Tail: 1})
+	runtime.ReadMemStats(&after)
+	assert.Equal(t, "stdout:3:last\n", got)
+	assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(4<<20), "a tail of one short line allocates far less than the long line before it")
+	two := collect(t, r, LineOptions{Tail: 2})
+	assert.True(t, strings.HasPrefix(two, "stdout:2:xxxx") && strings.HasSuffix(two, "stdout:3:last\n"), "a tail of 2 shows the long line too")
 }
