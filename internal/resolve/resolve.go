@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/rac-cli/rac/internal/record"
 	"github.com/rac-cli/rac/internal/session"
@@ -62,7 +63,12 @@ func Parse(s string) (Ref, error) {
 		case c >= 'A' && c <= 'Z':
 			return bad("references are lower case")
 		default:
-			return bad(fmt.Sprintf("%q is not allowed (use SESSION/NAME, a number, a name prefix or last)", string(c)))
+			// the whole character, not its first byte ("ｏ", not "ï")
+			char := s[i : i+1] // a byte that starts no character: %q shows it as \xff
+			if r, n := utf8.DecodeRuneInString(s[i:]); r != utf8.RuneError || n > 1 {
+				char = string(r)
+			}
+			return bad(fmt.Sprintf("%q is not allowed (use SESSION/NAME, a number, a name prefix or last)", char))
 		}
 	}
 	if s[0] == '/' {

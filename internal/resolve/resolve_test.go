@@ -140,3 +140,15 @@ func devIno(t testing.TB, fi os.FileInfo) [2]uint64 {
 	require.True(t, ok)
 	return [2]uint64{uint64(st.Dev), st.Ino}
 }
+
+// The error names the character the reference holds, not its first byte.
+func TestParseNamesTheWholeCharacter(t *testing.T) {
+	for ref, char := range map[string]string{"ｏther/1": `"ｏ"`, "a/é": `"é"`, "x😀": `"😀"`, "a b": `" "`} {
+		_, err := Parse(ref)
+		require.Error(t, err, ref)
+		assert.Contains(t, err.Error(), char+" is not allowed", ref)
+	}
+	_, err := Parse("a/\xff")
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `"\xff" is not allowed`)
+}
