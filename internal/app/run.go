@@ -265,7 +265,13 @@ func (a *App) Run(ctx context.Context, req RunRequest) (RunResult, error) {
 	}
 	if rec != nil {
 		if err := rec.Finish(outcome); err != nil {
-			a.warnf("recording %s broken off: %v; the command's output was still forwarded in full", rec.Ref(), FirstLine(err))
+			// "in full" only when every write to rac's own output went
+			// through (ulimit -f fails both)
+			forwarded := "the command's output was still forwarded in full"
+			if len(out.ForwardErr) > 0 {
+				forwarded = "writing the command's output failed too"
+			}
+			a.warnf("recording %s broken off: %v; %s", rec.Ref(), FirstLine(err), forwarded)
 		}
 	}
 	res.Duration = a.env.Now().Sub(started)
