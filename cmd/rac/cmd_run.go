@@ -50,6 +50,7 @@ CMD cannot be executed, 127 when it is not found. Durations take a unit:
 	f.StringVar(&c.session, "session", "", "record into session `NAME` ("+app.SessionNameForm+")")
 	bindSettings(f, "run.mode", "run.timeout", "run.kill_after", "run.drain_timeout", "run.announce")
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "print no rac: lines (same as --announce none)")
+	f.Bool("strict-config", false, "refuse to run CMD when a setting or the config file is bad (RAC_STRICT_CONFIG=1), instead of a warning and the defaults")
 	bindSettings(f, "run.summary", "run.summary_head", "run.summary_tail", "run.json", "redact.enabled")
 	return cmd
 }

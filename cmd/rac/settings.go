@@ -18,7 +18,9 @@ func (c *cli) setup(cmd *cobra.Command) error {
 		flags["run.announce"] = "none" // --quiet is --announce none
 	}
 	warn := func(msg string) { c.p.Warnf("%s", msg) }
-	s, gcOff, err := wiring.Load(config.Options{Getenv: c.env.Getenv, Flags: flags}, cmd.Name() == "run", warn)
+	isRun := cmd.Name() == "run"
+	strict := isRun && (c.env.Getenv(wiring.StrictEnv) == "1" || cmd.Flags().Changed("strict-config"))
+	s, gcOff, err := wiring.Load(config.Options{Getenv: c.env.Getenv, Flags: flags}, isRun, strict, warn)
 	if err != nil {
 		return err
 	}
@@ -28,7 +30,9 @@ func (c *cli) setup(cmd *cobra.Command) error {
 	for _, w := range s.Warnings {
 		c.p.Warnf("%s", w.String())
 	}
-	c.app = app.New(c.env, wiring.Settings(s, c.session, gcOff))
+	set := wiring.Settings(s, c.session, gcOff)
+	set.StrictConfig = strict
+	c.app = app.New(c.env, set)
 	c.app.Warn = warn
 	c.app.Note = func(msg string) { c.p.Infof("%s", msg) }
 	return nil

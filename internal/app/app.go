@@ -44,6 +44,10 @@ type Env struct {
 // Settings are the values of the settings the services need, resolved by
 // the front end (flags, environment, config file, defaults).
 type Settings struct {
+	// StrictConfig: rac run refuses a settings problem (a team redaction
+	// rule or redact.args entry it cannot use) instead of running the
+	// command unrecorded (--strict-config, RAC_STRICT_CONFIG=1).
+	StrictConfig bool
 	// Session is the --session flag ("" when not given).
 	Session    string
 	IDVars     []string

@@ -301,11 +301,13 @@ func commandEnded(req RunRequest, p runPlan, out capture.Outcome) CommandEnded {
 
 // runPlan is what rac run decided before anything runs.
 type runPlan struct {
-	lay      layout
-	id       session.Identity
-	idErr    error // a bad RAC_SESSION: the command runs unrecorded
-	red      *redact.Redactor
-	announce runspec.Announce
+	lay   layout
+	id    session.Identity
+	idErr error // a bad RAC_SESSION: the command runs unrecorded
+	// unrecorded: a redaction setting rac cannot use (warned)
+	unrecorded bool
+	red        *redact.Redactor
+	announce   runspec.Announce
 }
 
 func (a *App) planRun(req RunRequest) (runPlan, error) {
@@ -319,10 +321,22 @@ func (a *App) planRun(req RunRequest) (runPlan, error) {
 	var err error
 	p.red, err = a.Redactor()
 	if err == nil {
-		_, err = a.ArgvRules() // a bad redact.args stops the run like a bad rule
+		_, err = a.ArgvRules() // a bad redact.args counts as a bad rule
 	}
 	if err != nil {
-		return p, err
+		if a.set.StrictConfig {
+			return p, err
+		}
+		// A redaction setting rac cannot use must not cost the user the
+		// command, nor store what the rule was there to hide: the
+		// command runs unrecorded, rac's own lines redacted by the
+		// built-in rules.
+		p.unrecorded = true
+		bad := FirstLine(err)
+		if p.red, err = redact.New(redact.Config{Environ: a.env.Environ(), EnvNames: a.set.RedactEnvNames}); err != nil {
+			return p, err
+		}
+		a.Warn(p.red.String(fmt.Sprintf("not recording this command: %v ('rac doctor' checks the settings; --strict-config refuses instead)", bad)))
 	}
 	p.announce = ResolveAnnounce(req.Announce, AnnounceContext{
 		Agent:          p.id.FromAgent || p.lay.agent,
@@ -335,6 +349,9 @@ func (a *App) planRun(req RunRequest) (runPlan, error) {
 // runRecording creates rac run's recording; a failure is one warning and
 // no recording (the command runs all the same).
 func (a *App) runRecording(req RunRequest, p runPlan) *Recording {
+	if p.unrecorded {
+		return nil
+	}
 	if p.idErr != nil {
 		// a bad RAC_SESSION must not cost the user the command itself
 		a.warnf("not recording this command: %v", p.idErr)

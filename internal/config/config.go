@@ -181,6 +181,9 @@ type Options struct {
 	// value is kept at its default and the error is in Settings.Tolerated
 	// (rac run warns and runs the command all the same).
 	Tolerate func(key string) bool
+	// SkipFile leaves the config file unread (rac run after it found the
+	// file unusable: the command runs with the other settings).
+	SkipFile bool
 }
 
 // Load resolves every setting: flag, then environment, then the config
@@ -204,7 +207,7 @@ func Load(o Options) (*Settings, error) {
 	v := viper.New()
 	v.SetConfigType("yaml")
 	var fk *fileKeys
-	if s.File != "" {
+	if s.File != "" && !o.SkipFile {
 		b, err := readFile(s.File)
 		if err != nil {
 			return nil, err

@@ -2,6 +2,7 @@ package config
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -407,10 +408,15 @@ func TestFileRefused(t *testing.T) {
 	}{
 		{"writable by others", func(t *testing.T, path string) {
 			write(t, path, "run:\n  timeout: 1s\n", 0o666)
-		}, "config file PATH: writable by group or others (mode 0666); fix it with: chmod go-w PATH", true},
-		{"writable by group", func(t *testing.T, path string) {
+		}, "config file PATH: writable by others (mode 0666); fix it with: chmod go-w PATH", true},
+		{"writable by a shared group", func(t *testing.T, path string) {
 			write(t, path, "run:\n  timeout: 1s\n", 0o620)
-		}, "config file PATH: writable by group or others (mode 0620); fix it with: chmod go-w PATH", true},
+			groupsAre(t, fmt.Sprintf("staff:x:%d:someone\n", os.Getegid()))
+		}, "config file PATH: writable by its group (gid " + strconv.Itoa(os.Getegid()) + "), which has other members (mode 0620); fix it with: chmod g-w PATH", true},
+		{"writable by a group rac cannot look up", func(t *testing.T, path string) {
+			write(t, path, "run:\n  timeout: 1s\n", 0o620)
+			groupsAre(t, "")
+		}, "config file PATH: writable by its group (gid " + strconv.Itoa(os.Getegid()) + "), which rac cannot tell is yours alone (mode 0620); fix it with: chmod g-w PATH", true},
 		{"owned by someone else", func(t *testing.T, path string) {
 			foreign(t, path)
 		}, "config file PATH: owned by uid " + strconv.Itoa(foreignUID()) + ", not by you (uid " + strconv.Itoa(os.Geteuid()) + ")", true},
@@ -424,7 +430,7 @@ func TestFileRefused(t *testing.T) {
 			target := filepath.Join(t.TempDir(), "dotfile.yaml")
 			write(t, target, "run:\n  timeout: 1s\n", 0o666)
 			require.NoError(t, os.Symlink(target, path))
-		}, "config file PATH: writable by group or others (mode 0666); fix it with: chmod go-w PATH", true},
+		}, "config file PATH: writable by others (mode 0666); fix it with: chmod go-w PATH", true},
 		{"unreadable", func(t *testing.T, path string) {
 			require.NoError(t, os.Symlink(path, path)) // a loop: open fails
 		}, "config file PATH: too many levels of symbolic links", false},
@@ -440,6 +446,29 @@ func TestFileRefused(t *testing.T) {
 			assert.Equal(t, tt.unsafe, errors.Is(err, ErrUnsafe))
 		})
 	}
+}
+
+// groupsAre points the group check at a group file of these lines and a
+// passwd file where the test's user has the test's group as its primary.
+func groupsAre(t *testing.T, lines string) {
+	dir := t.TempDir()
+	g, p := filepath.Join(dir, "group"), filepath.Join(dir, "passwd")
+	require.NoError(t, os.WriteFile(g, []byte(lines), 0o644))
+	require.NoError(t, os.WriteFile(p, []byte(fmt.Sprintf("me:x:%d:%d::/home/me:/bin/sh\n", os.Geteuid(), os.Getegid())), 0o644))
+	oldG, oldP := groupFile, passwdFile
+	groupFile, passwdFile = g, p
+	t.Cleanup(func() { groupFile, passwdFile = oldG, oldP })
+}
+
+// umask 002 with a private group (Debian's and Ubuntu's default for
+// users): a group-writable file is still only its owner's.
+func TestGroupWritableByAPrivateGroup(t *testing.T) {
+	e, path := setup(t, "")
+	write(t, path, "run:\n  timeout: 7s\n", 0o664)
+	groupsAre(t, fmt.Sprintf("me:x:%d:\n", os.Getegid()))
+	s, err := load(t, e, nil)
+	require.NoError(t, err)
+	assert.Equal(t, 7*time.Second, s.Run.Timeout.V)
 }
 
 func TestSymlinkToGoodFile(t *testing.T) {

@@ -93,8 +93,23 @@ func checkOwned(path string, fi fs.FileInfo) error {
 	if st, ok := fi.Sys().(*syscall.Stat_t); ok && int(st.Uid) != os.Geteuid() {
 		return unsafe("owned by uid %d, not by you (uid %d)", st.Uid, os.Geteuid())
 	}
-	if fi.Mode().Perm()&0o022 != 0 {
-		return unsafe("writable by group or others (mode %04o); fix it with: chmod go-w %s", fi.Mode().Perm(), path)
+	perm := fi.Mode().Perm()
+	if perm&0o002 != 0 {
+		return unsafe("writable by others (mode %04o); fix it with: chmod go-w %s", perm, path)
+	}
+	if perm&0o020 != 0 {
+		st, ok := fi.Sys().(*syscall.Stat_t)
+		if !ok {
+			return unsafe("writable by its group (mode %04o); fix it with: chmod g-w %s", perm, path)
+		}
+		switch private, known := privateGroup(st.Gid, st.Uid, groupFile, passwdFile); {
+		case !known:
+			return unsafe("writable by its group (gid %d), which rac cannot tell is yours alone (mode %04o); fix it with: chmod g-w %s", st.Gid, perm, path)
+		case !private:
+			return unsafe("writable by its group (gid %d), which has other members (mode %04o); fix it with: chmod g-w %s", st.Gid, perm, path)
+		}
+		// a user's private group (umask 002, Debian's and Ubuntu's
+		// default): only its owner can write
 	}
 	return nil
 }

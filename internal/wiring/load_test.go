@@ -20,7 +20,9 @@ func TestLoad(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
 		vars     map[string]string
+		flags    map[string]string
 		run      bool
+		strict   bool
 		gcOff    bool
 		minFree  int64
 		warnings []string
@@ -35,12 +37,16 @@ func TestLoad(t *testing.T) {
 			gcOff: true, warnings: []string{"the free-space guard is off", "automatic gc is off"}},
 		{name: "other commands: a bad gc value is a usage error", vars: map[string]string{"RAC_GC_MAX_AGE": "soon"},
 			usageErr: "RAC_GC_MAX_AGE"},
-		{name: "run: a bad value elsewhere is a usage error", vars: map[string]string{"RAC_RUN_TIMEOUT": "soon"}, run: true,
+		{name: "run: a bad value elsewhere is the default and a warning", vars: map[string]string{"RAC_RUN_TIMEOUT": "soon"}, run: true,
+			minFree: 256 << 20, warnings: []string{"invalid RAC_RUN_TIMEOUT \"soon\": use a duration like 100ms, 5s or 10m; using the default for this run"}},
+		{name: "run --strict-config: a bad value is a usage error", vars: map[string]string{"RAC_RUN_TIMEOUT": "soon"}, run: true, strict: true,
 			usageErr: "RAC_RUN_TIMEOUT"},
+		{name: "run: a bad flag is a usage error", flags: map[string]string{"run.timeout": "soon"}, run: true,
+			usageErr: "--timeout"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var warned []string
-			s, gcOff, err := Load(config.Options{Getenv: getenv(tc.vars)}, tc.run, func(m string) { warned = append(warned, m) })
+			s, gcOff, err := Load(config.Options{Getenv: getenv(tc.vars), Flags: tc.flags}, tc.run, tc.strict, func(m string) { warned = append(warned, m) })
 			if tc.usageErr != "" {
 				require.Error(t, err)
 				assert.True(t, app.IsUsage(err), "%v is a usage error", err)
@@ -55,7 +61,7 @@ func TestLoad(t *testing.T) {
 			require.Len(t, warned, len(tc.warnings), "%q", warned)
 			for i, w := range tc.warnings {
 				assert.Contains(t, warned[i], w)
-				assert.Contains(t, warned[i], "invalid RAC_GC_", "the warning names the variable")
+				assert.Contains(t, warned[i], "invalid RAC_", "the warning names the variable")
 			}
 			assert.Equal(t, tc.gcOff, Settings(s, "", gcOff).GC.Off)
 		})
