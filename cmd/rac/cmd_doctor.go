@@ -16,7 +16,7 @@ func newDoctorCmd(c *cli) *cobra.Command {
 		Short: "Check rac's set-up and say how to fix each problem",
 		Args:  cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
-			checks := c.app.Doctor(app.DoctorEnv{})
+			checks := append([]app.Check{app.ConfigCheck(c.configProblems)}, c.app.Doctor(app.DoctorEnv{})...)
 			if asJSON {
 				_ = ui.JSON(c.streams.Out, checks) // as the lines: a failed write is not a failed check
 			} else {

@@ -26,6 +26,8 @@ type cli struct {
 	app      *app.App
 	// sigs are rac run's signals, caught from the start
 	sigs *app.Signals
+	// configProblems are what rac doctor found wrong with the settings
+	configProblems []string
 }
 
 // Main runs rac with args and returns its exit status. It is the only

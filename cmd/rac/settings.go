@@ -20,7 +20,14 @@ func (c *cli) setup(cmd *cobra.Command) error {
 	warn := func(msg string) { c.p.Warnf("%s", msg) }
 	isRun := cmd.Name() == "run"
 	strict := isRun && (c.env.Getenv(wiring.StrictEnv) == "1" || cmd.Flags().Changed("strict-config"))
-	s, gcOff, err := wiring.Load(config.Options{Getenv: c.env.Getenv, Flags: flags}, isRun, strict, warn)
+	// rac doctor reads the settings as rac run does, and reports each
+	// problem as a failed check instead of stopping at it
+	loadWarn := func(problem error, then string) { c.p.Warnf("%v; %s", problem, then) }
+	isDoctor := cmd.Name() == "doctor"
+	if isDoctor {
+		loadWarn = func(problem error, _ string) { c.configProblems = append(c.configProblems, problem.Error()) }
+	}
+	s, gcOff, err := wiring.Load(config.Options{Getenv: c.env.Getenv, Flags: flags}, isRun || isDoctor, strict, loadWarn)
 	if err != nil {
 		return err
 	}

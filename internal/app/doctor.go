@@ -69,6 +69,22 @@ func (a *App) Doctor(d DoctorEnv) []Check {
 	return checks
 }
 
+// ConfigCheck is the check of the settings: the problems the front end
+// met reading them (each a line rac run warns with: a bad value, a config
+// file it cannot use), which rac run goes on without.
+func ConfigCheck(problems []string) Check {
+	c := Check{Name: "settings", Status: CheckOK, Detail: "the config file and RAC_* variables are all usable"}
+	if len(problems) == 0 {
+		return c
+	}
+	c.Status, c.Detail = CheckFail, problems[0]
+	if len(problems) > 1 {
+		c.Detail += fmt.Sprintf(" (and %d more)", len(problems)-1)
+	}
+	c.Fix = "fix the file or variable named; 'rac config' lists every key (rac run goes on with the defaults meanwhile)"
+	return c
+}
+
 func (a *App) checkPath(d DoctorEnv) Check {
 	c := Check{Name: "rac on PATH"}
 	found, err := d.LookPath("rac")

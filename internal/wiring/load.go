@@ -2,7 +2,6 @@ package wiring
 
 import (
 	"errors"
-	"fmt"
 	"strings"
 
 	"github.com/rac-cli/rac/internal/app"
@@ -20,8 +19,9 @@ const StrictEnv = "RAC_STRICT_CONFIG"
 // free-space guard, is off for the run), and a file rac cannot use (bad
 // permissions, not YAML, too big, not a regular file) is one warning and
 // the settings without it. A bad flag typed on rac run itself is still a
-// usage error. gcOff is what Settings takes.
-func Load(o config.Options, run, strict bool, warn func(string)) (s *config.Settings, gcOff bool, err error) {
+// usage error. warn gets each problem and what the run does about it.
+// gcOff is what Settings takes.
+func Load(o config.Options, run, strict bool, warn func(problem error, then string)) (s *config.Settings, gcOff bool, err error) {
 	tolerant := run && !strict
 	if tolerant {
 		o.Tolerate = func(string) bool { return true }
@@ -30,7 +30,7 @@ func Load(o config.Options, run, strict bool, warn func(string)) (s *config.Sett
 	var ce *config.Error
 	if tolerant && errors.As(err, &ce) && ce.Name == "" && ce.Path != "" {
 		// the file as a whole: go on without it
-		warn(fmt.Sprintf("%v; running with the settings from the environment and the defaults ('rac doctor' checks the settings; --strict-config refuses instead)", err))
+		warn(err, "running with the settings from the environment and the defaults ('rac doctor' checks the settings; --strict-config refuses instead)")
 		o.SkipFile = true
 		s, err = config.Load(o)
 	}
@@ -51,13 +51,13 @@ func Load(o config.Options, run, strict bool, warn func(string)) (s *config.Sett
 			// typed on this very command line
 			return nil, false, app.Usage(err)
 		case strings.HasSuffix(name, "min_free_bytes"):
-			warn(fmt.Sprintf("%v; the free-space guard is off for this run", err))
+			warn(err, "the free-space guard is off for this run")
 			s.GC.MinFreeBytes.V = 0
 		case strings.Contains(name, "gc."), strings.Contains(name, "rac_gc_"):
-			warn(fmt.Sprintf("%v; automatic gc is off for this run", err))
+			warn(err, "automatic gc is off for this run")
 			gcOff = true
 		default:
-			warn(fmt.Sprintf("%v; using the default for this run ('rac doctor' checks the settings)", err))
+			warn(err, "using the default for this run ('rac doctor' checks the settings)")
 		}
 	}
 	return s, gcOff, nil

@@ -46,7 +46,7 @@ func TestLoad(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var warned []string
-			s, gcOff, err := Load(config.Options{Getenv: getenv(tc.vars), Flags: tc.flags}, tc.run, tc.strict, func(m string) { warned = append(warned, m) })
+			s, gcOff, err := Load(config.Options{Getenv: getenv(tc.vars), Flags: tc.flags}, tc.run, tc.strict, func(e error, then string) { warned = append(warned, e.Error()+"; "+then) })
 			if tc.usageErr != "" {
 				require.Error(t, err)
 				assert.True(t, app.IsUsage(err), "%v is a usage error", err)
