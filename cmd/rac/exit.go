@@ -57,6 +57,11 @@ func cobraUsage(err error) error {
 			return app.Usagef("%s (did you mean %s?)", head, strings.Join(strings.Fields(sugg), " or "))
 		}
 		return app.Usage(err)
+	case strings.HasPrefix(msg, "accepts ") && strings.Contains(msg, " arg(s), received "),
+		strings.HasPrefix(msg, "requires at least ") && strings.Contains(msg, " arg(s), only received "):
+		// cobra's own argument count checks (cobra.ExactArgs and
+		// friends): a usage error like every other
+		return app.Usagef("wrong number of arguments: %s", strings.Replace(msg, " arg(s)", "", 1))
 	case strings.HasPrefix(msg, "if any flags in the group"):
 		// "... [head tail lines] are set none of the others can be; [head tail] were all set"
 		if i := strings.LastIndex(msg, "; ["); i >= 0 {
