@@ -88,6 +88,7 @@ func scriptParams(t *testing.T, dir string) testscript.Params {
 			"perm":      cmdPerm,
 			"nofile":    cmdNofile,
 			"grepstore": cmdGrepStore,
+			"waitstore": cmdWaitStore,
 			"json":      cmdJSON,
 			// retention (script_gc_test.go)
 			"backdate": cmdBackdate, "sizeatmost": cmdSizeAtMost, "snapshot": cmdSnapshot, "waitgone": cmdWaitgone, "waitexit": cmdWaitexit, "benchstore": cmdBenchstore, "waitgc": cmdWaitgc,
@@ -243,10 +244,38 @@ func cmdNofile(ts *testscript.TestScript, neg bool, args []string) {
 
 // grepstore [!] TEXT...: no file under $RAC_HOME contains TEXT (with !),
 // or some file does. TEXT may be $VAR-expanded by the script.
+// waitstore TEXT: wait (bounded) until a file of the store holds TEXT: a
+// recorder has stored what the command wrote.
+func cmdWaitStore(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: waitstore TEXT")
+	}
+	deadline := time.Now().Add(testScale(time.Minute))
+	for storeFileWith(ts, args[0]) == "" {
+		if time.Now().After(deadline) {
+			ts.Fatalf("waitstore: no store file holds %q", args[0])
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
 func cmdGrepStore(ts *testscript.TestScript, neg bool, args []string) {
-	root := ts.Getenv("RAC_HOME")
 	for _, text := range args {
-		found := ""
+		found := storeFileWith(ts, text)
+		if neg && found != "" {
+			ts.Fatalf("store file %s contains %q", found, text)
+		}
+		if !neg && found == "" {
+			ts.Fatalf("no store file contains %q", text)
+		}
+	}
+}
+
+// storeFileWith is a file of the store that holds text, "" when none.
+func storeFileWith(ts *testscript.TestScript, text string) string {
+	root := ts.Getenv("RAC_HOME")
+	found := ""
+	{
 		ts.Check(filepath.Walk(root, func(p string, fi os.FileInfo, err error) error {
 			if err != nil || !fi.Mode().IsRegular() {
 				return err
@@ -265,13 +294,8 @@ func cmdGrepStore(ts *testscript.TestScript, neg bool, args []string) {
 			}
 			return nil
 		}))
-		if neg && found != "" {
-			ts.Fatalf("store file %s contains %q", found, text)
-		}
-		if !neg && found == "" {
-			ts.Fatalf("no store file contains %q", text)
-		}
 	}
+	return found
 }
 
 // json SOURCE [-lines] [KEY=REGEXP ...]: SOURCE (stdout, stderr or a file)

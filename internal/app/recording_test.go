@@ -96,7 +96,7 @@ func TestRecordingAbandoned(t *testing.T) {
 	assert.Nil(t, e.ExitCode)
 	assert.Equal(t, int64(len("partial\nline")), e.StdoutBytes, "what was stored so far")
 	assert.Contains(t, e.Notes, "rac was killed while stopping the command after SIGHUP")
-	assert.Equal(t, "partial\nline\n", f.read(ReadRequest{Ref: rec.Ref(), Stream: StreamStdout}))
+	assert.Equal(t, "partial\nline\n[rac: line 2 of stdout may be cut: the recorder was killed before its newline]\n", f.read(ReadRequest{Ref: rec.Ref(), Stream: StreamStdout}))
 	assert.Equal(t, "warn\n", f.read(ReadRequest{Ref: rec.Ref(), Stream: StreamStderr}))
 	assert.NotContains(t, f.read(ReadRequest{Ref: rec.Ref()}), "after the end")
 }
