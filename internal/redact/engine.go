@@ -105,6 +105,8 @@ type engine struct {
 	pspans  []span // payload spans, raw offsets
 	rspans  []span // spans of the last analyzeRaw, raw offsets; rule -1: no marker
 	lineOut []byte
+
+	names nameCache
 }
 
 func newEngine(r *Redactor) *engine {

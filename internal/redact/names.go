@@ -203,3 +203,46 @@ func envNameRules(names []string) []rule {
 	}
 	return []rule{{id: "secret-assignment", prio: prioAssignment, literals: lits, match: match}}
 }
+
+// nameCache remembers the verdicts of isAssignmentName for the names an
+// engine met last. Output repeats its names (every go test -v verdict line
+// is PASS:, an environment dump's SSH_AUTH_SOCK= and PWD=), and classifying
+// one (segments, folding, the word sets) costs several times a lookup; the
+// verdict is a function of the name's bytes alone, so a cached one is the
+// same verdict. Direct-mapped: a name evicts the one in its slot.
+type nameCache [nameCacheSlots]nameCacheEntry
+
+type nameCacheEntry struct {
+	n      uint8 // 0: empty
+	secret bool
+	key    [nameCacheKey]byte
+}
+
+const (
+	nameCacheBits  = 6
+	nameCacheSlots = 1 << nameCacheBits
+	nameCacheKey   = 32 // longer names are classified every time
+)
+
+// assignmentName is isAssignmentName, through e's name cache.
+func (e *engine) assignmentName(name []byte) bool {
+	if len(name) == 0 || len(name) > nameCacheKey {
+		return isAssignmentName(name)
+	}
+	ent := &e.names[nameSlot(name)]
+	if int(ent.n) == len(name) && string(ent.key[:len(name)]) == string(name) {
+		return ent.secret
+	}
+	v := isAssignmentName(name)
+	ent.n, ent.secret = uint8(len(name)), v
+	copy(ent.key[:], name)
+	return v
+}
+
+func nameSlot(name []byte) int {
+	h := uint32(len(name))
+	for _, c := range name {
+		h = h*31 + uint32(c)
+	}
+	return int((h * 0x9e3779b1) >> (32 - nameCacheBits))
+}
