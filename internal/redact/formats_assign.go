@@ -258,7 +258,8 @@ func assignSeparated(e *engine, line []byte, ns, ne, sep int, ri int32, ctx assi
 	// none in any context is done with before its value is walked
 	// (SSH_AUTH_SOCK=, a long value); a classified name is cached.
 	name := line[ns:ne]
-	if !named && !e.assignmentName(name) && !contextNameCandidate(name) {
+	named = named || e.assignmentName(name)
+	if !named && !contextNameCandidate(name) {
 		return
 	}
 	ctx.equals = s == '='
@@ -268,7 +269,7 @@ func assignSeparated(e *engine, line []byte, ns, ne, sep int, ri int32, ctx assi
 		}
 	}
 	// The context contextName reads is settled here.
-	if !named && !e.assignmentName(name) && !contextName(name, ctx) {
+	if !named && !contextName(name, ctx) {
 		return // PASS: in go test -v, PWD=/home/dev
 	}
 	if vs, ve, tmpl, ok := quotedValue(line, k, ctx.query); ok {
