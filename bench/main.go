@@ -13,13 +13,14 @@ import (
 	"bufio"
 	"flag"
 	"fmt"
-	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/rac-cli/rac/internal/redact/redacttest"
 )
 
 var (
@@ -260,21 +261,7 @@ func (b *bench) textFile(name string, size int64) string {
 	f, err := os.Create(p)
 	check(err)
 	w := bufio.NewWriterSize(f, 1<<20)
-	rng := rand.New(rand.NewPCG(1, 2))
-	words := strings.Fields("build test ok FAIL pkg module error warning compile link run go vet main internal record session store read write line byte file path the of and to in is for with")
-	var n int64
-	for i := 0; n < size; i++ {
-		line := fmt.Sprintf("2026-11-30T10:%02d:%02d.%03dZ %5d", i/60%60, i%60, i%1000, i)
-		for k := 0; k < 8+rng.IntN(8); k++ {
-			line += " " + words[rng.IntN(len(words))]
-		}
-		line += "\n"
-		if n+int64(len(line)) > size {
-			line = line[:size-n]
-		}
-		m, _ := w.WriteString(line)
-		n += int64(m)
-	}
+	check(redacttest.PlainLog(w, size))
 	check(w.Flush())
 	check(f.Close())
 	return p

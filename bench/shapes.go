@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"flag"
 	"fmt"
 	"os"
@@ -26,20 +25,11 @@ const (
 
 func init() { register("throughput/shapes", benchShapes) }
 
-// corpusShapes are the shapes redacttest.MixedCorpus mixes, each known by
-// how every one of its blocks starts; splitting the corpus, rather than
+// corpusFiles names the file of each of redacttest.CorpusShapes, the
+// shapes redacttest.MixedCorpus mixes: splitting the corpus, rather than
 // copying its generators here, keeps the bench measuring the text the
-// redactor's own benchmarks and tests are tuned on. The corpus's
-// sprinkled secrets start no shape of their own: each stays with the
-// block before it, so every shape holds about the mix's share of them.
-var corpusShapes = []struct{ name, file, start string }{
-	{"git log -p", "shape-gitlog-p.log", "commit "},
-	{"JSON logs", "shape-json.log", `{"level":"`},
-	{"go test -v", "shape-gotest.log", "=== RUN "},
-	{"kubectl YAML", "shape-kubectl.log", "apiVersion: v1\n"},
-	{"env dump", "shape-env.log", "HOME=/home/dev\n"},
-	{"curl -v trace", "shape-curl.log", "*   Trying "},
-}
+// redactor's own benchmarks and tests are tuned on.
+var corpusFiles = []string{"shape-gitlog-p.log", "shape-json.log", "shape-gotest.log", "shape-kubectl.log", "shape-env.log", "shape-curl.log"}
 
 // shapeSample is how much of each corpus shape is generated; a shape's
 // file repeats its sample up to the shape size. The rarest shape (curl -v
@@ -67,48 +57,13 @@ func (b *bench) shapeFiles(size int64) []shape {
 		{name: "git log", path: gitlog},
 		{name: "mixed corpus", path: b.mixedFile(fmt.Sprintf("mixed-%dm.log", mb), size)},
 	}
-	samples := splitCorpus(min(size, shapeSample))
-	for i, cs := range corpusShapes {
+	samples := redacttest.SplitCorpus(min(size, shapeSample))
+	for i, cs := range redacttest.CorpusShapes {
 		if len(samples[i]) == 0 {
-			out = append(out, shape{name: cs.name, note: fmt.Sprintf("no block of redacttest.MixedCorpus starts with %q (bench/shapes.go's corpusShapes needs the new start)", cs.start)})
+			out = append(out, shape{name: cs.Name, note: fmt.Sprintf("no block of redacttest.MixedCorpus starts with %q (redacttest.CorpusShapes needs the new start)", cs.Start)})
 			continue
 		}
-		out = append(out, shape{name: cs.name, path: b.repeatFile(cs.file, samples[i], size)})
-	}
-	return out
-}
-
-// splitCorpus returns up to want bytes of each corpus shape, in the
-// order of corpusShapes, whole lines only. It gives up after 128 times
-// want of corpus: a shape the corpus no longer makes is left short or
-// empty, not waited for forever.
-func splitCorpus(want int64) [][]byte {
-	out := make([][]byte, len(corpusShapes))
-	cur := -1 // lines before the first known start belong to no shape
-	full := 0
-	for seed, made := int64(1), int64(0); full < len(out) && made < 128*want; seed++ {
-		corpus := redacttest.MixedCorpus(16<<20, seed)
-		made += int64(len(corpus))
-		for len(corpus) > 0 {
-			line := corpus
-			if i := bytes.IndexByte(corpus, '\n'); i >= 0 {
-				line = corpus[:i+1]
-			}
-			corpus = corpus[len(line):]
-			for i, cs := range corpusShapes {
-				if bytes.HasPrefix(line, []byte(cs.start)) {
-					cur = i
-					break
-				}
-			}
-			if cur < 0 || int64(len(out[cur])) >= want {
-				continue
-			}
-			out[cur] = append(out[cur], line...)
-			if int64(len(out[cur])) >= want {
-				full++
-			}
-		}
+		out = append(out, shape{name: cs.Name, path: b.repeatFile(corpusFiles[i], samples[i], size)})
 	}
 	return out
 }

@@ -3,6 +3,7 @@ package redact
 import (
 	"bytes"
 	"io"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -96,6 +97,43 @@ func BenchmarkWriterGitLog(b *testing.B) {
 			}
 			reportCPU(b, len(bc.data), start)
 		})
+	}
+}
+
+// benchShapes are the shapes of make bench's throughput/shapes, 4 MiB
+// each: plain log lines, git log text and each of MixedCorpus's shapes.
+var benchShapes = sync.OnceValue(func() []struct {
+	name string
+	data []byte
+} {
+	var plain bytes.Buffer
+	if err := redacttest.PlainLog(&plain, 4<<20); err != nil {
+		panic(err)
+	}
+	out := []struct {
+		name string
+		data []byte
+	}{{"plain", plain.Bytes()}, {"gitlog", redacttest.GitLogCorpus(4<<20, 1)}}
+	for i, b := range redacttest.SplitCorpus(4 << 20) {
+		name := strings.NewReplacer(" ", "", "-", "").Replace(redacttest.CorpusShapes[i].Name)
+		out = append(out, struct {
+			name string
+			data []byte
+		}{name, b})
+	}
+	return out
+})
+
+// BenchmarkWriterShapes feeds every shape of make bench's throughput/shapes
+// through a one-worker Writer, so a profile of one shape
+// (-bench 'WriterShapes/gotest' -cpuprofile) shows where its time goes.
+func BenchmarkWriterShapes(b *testing.B) {
+	r, err := New(Config{Environ: []string{"HOME=/home/dev"}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, s := range benchShapes() {
+		b.Run(s.name, func(b *testing.B) { benchWrites(b, r, s.data, 1) })
 	}
 }
 

@@ -137,7 +137,7 @@ func jsonNameMember(e *engine, line []byte, hs, ne int, ri int32) bool {
 	if t < len(line) && line[t] == ',' {
 		t++
 	}
-	if skipBlanks(line, t) != len(line) || !isAssignmentName(line[q+1:ne]) {
+	if skipBlanks(line, t) != len(line) || !e.assignmentName(line[q+1:ne]) {
 		return false
 	}
 	if !e.open {

@@ -191,7 +191,7 @@ func assign(e *engine, line []byte, hs, ne int, ri int32, named bool) {
 		assignSeparated(e, line, ns, ne, j, ri, ctx, named)
 		return
 	}
-	if !named && !isAssignmentName(name) && !contextName(name, ctx) {
+	if !named && !e.assignmentName(name) && !contextName(name, ctx) {
 		return
 	}
 	switch form {
@@ -253,16 +253,27 @@ func assignSeparated(e *engine, line []byte, ns, ne, sep int, ri int32, ctx assi
 	if numberAt(line, k) {
 		return // max_tokens:1024, "expires_in": 3600, TIMEOUT=30s
 	}
+	// Nothing is added unless the name is secret-like (or named by the
+	// caller, or a name of its context: contextName), so a name that is
+	// none in any context is done with before its value is walked
+	// (SSH_AUTH_SOCK=, a long value); a classified name is cached.
+	name := line[ns:ne]
+	named = named || e.assignmentName(name)
+	if !named && !contextNameCandidate(name) {
+		return
+	}
 	ctx.equals = s == '='
 	if !ctx.query && !ctx.connStr {
 		if w := wordEnd(line, k); w > k && line[w-1] == ';' && line[k] != '"' && line[k] != '\'' {
 			ctx.connStr = true // Pwd=x; Uid=sa: a connection string's first element
 		}
 	}
-	name := line[ns:ne]
-	nameOK := func() bool { return named || isAssignmentName(name) || contextName(name, ctx) }
+	// The context contextName reads is settled here.
+	if !named && !contextName(name, ctx) {
+		return // PASS: in go test -v, PWD=/home/dev
+	}
 	if vs, ve, tmpl, ok := quotedValue(line, k, ctx.query); ok {
-		if ve-vs >= 4 && nameOK() && quotedValueOK(line[vs:ve], name, tmpl) {
+		if ve-vs >= 4 && quotedValueOK(line[vs:ve], name, tmpl) {
 			e.add(line, vs, ve, ri)
 		}
 		return
@@ -282,7 +293,7 @@ func assignSeparated(e *engine, line []byte, ns, ne, sep int, ri int32, ctx assi
 		if ctx.connStr && line[vs] == '{' {
 			// ODBC quotes a value in braces: Pwd={p;ss w}.
 			if end := bytes.IndexByte(line[vs:], '}'); end > 1 {
-				if v := line[vs+1 : vs+end]; len(v) >= 4 && !isPlaceholder(v) && nameOK() {
+				if v := line[vs+1 : vs+end]; len(v) >= 4 && !isPlaceholder(v) {
 					e.add(line, vs+1, vs+end, ri)
 				}
 				return
@@ -302,18 +313,15 @@ func assignSeparated(e *engine, line []byte, ns, ne, sep int, ri int32, ctx assi
 		}
 	}
 	if s == ':' && vs < len(line) && (line[vs] == '|' || line[vs] == '>') && blockIndicator(line, vs) {
-		if nameOK() {
-			yamlBlockStart(e, line, ns, line[k:vs], ri) // password: |, its value on the lines below
-		}
+		yamlBlockStart(e, line, ns, line[k:vs], ri) // password: |, its value on the lines below
 		return
 	}
 	toEOL := ctx.lineStart && !ctx.query && name[0] != '-' && !(s == '=' && ctx.plusBlank)
 	var ve int
 	if toEOL {
-		if w := wordEnd(line, vs); codeValue(line[vs:w]) || !nameOK() {
-			return // Token: cfg.Token, before the name's classification and the walk to the end of the line
+		if w := wordEnd(line, vs); codeValue(line[vs:w]) {
+			return // Token: cfg.Token, before the walk to the end of the line
 		}
-		named = true
 		ve = lineValueEnd(line, vs)
 		// NAME=abc user=bob: a logfmt line, one value per pair.
 		if w := wordEnd(line, vs); s == '=' && w < ve && pairAt(line, skipBlanks(line, w)) {
@@ -330,7 +338,7 @@ func assignSeparated(e *engine, line []byte, ns, ne, sep int, ri int32, ctx assi
 		}
 	}
 	v := line[vs:ve]
-	if len(v) < 4 || numeric(v) || codeValue(v) || !nameOK() || !unquotedValueOK(v, name) {
+	if len(v) < 4 || numeric(v) || codeValue(v) || !unquotedValueOK(v, name) {
 		return
 	}
 	if toEOL {
@@ -796,6 +804,20 @@ func contextName(name []byte, ctx assignCtx) bool {
 		return true
 	}
 	return ctx.query && (string(low) == "sig" || bytes.HasSuffix(low, []byte("signature")))
+}
+
+// contextNameCandidate reports whether contextName may accept name in
+// some context.
+func contextNameCandidate(name []byte) bool {
+	switch len(name) {
+	case 2:
+		return hasFoldAt(name, 0, "pw")
+	case 3:
+		return hasFoldAt(name, 0, "pwd") || hasFoldAt(name, 0, "sig")
+	case 4:
+		return hasFoldAt(name, 0, "pass")
+	}
+	return len(name) >= 9 && hasFoldAt(name, len(name)-9, "signature")
 }
 
 // isPasswordName reports a name whose values may be passphrases of plain

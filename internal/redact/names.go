@@ -2,6 +2,7 @@ package redact
 
 import (
 	"bytes"
+	"encoding/binary"
 	"strings"
 )
 
@@ -202,4 +203,55 @@ func envNameRules(names []string) []rule {
 		assign(e, line, hs, ne, ri, true)
 	}
 	return []rule{{id: "secret-assignment", prio: prioAssignment, literals: lits, match: match}}
+}
+
+// nameCache remembers the verdicts of isAssignmentName for the names an
+// engine met last. Output repeats its names (every go test -v verdict line
+// is PASS:, an environment dump's SSH_AUTH_SOCK= and PWD=), and classifying
+// one (segments, folding, the word sets) costs several times a lookup; the
+// verdict is a function of the name's bytes alone, so a cached one is the
+// same verdict. Direct-mapped: a name evicts the one in its slot.
+type nameCache [nameCacheSlots]nameCacheEntry
+
+type nameCacheEntry struct {
+	n      uint8 // 0: empty
+	secret bool
+	key    [nameCacheKey]byte
+}
+
+const (
+	nameCacheBits  = 6
+	nameCacheSlots = 1 << nameCacheBits
+	nameCacheKey   = 32 // longer names are classified every time
+)
+
+// assignmentName is isAssignmentName, through e's name cache.
+func (e *engine) assignmentName(name []byte) bool {
+	if len(name) == 0 || len(name) > nameCacheKey {
+		return isAssignmentName(name)
+	}
+	ent := &e.names[nameSlot(name)]
+	if int(ent.n) == len(name) && string(ent.key[:len(name)]) == string(name) {
+		return ent.secret
+	}
+	v := isAssignmentName(name)
+	ent.n, ent.secret = uint8(len(name)), v
+	copy(ent.key[:], name)
+	return v
+}
+
+// nameSlot hashes a name of 1 to nameCacheKey bytes from its first and
+// last eight bytes (overlapping, or packed when shorter) and its length:
+// a few multiplications, not one a byte.
+func nameSlot(name []byte) int {
+	var a, b uint64
+	if n := len(name); n >= 8 {
+		a, b = binary.LittleEndian.Uint64(name), binary.LittleEndian.Uint64(name[n-8:])
+	} else {
+		for i, c := range name {
+			a |= uint64(c) << (8 * i)
+		}
+	}
+	h := (a*0x9e3779b97f4a7c15 ^ b*0xc2b2ae3d27d4eb4f) + uint64(len(name))*0x165667b19e3779f9
+	return int(h >> (64 - nameCacheBits))
 }

@@ -1,6 +1,7 @@
 package redact
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -107,4 +108,66 @@ func TestEnvNameRules(t *testing.T) {
 		}
 		require.Equal(t, tc.want, got, tc.line)
 	}
+}
+
+// The engine's name cache gives isAssignmentName's verdict for every name,
+// however names of either verdict collide in its slots and evict each
+// other, in any order, with names that differ in case, in length by a byte
+// and past the cached length.
+func TestNameCache(t *testing.T) {
+	names := []string{
+		"PASS", "pass", "Pass", "DB_PASS", "SSH_AUTH_SOCK", "PWD", "pwd", "GH_TOKEN", "token.go",
+		"GIT_AUTHOR_NAME", "apiKey", "APIKey", "api_key_file", "TOKEN_TYPE", "AccountKey",
+		"a_very_long_variable_name_SECRET", "a_very_long_variable_name_SECRET_", "x", "--password",
+		"a_very_long_variable_name_that_passes_the_cache_TOKEN", "clientSecret", "secretName",
+	}
+	for i := range 400 {
+		// generated names, secret and not, to fill and churn every slot
+		names = append(names, fmt.Sprintf("N%d_TOKEN", i), fmt.Sprintf("N%d_NAME", i))
+	}
+	// names of the other verdict in one slot, one a prefix of the other
+	for _, base := range []string{"DB_PASS", "PASS", "GH_TOKEN", "SSH_AUTH_SOCK"} {
+		for i := 0; ; i++ {
+			long := fmt.Sprintf("%s_%d_NAME", base, i)
+			if base == "PASS" || base == "SSH_AUTH_SOCK" {
+				long = fmt.Sprintf("%s_%d_TOKEN", base, i)
+			}
+			if nameSlot([]byte(long)) == nameSlot([]byte(base)) {
+				names = append(names, base, long, base, long)
+				break
+			}
+		}
+	}
+	r, err := New(Config{})
+	require.NoError(t, err)
+	e := newEngine(r)
+	for _, n := range names[len(names)-16:] {
+		require.Equal(t, isAssignmentName([]byte(n)), e.assignmentName([]byte(n)), "in turn: %q", n)
+	}
+	for round := range 3 {
+		for i := range names {
+			n := names[(i*7+round*13)%len(names)]
+			buf := []byte(n)
+			require.Equal(t, isAssignmentName([]byte(n)), e.assignmentName(buf), "round %d: %q", round, n)
+			require.Equal(t, n, string(buf), "the name is left as it was")
+		}
+	}
+}
+
+// assignSeparated gives up on a name before its value when no context can
+// make it secret (contextNameCandidate): that is only right if every name
+// contextName accepts in some context is a candidate.
+func TestContextNameCandidate(t *testing.T) {
+	names := []string{"pass", "PASS", "Pass", "pwd", "PWD", "pw", "PW", "sig", "SIG", "signature",
+		"X-Amz-Signature", "x-goog-signature", "password", "passw", "pas", "sigs", "signatures", "token"}
+	for _, n := range names {
+		for bits := range 16 {
+			ctx := assignCtx{query: bits&1 != 0, connStr: bits&2 != 0, quotedName: bits&4 != 0, equals: bits&8 != 0}
+			if contextName([]byte(n), ctx) {
+				require.True(t, contextNameCandidate([]byte(n)), "%q in %+v", n, ctx)
+			}
+		}
+	}
+	require.False(t, contextNameCandidate([]byte("SSH_AUTH_SOCK")))
+	require.False(t, contextNameCandidate([]byte("token")))
 }
