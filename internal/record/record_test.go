@@ -3,6 +3,8 @@ package record
 import (
 	"bytes"
 	"fmt"
+	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -219,4 +221,57 @@ func TestTailAfterAHugeLine(t *testing.T) {
 	assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(4<<20), "a tail of one short line allocates far less than the long line before it")
 	two := collect(t, r, LineOptions{Tail: 2})
 	assert.True(t, strings.HasPrefix(two, "stdout:2:xxxx") && strings.HasSuffix(two, "stdout:3:last\n"), "a tail of 2 shows the long line too")
+}
+
+// folderSize is the bytes of every file of the recording's folder.
+func folderSize(t *testing.T, sd *store.Session, name string) int64 {
+	t.Helper()
+	var n int64
+	require.NoError(t, fs.WalkDir(sd.Root().FS(), name, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		fi, err := d.Info()
+		if err == nil {
+			n += fi.Size()
+		}
+		return err
+	}))
+	return n
+}
+
+// A chatty writer (a million writes of a byte or a few) costs the cap and
+// a bounded index, not 24 bytes a write: one stream's writes extend one
+// chunk entry, and the index stops at MaxChunkIndex for two streams that
+// switch at every write.
+func TestIndexStaysBoundedForChattyWriters(t *testing.T) {
+	const capBytes = 1 << 20
+	for _, tc := range []struct {
+		name    string
+		streams []string
+		writes  int
+		bound   int64
+	}{
+		{"one stream, a million 1-3 byte writes", []string{Stdout}, 1_000_000, capBytes + 256<<10},
+		{"two streams switching at every write", []string{Stdout, Stderr}, 1_000_000, capBytes + MaxChunkIndex + 256<<10},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sd := newSession(t)
+			w, err := Create(CreateOptions{Session: sd, Argv: []string{"chatty"}, Streams: []string{Stdout, Stderr}, MaxBytes: capBytes, HeadBytes: capBytes / 4})
+			require.NoError(t, err)
+			rng := rand.New(rand.NewPCG(1, 2))
+			buf := []byte("ab\n")
+			for i := range tc.writes {
+				s := tc.streams[i%len(tc.streams)]
+				_, err := w.Sink(s).Write(buf[:1+rng.IntN(3)])
+				require.NoError(t, err)
+			}
+			require.NoError(t, w.Finish(Footer{Status: StatusExited}))
+			assert.LessOrEqual(t, folderSize(t, sd, w.Name), tc.bound)
+			r, err := Open(sd, w.Name)
+			require.NoError(t, err)
+			defer r.Close()
+			assert.NotEmpty(t, collect(t, r, LineOptions{Tail: 3}), "the kept tail reads")
+		})
+	}
 }

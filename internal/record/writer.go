@@ -52,8 +52,9 @@ type Writer struct {
 	// reserve is the footer's room, taken at the start (see Finish)
 	reserve *os.File
 
-	mu      sync.Mutex // guards chunks and err
+	mu      sync.Mutex // guards chunks, last and err
 	chunks  *os.File
+	last    lastChunk // the chunk index's last entry
 	err     error
 	streams map[string]*StreamSink
 	cap     *capper // nil: not capped
@@ -476,6 +477,59 @@ func (s *StreamSink) openLines() error {
 }
 
 // chunkIndex returns the chunk index, created on the first chunk; w.mu held.
+// lastChunk is where the chunk index's last entry is and what it says.
+type lastChunk struct {
+	id       byte
+	off, n   int64
+	t        time.Time
+	pos, end int64 // the entry's offset in the file; the file's size
+}
+
+// MaxChunkIndex bounds the chunk index (24 bytes an entry): beyond it a
+// stream's bytes are still stored, but without the arrival order across
+// the streams, which readers then give stream by stream. Consecutive
+// writes of one stream extend one entry, so only a switch between
+// streams costs an entry: a chatty writer of one stream costs one.
+const MaxChunkIndex = 16 << 20
+
+// maxChunkLen is the most one entry grows to by extension: a reader
+// starts a tail at an entry, so an entry is what a tail may read of the
+// line before it (24 bytes an entry per MiB of one stream's output).
+const maxChunkLen = 1 << 20
+
+// addChunk records that s stored n more bytes at its offset, arrived at t:
+// the last entry grows when it is s's and ends where these begin, else a
+// new entry is appended while the index is under MaxChunkIndex.
+func (w *Writer) addChunk(s *StreamSink, n int64, t time.Time) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	idx, err := w.chunkIndex()
+	if err != nil {
+		return err
+	}
+	l := &w.last
+	if l.end > 0 && l.id == s.id && l.off+l.n == s.off && l.n+n <= maxChunkLen {
+		encodeChunk(s.entry[:], s.id, l.off, l.n+n, l.t)
+		if _, err := idx.WriteAt(s.entry[:], l.pos); err != nil {
+			return err
+		}
+		l.n += n
+		return nil
+	}
+	if l.end == 0 {
+		l.end = int64(len(chunksMagic))
+	}
+	if l.end+chunkSize > MaxChunkIndex {
+		return nil
+	}
+	encodeChunk(s.entry[:], s.id, s.off, n, t)
+	if _, err := idx.WriteAt(s.entry[:], l.end); err != nil {
+		return err
+	}
+	*l = lastChunk{id: s.id, off: s.off, n: n, t: t, pos: l.end, end: l.end + chunkSize}
+	return nil
+}
+
 func (w *Writer) chunkIndex() (*os.File, error) {
 	if w.chunks != nil {
 		return w.chunks, nil
@@ -540,14 +594,7 @@ func (s *StreamSink) write(p []byte, nl int64) (int, error) {
 	if ns := s.at.Load(); ns != 0 {
 		t = time.Unix(0, ns)
 	}
-	encodeChunk(s.entry[:], s.id, s.off, int64(len(p)), t)
-	s.w.mu.Lock()
-	idx, err := s.w.chunkIndex()
-	if err == nil {
-		_, err = idx.Write(s.entry[:])
-	}
-	s.w.mu.Unlock()
-	if err != nil {
+	if err := s.w.addChunk(s, int64(len(p)), t); err != nil {
 		s.w.setErr(err)
 	}
 	s.off += int64(len(p))
