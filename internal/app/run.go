@@ -532,7 +532,7 @@ type layout struct {
 // passthrough for an interactive command on a terminal, else pty. The
 // summary replaces the output, so it always captures through pipes.
 func (a *App) layout(req RunRequest) layout {
-	agent, _ := session.AgentPresent(a.env.Getenv, a.idVars(), a.markerVars())
+	agent := a.agentPresent()
 	mode := req.Mode
 	if req.Summary {
 		mode = runspec.ModePipe
