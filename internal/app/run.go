@@ -240,14 +240,7 @@ func (a *App) Run(ctx context.Context, req RunRequest) (RunResult, error) {
 	rec := a.runRecording(req, plan)
 	if rec != nil {
 		res.Ref, res.Session, res.Name = rec.Ref(), rec.Session(), rec.Name()
-		if req.OnStart != nil && (res.Announce == runspec.AnnounceStart || res.Announce == runspec.AnnounceBoth) {
-			req.OnStart(rec.Ref())
-		}
-		// after the start line, which is the line an agent's tool output
-		// most reliably keeps
-		for _, m := range rec.Warnings() {
-			a.Warn(m)
-		}
+		a.announceStart(req, plan.announce, rec)
 	}
 	sum := a.summaryTees(req, plan)
 	started := a.env.Now()
@@ -290,6 +283,19 @@ func (a *App) Run(ctx context.Context, req RunRequest) (RunResult, error) {
 		res.Summary = a.summary(req, plan.lay, outcome, sum.collectors, refLine)
 	}
 	return res, nil
+}
+
+// announceStart hands the reference to the front end's start line, when
+// the announce setting asks for one, then says the recording's warnings.
+func (a *App) announceStart(req RunRequest, announce runspec.Announce, rec *Recording) {
+	if req.OnStart != nil && (announce == runspec.AnnounceStart || announce == runspec.AnnounceBoth) {
+		req.OnStart(rec.Ref())
+	}
+	// after the start line, which is the line an agent's tool output
+	// most reliably keeps
+	for _, m := range rec.Warnings() {
+		a.Warn(m)
+	}
 }
 
 func commandEnded(req RunRequest, p runPlan, out capture.Outcome) CommandEnded {
