@@ -70,23 +70,31 @@ func (a *App) ReadLines(ctx context.Context, req ReadRequest, maxText int, fn fu
 		if err := canceled(ctx); err != nil {
 			return err
 		}
-		text := l.Text
-		if l.Marker {
-			out.marker(l)
-		} else {
-			var err error
-			if text, err = out.line(l.Stream, l.N, text); err != nil {
-				return err
-			}
+		v, more, err := out.bounded(l, maxText)
+		if err != nil {
+			return err
 		}
-		more := 0
-		if len(text) > maxText {
-			text, more = text[:maxText], len(text)-maxText
-		}
-		if !l.Marker {
-			text = termtext.Defuse(termtext.CleanLine(text))
-		}
-		return fn(ReadLine{Stream: l.Stream, Line: l.N, Text: red.String(ValidUTF8(string(text))), Marker: l.Marker, Cut: l.Cut}, more)
+		return fn(v, more)
 	})
 	return info, err
+}
+
+// bounded is l as ReadLines hands it on: redacted again with the block
+// state, its text cut to maxText bytes before cleaning (more says how many
+// bytes were left out), cleaned as a terminal shows it, and redacted once
+// more as a whole.
+func (o *outLines) bounded(l record.Line, maxText int) (v ReadLine, more int, err error) {
+	text := l.Text
+	if l.Marker {
+		o.marker(l)
+	} else if text, err = o.line(l.Stream, l.N, text); err != nil {
+		return ReadLine{}, 0, err
+	}
+	if len(text) > maxText {
+		text, more = text[:maxText], len(text)-maxText
+	}
+	if !l.Marker {
+		text = termtext.Defuse(termtext.CleanLine(text))
+	}
+	return ReadLine{Stream: l.Stream, Line: l.N, Text: o.red.String(ValidUTF8(string(text))), Marker: l.Marker, Cut: l.Cut}, more, nil
 }

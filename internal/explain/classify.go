@@ -278,15 +278,8 @@ func (sc *scanner) classify(s []byte, line int) (int, string) {
 		}
 	}
 
-	if len(t) > 5 && strings.IndexByte("IWEF", t[0]) >= 0 && isDigit(t[1]) {
-		if m := shapes().klog.FindSubmatch(t); m != nil {
-			switch m[1][0] {
-			case 'E', 'F':
-				return tierCause, kindLog
-			default:
-				return contextIfTerm(t)
-			}
-		}
+	if tier, kind, ok := klogLine(t); ok {
+		return tier, kind
 	}
 	if tier, kind, ok := toolShape(t, indent, &sc.state); ok {
 		return tier, kind
@@ -437,6 +430,23 @@ func (sc *scanner) goLocLine(s, t, rest []byte, indent int, hasCol bool, line in
 		return tierCause, kindCompiler, true
 	}
 	return tierNone, "", false
+}
+
+// klogLine judges a line in klog's format ("E0102 15:04:05.000000 1
+// file.go:12] msg"): its letter is its level.
+func klogLine(t []byte) (tier int, kind string, ok bool) {
+	if len(t) <= 5 || strings.IndexByte("IWEF", t[0]) < 0 || !isDigit(t[1]) {
+		return tierNone, "", false
+	}
+	m := shapes().klog.FindSubmatch(t)
+	if m == nil {
+		return tierNone, "", false
+	}
+	if m[1][0] == 'E' || m[1][0] == 'F' {
+		return tierCause, kindLog, true
+	}
+	tier, kind = contextIfTerm(t)
+	return tier, kind, true
 }
 
 // diagnostic judges a line that starts with a location by what follows
