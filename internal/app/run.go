@@ -257,15 +257,7 @@ func (a *App) Run(ctx context.Context, req RunRequest) (RunResult, error) {
 		Notes: out.Notes, Received: streamCounts(out.Received), sig: out.Signal,
 	}
 	if rec != nil {
-		if err := rec.Finish(outcome); err != nil {
-			// "in full" only when every write to rac's own output went
-			// through (ulimit -f fails both)
-			forwarded := "the command's output was still forwarded in full"
-			if len(out.ForwardErr) > 0 {
-				forwarded = "writing the command's output failed too"
-			}
-			a.warnf("recording %s broken off: %v; %s", rec.Ref(), FirstLine(err), forwarded)
-		}
+		a.finish(rec, outcome, len(out.ForwardErr) > 0)
 	}
 	res.Duration = a.env.Now().Sub(started)
 	res.ForwardFailed = len(out.ForwardErr) > 0
@@ -295,6 +287,21 @@ func (a *App) announceStart(req RunRequest, announce runspec.Announce, rec *Reco
 	// most reliably keeps
 	for _, m := range rec.Warnings() {
 		a.Warn(m)
+	}
+}
+
+// finish tells the recording how the command ended. A recording broken
+// off is a warning that says whether the command's output still reached
+// rac's own (forwardFailed: a write to it failed).
+func (a *App) finish(rec *Recording, o Outcome, forwardFailed bool) {
+	if err := rec.Finish(o); err != nil {
+		// "in full" only when every write to rac's own output went
+		// through (ulimit -f fails both)
+		forwarded := "the command's output was still forwarded in full"
+		if forwardFailed {
+			forwarded = "writing the command's output failed too"
+		}
+		a.warnf("recording %s broken off: %v; %s", rec.Ref(), FirstLine(err), forwarded)
 	}
 }
 
