@@ -5,7 +5,6 @@ import (
 
 	"github.com/rac-cli/rac/internal/app"
 	"github.com/rac-cli/rac/internal/config"
-	"github.com/rac-cli/rac/internal/ui"
 	"github.com/rac-cli/rac/internal/wiring"
 )
 
@@ -32,8 +31,7 @@ func (c *cli) setup(cmd *cobra.Command) error {
 		return err
 	}
 	c.settings = s
-	mode, _ := ui.ParseColorMode(string(s.Color.V)) // config checked the value
-	c.streams.SetColorMode(mode, c.env.Getenv)
+	c.streams.SetColorMode(s.Color.V, c.env.Getenv)
 	for _, w := range s.Warnings {
 		c.p.Warnf("%s", w.String())
 	}

@@ -15,6 +15,7 @@
 package app
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -192,15 +193,8 @@ func (a *App) warnf(format string, args ...any) {
 func (a *App) Identify(withReport bool) (session.Identity, error) {
 	opts := session.Options{Flag: a.set.Session, Getenv: a.env.Getenv, NoReport: !withReport}
 	var err error
-	if a.set.IDVars != nil {
-		if opts.IDVars, err = session.ParseIDVars(a.set.IDVars); err != nil {
-			return session.Identity{}, Usage(err)
-		}
-	}
-	if a.set.MarkerVars != nil {
-		if opts.MarkerVars, err = session.ParseMarkerVars(a.set.MarkerVars); err != nil {
-			return session.Identity{}, Usage(err)
-		}
+	if opts.IDVars, opts.MarkerVars, err = a.harnessVars(); err != nil {
+		return session.Identity{}, Usage(err)
 	}
 	id, err := session.Identify(opts)
 	if errors.Is(err, session.ErrInvalidName) {
@@ -253,27 +247,26 @@ func validUTF8s(ss []string) []string {
 	return out
 }
 
-// idVars and markerVars are the harness tables with the settings'
-// additions (nil: the defaults). A bad entry is Identify's error to
-// report; here it falls back to the defaults.
-func (a *App) idVars() []session.IDVar {
-	if a.set.IDVars == nil {
-		return nil
+// harnessVars are the harness tables with the settings' additions (nil:
+// the defaults); a bad entry leaves its table nil and is the error, the
+// id table's first.
+func (a *App) harnessVars() (ids []session.IDVar, markers []session.MarkerVar, err error) {
+	if a.set.IDVars != nil {
+		ids, err = session.ParseIDVars(a.set.IDVars)
 	}
-	v, err := session.ParseIDVars(a.set.IDVars)
-	if err != nil {
-		return nil
+	if a.set.MarkerVars != nil {
+		var merr error
+		markers, merr = session.ParseMarkerVars(a.set.MarkerVars)
+		err = cmp.Or(err, merr)
 	}
-	return v
+	return ids, markers, err
 }
 
-func (a *App) markerVars() []session.MarkerVar {
-	if a.set.MarkerVars == nil {
-		return nil
-	}
-	v, err := session.ParseMarkerVars(a.set.MarkerVars)
-	if err != nil {
-		return nil
-	}
-	return v
+// agentPresent reports whether an agent runs rac (session.AgentPresent).
+// A bad harness entry is Identify's error to report; here its table
+// falls back to the defaults.
+func (a *App) agentPresent() bool {
+	ids, markers, _ := a.harnessVars()
+	agent, _ := session.AgentPresent(a.env.Getenv, ids, markers)
+	return agent
 }

@@ -46,42 +46,56 @@ func (a *App) GrepEach(ctx context.Context, req GrepRequest, maxText int, fn fun
 		if r.Err != nil {
 			a.warnf("skipping %s/%s: %s", r.Job.Session.Name, r.Job.Name, FirstLine(r.Err))
 		}
-		var again func(stream string, n int64, clean []byte) string
-		if len(r.Hits) > 0 && r.Rec != nil && !r.Rec.Meta.Redact {
-			var err error
-			if again, err = grepAgain(red, r, maxText); err != nil {
-				// fail closed: the hits are counted, their text not shown
-				a.warnf("%s/%s: its lines could not be redacted again: %s", r.Job.Session.Name, r.Job.Name, FirstLine(err))
-				again = func(string, int64, []byte) string { return failedText }
-			}
-		}
+		again := a.hitsAgain(red, r, maxText)
 		for _, h := range r.Hits {
 			hits++
-			v := jsonHit(r.Job, h)
-			if again != nil {
-				v.Text = again(h.Stream, h.N, h.Text)
-				for i, l := range h.Before {
-					v.Before[i].Text = again(h.Stream, l.N, l.Text)
-				}
-				for i, l := range h.After {
-					v.After[i].Text = again(h.Stream, l.N, l.Text)
-				}
-			} else {
-				v.Text = cut(v.Text)
-				for i := range v.Before {
-					v.Before[i].Text = cut(v.Before[i].Text)
-				}
-				for i := range v.After {
-					v.After[i].Text = cut(v.After[i].Text)
-				}
-			}
-			if err := fn(v); err != nil {
+			if err := fn(hitTexts(jsonHit(r.Job, h), h, again, cut)); err != nil {
 				return err
 			}
 		}
 		return nil
 	})
 	return hits, err
+}
+
+// hitsAgain is how the hits of a --no-redact recording are redacted again
+// (see grepAgain); nil for a recording redacted when it was made, or one
+// without hits.
+func (a *App) hitsAgain(red *redact.Redactor, r search.Result, maxText int) func(stream string, n int64, clean []byte) string {
+	if len(r.Hits) == 0 || r.Rec == nil || r.Rec.Meta.Redact {
+		return nil
+	}
+	again, err := grepAgain(red, r, maxText)
+	if err != nil {
+		// fail closed: the hits are counted, their text not shown
+		a.warnf("%s/%s: its lines could not be redacted again: %s", r.Job.Session.Name, r.Job.Name, FirstLine(err))
+		again = func(string, int64, []byte) string { return failedText }
+	}
+	return again
+}
+
+// hitTexts sets the texts of v, the --json shape of h: redacted again
+// from the recording when again is set, else cut and redacted line by
+// line.
+func hitTexts(v GrepHit, h search.Hit, again func(stream string, n int64, clean []byte) string, cut func(string) string) GrepHit {
+	if again == nil {
+		v.Text = cut(v.Text)
+		for i := range v.Before {
+			v.Before[i].Text = cut(v.Before[i].Text)
+		}
+		for i := range v.After {
+			v.After[i].Text = cut(v.After[i].Text)
+		}
+		return v
+	}
+	v.Text = again(h.Stream, h.N, h.Text)
+	for i, l := range h.Before {
+		v.Before[i].Text = again(h.Stream, l.N, l.Text)
+	}
+	for i, l := range h.After {
+		v.After[i].Text = again(h.Stream, l.N, l.Text)
+	}
+	return v
 }
 
 // failedText stands for a line that could not be redacted on the way out.

@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"slices"
 
 	"github.com/rac-cli/rac/internal/record"
 	"github.com/rac-cli/rac/internal/termtext"
@@ -27,29 +26,17 @@ type LinesInfo struct {
 // numbers are that stream's and a tail stays O(lines). Notes go to Note as
 // for Read. fn may return record.ErrStop to end early.
 func (a *App) ReadLines(ctx context.Context, req ReadRequest, maxText int, fn func(l ReadLine, more int) error) (LinesInfo, error) {
-	if err := checkStream(req.Stream); err != nil {
+	lo, err := lineOptions(req, "head and tail take a number of lines from 0")
+	if err != nil {
 		return LinesInfo{}, err
-	}
-	if req.Head < 0 || req.Tail < 0 {
-		return LinesInfo{}, Usagef("head and tail take a number of lines from 0")
-	}
-	lo := record.LineOptions{Stream: req.Stream, Head: req.Head, Tail: req.Tail}
-	if req.Lines != "" {
-		var err error
-		if lo.From, lo.To, err = ParseLines(req.Lines); err != nil {
-			return LinesInfo{}, err
-		}
 	}
 	rec, err := a.Open(req.Ref)
 	if err != nil {
 		return LinesInfo{}, err
 	}
 	defer rec.Close()
-	if req.Stream != "" && !slices.Contains(rec.Streams(), req.Stream) {
-		if slices.Contains(rec.Streams(), record.Combined) {
-			return LinesInfo{}, Usagef("%s holds one combined stream (stdout and stderr as they reached the terminal or one file): read it without a stream", rec.Ref())
-		}
-		return LinesInfo{}, Usagef("%s has no %s stream", rec.Ref(), req.Stream)
+	if err := hasStream(rec, req.Stream, "a stream"); err != nil {
+		return LinesInfo{}, err
 	}
 	if lo.Stream == "" {
 		if lo.Stream, err = onlyStream(rec); err != nil {
@@ -83,23 +70,31 @@ func (a *App) ReadLines(ctx context.Context, req ReadRequest, maxText int, fn fu
 		if err := canceled(ctx); err != nil {
 			return err
 		}
-		text := l.Text
-		if l.Marker {
-			out.marker(l)
-		} else {
-			var err error
-			if text, err = out.line(l.Stream, l.N, text); err != nil {
-				return err
-			}
+		v, more, err := out.bounded(l, maxText)
+		if err != nil {
+			return err
 		}
-		more := 0
-		if len(text) > maxText {
-			text, more = text[:maxText], len(text)-maxText
-		}
-		if !l.Marker {
-			text = termtext.Defuse(termtext.CleanLine(text))
-		}
-		return fn(ReadLine{Stream: l.Stream, Line: l.N, Text: red.String(ValidUTF8(string(text))), Marker: l.Marker, Cut: l.Cut}, more)
+		return fn(v, more)
 	})
 	return info, err
+}
+
+// bounded is l as ReadLines hands it on: redacted again with the block
+// state, its text cut to maxText bytes before cleaning (more says how many
+// bytes were left out), cleaned as a terminal shows it, and redacted once
+// more as a whole.
+func (o *outLines) bounded(l record.Line, maxText int) (v ReadLine, more int, err error) {
+	text := l.Text
+	if l.Marker {
+		o.marker(l)
+	} else if text, err = o.line(l.Stream, l.N, text); err != nil {
+		return ReadLine{}, 0, err
+	}
+	if len(text) > maxText {
+		text, more = text[:maxText], len(text)-maxText
+	}
+	if !l.Marker {
+		text = termtext.Defuse(termtext.CleanLine(text))
+	}
+	return ReadLine{Stream: l.Stream, Line: l.N, Text: o.red.String(ValidUTF8(string(text))), Marker: l.Marker, Cut: l.Cut}, more, nil
 }

@@ -63,18 +63,9 @@ func (a *App) Read(ctx context.Context, req ReadRequest, w io.Writer) (*Ended, e
 }
 
 func (a *App) read(ctx context.Context, req ReadRequest, w io.Writer, ended **Ended) error {
-	if err := checkStream(req.Stream); err != nil {
+	lo, err := lineOptions(req, "--head and --tail take a number of lines from 0")
+	if err != nil {
 		return err
-	}
-	if req.Head < 0 || req.Tail < 0 {
-		return Usagef("--head and --tail take a number of lines from 0")
-	}
-	lo := record.LineOptions{Stream: req.Stream, Head: req.Head, Tail: req.Tail}
-	if req.Lines != "" {
-		var err error
-		if lo.From, lo.To, err = ParseLines(req.Lines); err != nil {
-			return err
-		}
 	}
 	rec, err := a.Open(req.Ref)
 	if err != nil {
@@ -84,11 +75,8 @@ func (a *App) read(ctx context.Context, req ReadRequest, w io.Writer, ended **En
 	if (req.HeadSet && req.Head == 0) || (req.TailSet && req.Tail == 0) {
 		return nil // as head -n 0: nothing, but the reference was checked
 	}
-	if req.Stream != "" && !slices.Contains(rec.Streams(), req.Stream) {
-		if slices.Contains(rec.Streams(), record.Combined) {
-			return Usagef("%s holds one combined stream (stdout and stderr as they reached the terminal or one file): read it without --stream", rec.Ref())
-		}
-		return Usagef("%s has no %s stream", rec.Ref(), req.Stream)
+	if err := hasStream(rec, req.Stream, "--stream"); err != nil {
+		return err
 	}
 	if req.Lines != "" && lo.Stream == "" {
 		if lo.Stream, err = onlyStream(rec); err != nil {
@@ -101,24 +89,9 @@ func (a *App) read(ctx context.Context, req ReadRequest, w io.Writer, ended **En
 	bw := bufio.NewWriterSize(w, 64<<10)
 	defer func() { _ = bw.Flush() }() // on early errors; the normal path checks it
 	if req.Raw && req.Head == 0 && req.Tail == 0 && req.Lines == "" && !req.Follow {
-		cuts, err := rec.CopyRaw(bw, req.Stream)
-		for stream, c := range cuts {
-			a.Note(fmt.Sprintf("%s: %s (at byte %d of what --raw prints)", rec.Ref(), record.CutMarker(stream, c), c.HeadEnd))
-		}
-		if err != nil {
-			return err
-		}
-		return bw.Flush()
+		return a.copyRaw(rec, req.Stream, bw)
 	}
-	print := linePrinter(req, bw)
-	print = func(next func(record.Line) error) func(record.Line) error {
-		return func(l record.Line) error {
-			if err := canceled(ctx); err != nil {
-				return err
-			}
-			return next(l)
-		}
-	}(print)
+	print := untilCanceled(ctx, linePrinter(req, bw))
 	if req.Follow {
 		return a.follow(ctx, rec, req.Stream, bw, print, ended)
 	}
@@ -131,6 +104,61 @@ func (a *App) read(ctx context.Context, req ReadRequest, w io.Writer, ended **En
 		a.Note(fmt.Sprintf("%s: %s has no lines %s (it has %d lines)", rec.Ref(), lo.Stream, req.Lines, rec.StreamLines(lo.Stream)))
 	}
 	return bw.Flush()
+}
+
+// lineOptions checks a read request's stream and range and turns them
+// into the options record.Lines takes; negative is the usage error for a
+// negative head or tail, in the words of the front end that asked.
+func lineOptions(req ReadRequest, negative string) (record.LineOptions, error) {
+	if err := checkStream(req.Stream); err != nil {
+		return record.LineOptions{}, err
+	}
+	if req.Head < 0 || req.Tail < 0 {
+		return record.LineOptions{}, Usagef("%s", negative)
+	}
+	lo := record.LineOptions{Stream: req.Stream, Head: req.Head, Tail: req.Tail}
+	if req.Lines != "" {
+		var err error
+		if lo.From, lo.To, err = ParseLines(req.Lines); err != nil {
+			return record.LineOptions{}, err
+		}
+	}
+	return lo, nil
+}
+
+// hasStream checks that rec has the stream asked for ("" is every
+// stream); without is how the front end asks for no stream.
+func hasStream(rec *record.Recording, stream, without string) error {
+	if stream == "" || slices.Contains(rec.Streams(), stream) {
+		return nil
+	}
+	if slices.Contains(rec.Streams(), record.Combined) {
+		return Usagef("%s holds one combined stream (stdout and stderr as they reached the terminal or one file): read it without %s", rec.Ref(), without)
+	}
+	return Usagef("%s has no %s stream", rec.Ref(), stream)
+}
+
+// copyRaw writes the recorded bytes as they came (--raw with no range)
+// and notes where a stream was cut.
+func (a *App) copyRaw(rec *record.Recording, stream string, bw *bufio.Writer) error {
+	cuts, err := rec.CopyRaw(bw, stream)
+	for stream, c := range cuts {
+		a.Note(fmt.Sprintf("%s: %s (at byte %d of what --raw prints)", rec.Ref(), record.CutMarker(stream, c), c.HeadEnd))
+	}
+	if err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
+// untilCanceled is print that stops at the first line after ctx is done.
+func untilCanceled(ctx context.Context, print func(record.Line) error) func(record.Line) error {
+	return func(l record.Line) error {
+		if err := canceled(ctx); err != nil {
+			return err
+		}
+		return print(l)
+	}
 }
 
 // linePrinter writes one line as the request asks: cleaned as a terminal

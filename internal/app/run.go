@@ -240,14 +240,7 @@ func (a *App) Run(ctx context.Context, req RunRequest) (RunResult, error) {
 	rec := a.runRecording(req, plan)
 	if rec != nil {
 		res.Ref, res.Session, res.Name = rec.Ref(), rec.Session(), rec.Name()
-		if req.OnStart != nil && (res.Announce == runspec.AnnounceStart || res.Announce == runspec.AnnounceBoth) {
-			req.OnStart(rec.Ref())
-		}
-		// after the start line, which is the line an agent's tool output
-		// most reliably keeps
-		for _, m := range rec.Warnings() {
-			a.Warn(m)
-		}
+		a.announceStart(req, plan.announce, rec)
 	}
 	sum := a.summaryTees(req, plan)
 	started := a.env.Now()
@@ -264,15 +257,7 @@ func (a *App) Run(ctx context.Context, req RunRequest) (RunResult, error) {
 		Notes: out.Notes, Received: streamCounts(out.Received), sig: out.Signal,
 	}
 	if rec != nil {
-		if err := rec.Finish(outcome); err != nil {
-			// "in full" only when every write to rac's own output went
-			// through (ulimit -f fails both)
-			forwarded := "the command's output was still forwarded in full"
-			if len(out.ForwardErr) > 0 {
-				forwarded = "writing the command's output failed too"
-			}
-			a.warnf("recording %s broken off: %v; %s", rec.Ref(), FirstLine(err), forwarded)
-		}
+		a.finish(rec, outcome, len(out.ForwardErr) > 0)
 	}
 	res.Duration = a.env.Now().Sub(started)
 	res.ForwardFailed = len(out.ForwardErr) > 0
@@ -290,6 +275,34 @@ func (a *App) Run(ctx context.Context, req RunRequest) (RunResult, error) {
 		res.Summary = a.summary(req, plan.lay, outcome, sum.collectors, refLine)
 	}
 	return res, nil
+}
+
+// announceStart hands the reference to the front end's start line, when
+// the announce setting asks for one, then says the recording's warnings.
+func (a *App) announceStart(req RunRequest, announce runspec.Announce, rec *Recording) {
+	if req.OnStart != nil && (announce == runspec.AnnounceStart || announce == runspec.AnnounceBoth) {
+		req.OnStart(rec.Ref())
+	}
+	// after the start line, which is the line an agent's tool output
+	// most reliably keeps
+	for _, m := range rec.Warnings() {
+		a.Warn(m)
+	}
+}
+
+// finish tells the recording how the command ended. A recording broken
+// off is a warning that says whether the command's output still reached
+// rac's own (forwardFailed: a write to it failed).
+func (a *App) finish(rec *Recording, o Outcome, forwardFailed bool) {
+	if err := rec.Finish(o); err != nil {
+		// "in full" only when every write to rac's own output went
+		// through (ulimit -f fails both)
+		forwarded := "the command's output was still forwarded in full"
+		if forwardFailed {
+			forwarded = "writing the command's output failed too"
+		}
+		a.warnf("recording %s broken off: %v; %s", rec.Ref(), FirstLine(err), forwarded)
+	}
 }
 
 func commandEnded(req RunRequest, p runPlan, out capture.Outcome) CommandEnded {
@@ -532,7 +545,7 @@ type layout struct {
 // passthrough for an interactive command on a terminal, else pty. The
 // summary replaces the output, so it always captures through pipes.
 func (a *App) layout(req RunRequest) layout {
-	agent, _ := session.AgentPresent(a.env.Getenv, a.idVars(), a.markerVars())
+	agent := a.agentPresent()
 	mode := req.Mode
 	if req.Summary {
 		mode = runspec.ModePipe

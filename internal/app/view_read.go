@@ -8,7 +8,6 @@ import (
 	"cmp"
 	"strings"
 
-	"github.com/rac-cli/rac/internal/session"
 	"github.com/rac-cli/rac/internal/termtext"
 )
 
@@ -28,7 +27,7 @@ func (a *App) Pager(req ReadRequest, setting string, terminal bool) (cmd string,
 	if !terminal || req.NoPager || req.Raw || req.Follow {
 		return "", nil
 	}
-	if agent, _ := session.AgentPresent(a.env.Getenv, a.idVars(), a.markerVars()); agent {
+	if a.agentPresent() {
 		return "", nil
 	}
 	cmd = cmp.Or(strings.TrimSpace(setting), strings.TrimSpace(a.env.Getenv("RAC_PAGER")),

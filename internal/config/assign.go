@@ -13,17 +13,7 @@ import (
 // field of s. A value from the environment, a flag or a default is text;
 // one from the file is what YAML made of it (a number, a list...).
 func (d *Def) assign(s *Settings, raw any, src Source, path string) error {
-	name, from := d.Key, "default"
-	switch src {
-	case Flag:
-		name, from, path = d.FlagName(), d.FlagName(), ""
-	case Env:
-		name, from, path = d.Env, d.Env, ""
-	case File:
-		from = d.Key + " in " + path
-	default:
-		name, path = "default of "+d.Key, ""
-	}
+	name, from, path := d.origin(src, path)
 	bad := func(text string, err error) error {
 		return &Error{Name: name, Value: text, HasValue: true, Path: path, Hint: err.Error()}
 	}
@@ -79,6 +69,21 @@ func (d *Def) assign(s *Settings, raw any, src Source, path string) error {
 		return fmt.Errorf("config: %s has a field of type %T", d.Key, p)
 	}
 	return nil
+}
+
+// origin names where a value of d came from: name for an error (the
+// flag, the variable, the key or the key's default), from for the value's
+// From, and path, the config file's, kept only for a value from the file.
+func (d *Def) origin(src Source, path string) (name, from, errPath string) {
+	switch src {
+	case Flag:
+		return d.FlagName(), d.FlagName(), ""
+	case Env:
+		return d.Env, d.Env, ""
+	case File:
+		return d.Key, d.Key + " in " + path, path
+	}
+	return "default of " + d.Key, "default", ""
 }
 
 func setEnum[T ~string](p *Value[T], d *Def, raw any, src Source, from string, bad func(string, error) error) error {

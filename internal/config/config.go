@@ -55,14 +55,22 @@ type Value[T any] struct {
 	From   string
 }
 
-// Color is color: whether rac's own output is coloured.
+// Color is color (--color, RAC_COLOR): whether rac's own output is
+// coloured. config checks the value once, against ColorChoices; ui
+// decides each stream's colour by it (ui.ColorEnabled).
 type Color string
 
+// The colour settings. The zero Color is auto.
 const (
 	ColorAuto   Color = "auto"
 	ColorAlways Color = "always"
 	ColorNever  Color = "never"
 )
+
+// ColorChoices are the values color takes, in the order help lists them.
+func ColorChoices() []string {
+	return []string{string(ColorAuto), string(ColorAlways), string(ColorNever)}
+}
 
 // Rule is one entry of redact.rules: a literal prefix and an RE2 pattern
 // matched at it; redact.New compiles it (and names it in its errors).

@@ -573,6 +573,7 @@ func TestDefsRoundTrip(t *testing.T) {
 	for _, c := range []runspec.Mode{runspec.ModeAuto, runspec.ModePipe, runspec.ModePTY, runspec.ModePassthrough} {
 		assert.Contains(t, table[lookup("run.mode")].Choices, string(c))
 	}
+	assert.Equal(t, []string{"auto", "always", "never"}, table[lookup("color")].Choices)
 	for _, c := range []Color{ColorAuto, ColorAlways, ColorNever} {
 		assert.Contains(t, table[lookup("color")].Choices, string(c))
 	}

@@ -97,7 +97,7 @@ var table = []Def{
 		Help:  "print a JSON object (ref, outcome, counts) on stderr before the final ref line",
 		field: func(s *Settings) any { return &s.Run.JSON }},
 	{Key: "color", Env: "RAC_COLOR", Flag: "color", Default: "auto", Kind: Enum,
-		Choices: []string{"auto", "always", "never"},
+		Choices: ColorChoices(),
 		Help:    "colour in rac's own output: auto (on a terminal, unless NO_COLOR or TERM=dumb), always, or never",
 		field:   func(s *Settings) any { return &s.Color }},
 	{Key: "redact.enabled", Env: "RAC_REDACT_ENABLED", Flag: "no-redact", Inverse: true, Default: "true", Kind: Bool,

@@ -261,140 +261,33 @@ func (sc *scanner) classify(s []byte, line int) (int, string) {
 		return tierNone, ""
 	}
 	indent := len(s) - len(t)
-	st := &sc.state
-
-	if st.traceback {
-		if indent > 0 {
-			return tierNone, "" // a frame or its source line
-		}
-		st.traceback = false
-		if isExceptionName(t) {
-			return tierCause, kindException
-		}
-		// Not shaped like an exception: the traceback was cut short;
-		// judge the line on its own.
+	if tier, kind, ok := sc.carried(s, t, indent, line); ok {
+		return tier, kind
 	}
-	if sc.valuePair(s, line) {
-		return tierTerm, kindDetail
-	}
-	if st.next != "" {
-		kind := st.next
-		st.next = ""
-		return tierCause, kind
-	}
-	if st.frames {
-		if indent > 0 {
-			return tierNone, "" // a frame of the stack trace
-		}
-		st.frames = false
-	}
-	if line < st.pyCode {
-		// Inside a pytest failure section only its "E" lines speak; the
-		// source it quotes and its locals are code, whatever words they hold.
-		switch {
-		case indent == 0 && t[0] == '=' && shapes().pytestBar.Match(t):
-			st.pyCode = 0
-		case indent == 0 && hasPrefix(t, "E "), isPytestSection(t):
-		default:
-			return tierNone, ""
-		}
-	}
-	if isPytestSection(t) {
-		st.pyCode = line + maxPytestSection
-	}
-	if st.pair {
-		st.pair = false
-		if hasPrefixFold(t, "received:") || hasPrefixFold(t, "got:") || hasPrefixFold(t, "actual:") {
-			return tierCause, kindDetail
-		}
-	}
-
-	// go test: markers and the lines of passing tests.
-	switch {
-	case goMarker(t) > 0:
-		st.goTest, st.test = goRun, append(st.test[:0], testNameBytes(t[goMarker(t):])...)
-		return tierNone, ""
-	case hasPrefix(t, "--- PASS:") || hasPrefix(t, "--- SKIP:"):
-		st.goTest = goPass
-		if len(st.pending) > 0 {
-			delete(st.pending, testName(t[len("--- PASS:"):]))
-		}
-		return tierNone, ""
-	case hasPrefix(t, "--- FAIL:"):
-		// The test's own messages are more telling than this header:
-		// -v output printed them before it, maybe far before.
-		name := testName(t[len("--- FAIL:"):])
-		for _, p := range st.pending[name] {
-			sc.addText(testMessageTier([]byte(p.text)), kindTest, p.line, []byte(p.text))
-		}
-		delete(st.pending, name)
-		st.goTest = goFail
-		return tierSummary, kindSummary
-	case indent == 0 && (string(t) == "PASS" || hasPrefix(t, "ok  ") || hasPrefix(t, "?   ")):
-		st.goTest = goNone
-		return tierNone, ""
-	case indent == 0 && (string(t) == "FAIL" || hasPrefix(t, "FAIL\t") || hasPrefix(t, "FAIL ")):
-		st.goTest = goNone
-		return tierSummary, kindSummary
+	if tier, kind, ok := sc.goTestLine(t, indent); ok {
+		return tier, kind
 	}
 
 	// Every regexp below is behind a literal test: most lines that reach
 	// classify are false hits of the prefilter and must leave cheaply.
 	file, nums, rest, isLoc := parseLoc(t)
 	if isLoc && nums <= 2 && bytes.HasSuffix(file, []byte(".go")) && len(rest) > 0 && rest[0] == ' ' {
-		hasCol := nums == 2
 		rest = bytes.TrimLeft(rest, " ")
-		if indent > 0 && !hasCol {
-			// A test's log line (t.Errorf, t.Fatal, t.Log).
-			switch st.goTest {
-			case goFail:
-				return testMessageTier(rest), kindTest
-			case goRun:
-				st.hold(line, s[indent:])
-				return tierNone, ""
-			default:
-				return tierNone, ""
-			}
-		}
-		if indent == 0 {
-			switch {
-			case severity(rest) == tierContext:
-				return contextIfTerm(t)
-			case string(rest) == "too many errors":
-				return tierSummary, kindSummary
-			}
-			return tierCause, kindCompiler
+		if tier, kind, ok := sc.goLocLine(s, t, rest, indent, nums == 2, line); ok {
+			return tier, kind
 		}
 	}
 
-	if len(t) > 5 && strings.IndexByte("IWEF", t[0]) >= 0 && isDigit(t[1]) {
-		if m := shapes().klog.FindSubmatch(t); m != nil {
-			switch m[1][0] {
-			case 'E', 'F':
-				return tierCause, kindLog
-			default:
-				return contextIfTerm(t)
-			}
-		}
+	if tier, kind, ok := klogLine(t); ok {
+		return tier, kind
 	}
-	if tier, kind, ok := toolShape(t, indent, st); ok {
+	if tier, kind, ok := toolShape(t, indent, &sc.state); ok {
 		return tier, kind
 	}
 
 	if isLoc {
-		if code := lintCode(rest); code != 0 {
-			// A linter's coded line ("E0602: Undefined variable"): the
-			// letter is its severity, whatever words the message holds.
-			if code == 'E' || code == 'F' {
-				return tierCause, kindCompiler
-			}
-			return contextIfTerm(t)
-		}
-		switch diagSeverity(rest) {
-		case tierCause:
-			return tierCause, kindCompiler
-		case tierContext:
-			return contextIfTerm(t)
+		if tier, kind, ok := diagnostic(t, rest); ok {
+			return tier, kind
 		}
 	}
 	if isToolError(t) {
@@ -422,7 +315,165 @@ func (sc *scanner) classify(s []byte, line int) (int, string) {
 	return tierNone, ""
 }
 
+// carried judges a line by what earlier lines of the stream began: a
+// traceback's frames, a value pair, a message announced by the line
+// before, a stack trace's frames, a pytest failure section, the second
+// half of an expectation. ok is false when they leave the line to the
+// rules after.
+func (sc *scanner) carried(s, t []byte, indent, line int) (tier int, kind string, ok bool) {
+	st := &sc.state
+	if st.traceback {
+		if indent > 0 {
+			return tierNone, "", true // a frame or its source line
+		}
+		st.traceback = false
+		if isExceptionName(t) {
+			return tierCause, kindException, true
+		}
+		// Not shaped like an exception: the traceback was cut short;
+		// judge the line on its own.
+	}
+	if sc.valuePair(s, line) {
+		return tierTerm, kindDetail, true
+	}
+	if st.next != "" {
+		kind := st.next
+		st.next = ""
+		return tierCause, kind, true
+	}
+	if st.frames {
+		if indent > 0 {
+			return tierNone, "", true // a frame of the stack trace
+		}
+		st.frames = false
+	}
+	if line < st.pyCode {
+		// Inside a pytest failure section only its "E" lines speak; the
+		// source it quotes and its locals are code, whatever words they hold.
+		switch {
+		case indent == 0 && t[0] == '=' && shapes().pytestBar.Match(t):
+			st.pyCode = 0
+		case indent == 0 && hasPrefix(t, "E "), isPytestSection(t):
+		default:
+			return tierNone, "", true
+		}
+	}
+	if isPytestSection(t) {
+		st.pyCode = line + maxPytestSection
+	}
+	if st.pair {
+		st.pair = false
+		if hasPrefixFold(t, "received:") || hasPrefixFold(t, "got:") || hasPrefixFold(t, "actual:") {
+			return tierCause, kindDetail, true
+		}
+	}
+	return tierNone, "", false
+}
+
+// goTestLine judges go test's markers ("=== RUN", "--- FAIL:", the
+// package's "ok" or "FAIL") and the lines of passing tests. A failed
+// test's held log lines are added when its "--- FAIL" arrives.
+func (sc *scanner) goTestLine(t []byte, indent int) (tier int, kind string, ok bool) {
+	st := &sc.state
+	switch {
+	case goMarker(t) > 0:
+		st.goTest, st.test = goRun, append(st.test[:0], testNameBytes(t[goMarker(t):])...)
+		return tierNone, "", true
+	case hasPrefix(t, "--- PASS:") || hasPrefix(t, "--- SKIP:"):
+		st.goTest = goPass
+		if len(st.pending) > 0 {
+			delete(st.pending, testName(t[len("--- PASS:"):]))
+		}
+		return tierNone, "", true
+	case hasPrefix(t, "--- FAIL:"):
+		// The test's own messages are more telling than this header:
+		// -v output printed them before it, maybe far before.
+		name := testName(t[len("--- FAIL:"):])
+		for _, p := range st.pending[name] {
+			sc.addText(testMessageTier([]byte(p.text)), kindTest, p.line, []byte(p.text))
+		}
+		delete(st.pending, name)
+		st.goTest = goFail
+		return tierSummary, kindSummary, true
+	case indent == 0 && (string(t) == "PASS" || hasPrefix(t, "ok  ") || hasPrefix(t, "?   ")):
+		st.goTest = goNone
+		return tierNone, "", true
+	case indent == 0 && (string(t) == "FAIL" || hasPrefix(t, "FAIL\t") || hasPrefix(t, "FAIL ")):
+		st.goTest = goNone
+		return tierSummary, kindSummary, true
+	}
+	return tierNone, "", false
+}
+
+// goLocLine judges a line that starts with a Go file's location (rest is
+// what follows it): a test's log line (t.Errorf, t.Fatal, t.Log:
+// indented, no column), held while its test runs, or the compiler's
+// diagnostic (not indented).
+func (sc *scanner) goLocLine(s, t, rest []byte, indent int, hasCol bool, line int) (tier int, kind string, ok bool) {
+	if indent > 0 && !hasCol {
+		switch sc.state.goTest {
+		case goFail:
+			return testMessageTier(rest), kindTest, true
+		case goRun:
+			sc.state.hold(line, s[indent:])
+		}
+		return tierNone, "", true
+	}
+	if indent == 0 {
+		switch {
+		case severity(rest) == tierContext:
+			tier, kind = contextIfTerm(t)
+			return tier, kind, true
+		case string(rest) == "too many errors":
+			return tierSummary, kindSummary, true
+		}
+		return tierCause, kindCompiler, true
+	}
+	return tierNone, "", false
+}
+
+// klogLine judges a line in klog's format ("E0102 15:04:05.000000 1
+// file.go:12] msg"): its letter is its level.
+func klogLine(t []byte) (tier int, kind string, ok bool) {
+	if len(t) <= 5 || strings.IndexByte("IWEF", t[0]) < 0 || !isDigit(t[1]) {
+		return tierNone, "", false
+	}
+	m := shapes().klog.FindSubmatch(t)
+	if m == nil {
+		return tierNone, "", false
+	}
+	if m[1][0] == 'E' || m[1][0] == 'F' {
+		return tierCause, kindLog, true
+	}
+	tier, kind = contextIfTerm(t)
+	return tier, kind, true
+}
+
+// diagnostic judges a line that starts with a location by what follows
+// it (rest): a linter's code or a compiler's severity word.
+func diagnostic(t, rest []byte) (tier int, kind string, ok bool) {
+	if code := lintCode(rest); code != 0 {
+		// A linter's coded line ("E0602: Undefined variable"): the
+		// letter is its severity, whatever words the message holds.
+		if code == 'E' || code == 'F' {
+			return tierCause, kindCompiler, true
+		}
+		tier, kind = contextIfTerm(t)
+		return tier, kind, true
+	}
+	switch diagSeverity(rest) {
+	case tierCause:
+		return tierCause, kindCompiler, true
+	case tierContext:
+		tier, kind = contextIfTerm(t)
+		return tier, kind, true
+	}
+	return tierNone, "", false
+}
+
 // toolShape recognises the literal shapes of the tools rac wraps.
+//
+//nolint:funlen // one ordered table of the tools' shapes: its order is their precedence, read in one place
 func toolShape(t []byte, indent int, st *lineState) (int, string, bool) {
 	// Most lines hold no '*': make's and ctest's shapes below need one.
 	star := bytes.IndexByte(t, '*') >= 0
@@ -835,48 +886,55 @@ func logLevel(t []byte) int {
 			continue
 		}
 		words++
-		w := t[i:j]
-		if len(w) >= 3 && len(w) <= 8 {
-			upper := true
-			for _, c := range w {
-				if 'a' <= c && c <= 'z' {
-					upper = false
-					break
-				}
-			}
-			marked := upper
-			if i > 0 {
-				switch t[i-1] {
-				case '[', '<':
-					marked = true
-				case '=', '"':
-					if !marked {
-						k := t[:i]
-						for len(k) > 0 && (k[len(k)-1] == '"' || k[len(k)-1] == ':' || k[len(k)-1] == '=') {
-							k = k[:len(k)-1]
-						}
-						marked = bytes.HasSuffix(k, []byte("level")) || bytes.HasSuffix(k, []byte("lvl")) ||
-							bytes.HasSuffix(k, []byte("severity"))
-					}
-				}
-			}
-			if marked {
-				var buf [8]byte
-				for k, c := range w {
-					buf[k] = lower[c]
-				}
-				switch string(buf[:len(w)]) {
-				case "error", "err", "fatal", "critical", "crit", "panic", "severe", "emerg", "alert":
-					if string(w) == "ERR" && j < len(t) && t[j] == '!' { // npm ERR!, handled before
-						break
-					}
-					return levelError
-				case "warn", "warning", "info", "notice", "debug", "trace", "fine":
-					return levelOther
-				}
+		if w := t[i:j]; len(w) >= 3 && len(w) <= 8 && levelMarked(t, i, w) {
+			if level := levelOf(w); level != levelNone && (string(w) != "ERR" || j == len(t) || t[j] != '!') { // npm ERR!, handled before
+				return level
 			}
 		}
 		i = j
+	}
+	return levelNone
+}
+
+// levelMarked reports whether the word w at t[i:] stands where a level
+// does: in upper case, inside [] or <>, or after "level=" (or lvl,
+// severity, quoted or not).
+func levelMarked(t []byte, i int, w []byte) bool {
+	upper := true
+	for _, c := range w {
+		if 'a' <= c && c <= 'z' {
+			upper = false
+			break
+		}
+	}
+	if upper || i == 0 {
+		return upper
+	}
+	switch t[i-1] {
+	case '[', '<':
+		return true
+	case '=', '"':
+		k := t[:i]
+		for len(k) > 0 && (k[len(k)-1] == '"' || k[len(k)-1] == ':' || k[len(k)-1] == '=') {
+			k = k[:len(k)-1]
+		}
+		return bytes.HasSuffix(k, []byte("level")) || bytes.HasSuffix(k, []byte("lvl")) ||
+			bytes.HasSuffix(k, []byte("severity"))
+	}
+	return false
+}
+
+// levelOf is the level a word of 3 to 8 letters names, in any case.
+func levelOf(w []byte) int {
+	var buf [8]byte
+	for k, c := range w {
+		buf[k] = lower[c]
+	}
+	switch string(buf[:len(w)]) {
+	case "error", "err", "fatal", "critical", "crit", "panic", "severe", "emerg", "alert":
+		return levelError
+	case "warn", "warning", "info", "notice", "debug", "trace", "fine":
+		return levelOther
 	}
 	return levelNone
 }
@@ -902,6 +960,8 @@ const (
 func hasTerm(t []byte) bool { return termIndex(t) >= 0 }
 
 // termIndex is the offset of the first error term in t, or -1.
+//
+//nolint:funlen // a state machine over words: the term table and the word before it (prev) read best in one switch, on every candidate line
 func termIndex(t []byte) int {
 	prev := prevOther
 	var buf [20]byte // a word in lower case; only its first n bytes are read

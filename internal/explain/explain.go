@@ -140,35 +140,12 @@ func Explain(in Input) (*Report, error) {
 		now = in.Now
 	}
 	st := newStore()
-	buf := make([]byte, readSize)
 	rep := &Report{}
-	rings := make([]*ring, len(in.Streams))
-	for i, s := range in.Streams {
-		sc := &scanner{store: st, stream: i, next: max(s.FirstLine, 1), ring: &ring{}}
-		if s.R != nil {
-			if err := sc.run(s.R, buf); err != nil {
-				return nil, fmt.Errorf("explain: read %s: %w", s.Name, err)
-			}
-		}
-		rings[i] = sc.ring
-		rep.addStream(s.Name, sc.next-1, sc.bytes)
+	rings, err := rep.scan(in.Streams, st)
+	if err != nil {
+		return nil, err
 	}
-
-	rep.Meta = in.Meta
-	rep.Argc = len(in.Meta.Argv)
-	rep.Meta.Argv = nil
-	size := 0
-	for _, a := range in.Meta.Argv {
-		if size >= MaxArgvBytes {
-			break
-		}
-		a = redact(a)
-		size += len(a)
-		rep.Meta.Argv = append(rep.Meta.Argv, a)
-	}
-	rep.Meta.Cwd = redact(in.Meta.Cwd)
-	rep.Meta.Note = redact(in.Meta.Note)
-	rep.Duration = duration(in.Meta, now)
+	rep.setMeta(in.Meta, redact, now)
 	rep.Matched = st.matched
 
 	name := func(i int) string { return in.Streams[i].Name }
@@ -195,11 +172,56 @@ func Explain(in Input) (*Report, error) {
 	} else {
 		rep.Shows = ShowsTail
 	}
+	rep.addTail(in.Streams, rings, tail, passed, redact)
+	return rep, nil
+}
+
+// scan reads each stream once into st, counting it in the report, and
+// returns the streams' tail rings.
+func (r *Report) scan(streams []Stream, st *store) ([]*ring, error) {
+	buf := make([]byte, readSize)
+	rings := make([]*ring, len(streams))
+	for i, s := range streams {
+		sc := &scanner{store: st, stream: i, next: max(s.FirstLine, 1), ring: &ring{}}
+		if s.R != nil {
+			if err := sc.run(s.R, buf); err != nil {
+				return nil, fmt.Errorf("explain: read %s: %w", s.Name, err)
+			}
+		}
+		rings[i] = sc.ring
+		r.addStream(s.Name, sc.next-1, sc.bytes)
+	}
+	return rings, nil
+}
+
+// setMeta copies the recording's metadata into the report, redacted, the
+// command line bounded by MaxArgvBytes (Argc keeps its length).
+func (r *Report) setMeta(m Meta, redact func(string) string, now func() time.Time) {
+	r.Meta = m
+	r.Argc = len(m.Argv)
+	r.Meta.Argv = nil
+	size := 0
+	for _, a := range m.Argv {
+		if size >= MaxArgvBytes {
+			break
+		}
+		a = redact(a)
+		size += len(a)
+		r.Meta.Argv = append(r.Meta.Argv, a)
+	}
+	r.Meta.Cwd = redact(m.Cwd)
+	r.Meta.Note = redact(m.Note)
+	r.Duration = duration(m, now)
+}
+
+// addTail adds the last lines of the streams, tail in all, shared out
+// between them (see tailShares; passShares for a run that passed).
+func (r *Report) addTail(streams []Stream, rings []*ring, tail int, passed bool, redact func(string) string) {
 	// A stream cut to its head and tail comes as two Streams of one name;
 	// its tail is the tail of the later one (unless that one is empty).
 	for i := range rings {
 		for j := i + 1; j < len(rings); j++ {
-			if in.Streams[j].Name == in.Streams[i].Name && rings[j].n > 0 {
+			if streams[j].Name == streams[i].Name && rings[j].n > 0 {
 				rings[i] = &ring{}
 				break
 			}
@@ -210,12 +232,10 @@ func Explain(in Input) (*Report, error) {
 		passShares(rings, shares)
 	}
 	for i, n := range shares {
-		r := rings[i]
-		for _, e := range r.last(n) {
-			rep.Lines = append(rep.Lines, Line{Stream: name(i), Line: e.line, Text: redact(e.text), Count: 1, Kind: kindTail})
+		for _, e := range rings[i].last(n) {
+			r.Lines = append(r.Lines, Line{Stream: streams[i].Name, Line: e.line, Text: redact(e.text), Count: 1, Kind: kindTail})
 		}
 	}
-	return rep, nil
 }
 
 // addStream counts what was read of a stream. A stream cut to its head

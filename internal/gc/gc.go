@@ -646,8 +646,26 @@ func (p *pass) applySession(s *sessInfo, pl *plan) {
 			p.settleTombs(pl, tombBytes(entries))
 		}
 	}
+	p.removeVictims(s, pl, sd, int(dir.Fd()), w)
+	if werr != nil {
+		// a full disk is when GC matters most: the recordings went
+		// anyway, and their space may now hold the tombstones
+		if err := tomb.Write(sd.Root(), entries); err != nil {
+			p.errorf("%s/%s/%s: %v (references to what was removed will say not found)", sessionsDir, s.name, tomb.File, errors.Join(werr, err))
+			p.settleTombs(pl, s.tombLen) // the old file, as it was
+		} else {
+			p.settleTombs(pl, tombBytes(entries))
+		}
+	}
+	p.removeTemps(s, pl, int(dir.Fd()), w)
+}
+
+// removeVictims removes the plan's recordings from the session folder
+// dirfd; one that stays (now on another mount, or that failed) counts in
+// the projected total again.
+func (p *pass) removeVictims(s *sessInfo, pl *plan, sd *store.Session, dirfd int, w walker) {
 	for _, v := range pl.victims {
-		if err := removeRecording(sd, int(dir.Fd()), w, v.rec.name); err != nil {
+		if err := removeRecording(sd, dirfd, w, v.rec.name); err != nil {
 			var me *MountError
 			switch {
 			case errors.As(err, &me):
@@ -667,20 +685,15 @@ func (p *pass) applySession(s *sessInfo, pl *plan) {
 		v.done = true
 		v.rec.gone = true
 	}
-	if werr != nil {
-		// a full disk is when GC matters most: the recordings went
-		// anyway, and their space may now hold the tombstones
-		if err := tomb.Write(sd.Root(), entries); err != nil {
-			p.errorf("%s/%s/%s: %v (references to what was removed will say not found)", sessionsDir, s.name, tomb.File, errors.Join(werr, err))
-			p.settleTombs(pl, s.tombLen) // the old file, as it was
-		} else {
-			p.settleTombs(pl, tombBytes(entries))
-		}
-	}
+}
+
+// removeTemps removes the session's stale temporaries from its folder
+// dirfd, each checked first for another mount inside it.
+func (p *pass) removeTemps(s *sessInfo, pl *plan, dirfd int, w walker) {
 	for _, t := range s.temps {
-		err := w.check(int(dir.Fd()), t.name)
+		err := w.check(dirfd, t.name)
 		if err == nil {
-			err = w.remove(int(dir.Fd()), t.name)
+			err = w.remove(dirfd, t.name)
 		}
 		if err != nil {
 			if me := (*MountError)(nil); errors.As(err, &me) {

@@ -257,67 +257,12 @@ func (p *pass) scanSession(name string) *sessInfo {
 		} else if !ok {
 			continue
 		}
-		n, t := ents[i].name, ents[i].typ
-		switch t {
+		n := ents[i].name
+		switch ents[i].typ {
 		case unix.DT_DIR:
-			if seq, ok := record.ParseName(n); ok {
-				if r := p.scanRecording(fd, s, n, seq); r != nil {
-					s.bytes += r.bytes
-					newest := r.newest
-					if !r.footer {
-						r.running, _ = store.IsLocked(sd.Root(), n+"/"+record.LockFile)
-					}
-					if r.running {
-						newest = p.now // a running recording keeps its session alive
-					}
-					if newest.After(s.newest) {
-						s.newest = newest
-					}
-					s.recs = append(s.recs, r)
-				}
-				continue
-			}
-			size, newest, _, err := tree(fd, n, 0)
-			if errors.Is(err, unix.ENOENT) {
-				continue // removed since the listing (a temporary renamed into place)
-			}
-			if err != nil {
-				s.errorf("%s%s: %v", rel, n, err)
-				continue
-			}
-			s.bytes += size
-			switch {
-			case strings.HasPrefix(n, gcPrefix):
-				s.temps = append(s.temps, tempInfo{n, size})
-			case strings.HasPrefix(n, newPrefix):
-				// being created, unless nothing in it (nor the folder
-				// itself: a recorder may not have made its lock yet) moved
-				// for a day and no recorder holds its lock
-				var st unix.Stat_t
-				if unix.Fstatat(fd, n, &st, unix.AT_SYMLINK_NOFOLLOW) == nil && mtime(&st).After(newest) {
-					newest = mtime(&st)
-				}
-				if p.now.Sub(newest) > p.o.StaleAfter {
-					if locked, err := store.IsLocked(sd.Root(), n+"/"+record.LockFile); err == nil && !locked {
-						s.temps = append(s.temps, tempInfo{n, size})
-					}
-				}
-			default:
-				s.unknown = append(s.unknown, rel+n)
-			}
+			p.scanSessionDir(s, sd, fd, n)
 		case unix.DT_REG:
-			s.bytes += st.Size
-			switch {
-			case n == store.SeqFile, n == store.SessionLockFile, n == store.InfoFile:
-			case n == tomb.File:
-				s.hasTomb, s.tombLen = true, st.Size
-			case isTempFile(n):
-				if p.now.Sub(mtime(&st)) > p.o.StaleAfter {
-					s.temps = append(s.temps, tempInfo{n, st.Size})
-				}
-			default:
-				s.unknown = append(s.unknown, rel+n)
-			}
+			p.scanSessionFile(s, n, &st)
 		default: // symlinks, FIFOs, devices, sockets: never followed or opened
 			s.unknown = append(s.unknown, rel+n)
 			if n == tomb.File {
@@ -329,77 +274,86 @@ func (p *pass) scanSession(name string) *sessInfo {
 	return s
 }
 
+// scanSessionDir takes in the folder n of session s (its folder fd): a
+// recording, a temporary (gc's, or a recording being created that was
+// left behind) or something unknown.
+func (p *pass) scanSessionDir(s *sessInfo, sd *store.Session, fd int, n string) {
+	rel := sessionsDir + "/" + s.name + "/"
+	if seq, ok := record.ParseName(n); ok {
+		if r := p.scanRecording(fd, s, n, seq); r != nil {
+			s.bytes += r.bytes
+			newest := r.newest
+			if !r.footer {
+				r.running, _ = store.IsLocked(sd.Root(), n+"/"+record.LockFile)
+			}
+			if r.running {
+				newest = p.now // a running recording keeps its session alive
+			}
+			if newest.After(s.newest) {
+				s.newest = newest
+			}
+			s.recs = append(s.recs, r)
+		}
+		return
+	}
+	size, newest, _, err := tree(fd, n, 0)
+	if errors.Is(err, unix.ENOENT) {
+		return // removed since the listing (a temporary renamed into place)
+	}
+	if err != nil {
+		s.errorf("%s%s: %v", rel, n, err)
+		return
+	}
+	s.bytes += size
+	switch {
+	case strings.HasPrefix(n, gcPrefix):
+		s.temps = append(s.temps, tempInfo{n, size})
+	case strings.HasPrefix(n, newPrefix):
+		// being created, unless nothing in it (nor the folder
+		// itself: a recorder may not have made its lock yet) moved
+		// for a day and no recorder holds its lock
+		var st unix.Stat_t
+		if unix.Fstatat(fd, n, &st, unix.AT_SYMLINK_NOFOLLOW) == nil && mtime(&st).After(newest) {
+			newest = mtime(&st)
+		}
+		if p.now.Sub(newest) > p.o.StaleAfter {
+			if locked, err := store.IsLocked(sd.Root(), n+"/"+record.LockFile); err == nil && !locked {
+				s.temps = append(s.temps, tempInfo{n, size})
+			}
+		}
+	default:
+		s.unknown = append(s.unknown, rel+n)
+	}
+}
+
+// scanSessionFile takes in the regular file n of session s: the
+// session's bookkeeping, its tombstones, a temporary or something unknown.
+func (p *pass) scanSessionFile(s *sessInfo, n string, st *unix.Stat_t) {
+	s.bytes += st.Size
+	switch {
+	case n == store.SeqFile, n == store.SessionLockFile, n == store.InfoFile:
+	case n == tomb.File:
+		s.hasTomb, s.tombLen = true, st.Size
+	case isTempFile(n):
+		if p.now.Sub(mtime(st)) > p.o.StaleAfter {
+			s.temps = append(s.temps, tempInfo{n, st.Size})
+		}
+	default:
+		s.unknown = append(s.unknown, sessionsDir+"/"+s.name+"/"+n)
+	}
+}
+
 // scan reads the whole store: the root's own files, then every session
 // folder, several at a time.
 func (p *pass) scan() error {
-	dir, err := p.st.Root().Open(".")
+	hasSessions, err := p.scanRoot()
+	if err != nil || !hasSessions {
+		return err
+	}
+	names, err := p.sessionNames()
 	if err != nil {
 		return err
 	}
-	fd := int(dir.Fd())
-	ents, err := readDirFd(fd)
-	if err != nil {
-		dir.Close()
-		return err
-	}
-	hasSessions := false
-	for i := range ents {
-		var st unix.Stat_t
-		if ok, err := statEntry(fd, &ents[i], &st); err != nil || !ok {
-			continue
-		}
-		n, t := ents[i].name, ents[i].typ
-		switch {
-		case n == sessionsDir && t == unix.DT_DIR:
-			hasSessions = true
-		case t == unix.DT_REG:
-			p.rootBytes += st.Size
-			switch {
-			case n == CacheFile:
-				p.cacheFileSize = st.Size
-			case n == StampFile, n == LockName:
-			case isTempFile(n):
-				if p.now.Sub(mtime(&st)) > p.o.StaleAfter {
-					p.rootTemps = append(p.rootTemps, tempInfo{n, st.Size})
-				}
-			default:
-				p.res.Unrecognised = append(p.res.Unrecognised, n)
-			}
-		default:
-			p.res.Unrecognised = append(p.res.Unrecognised, n)
-		}
-	}
-	dir.Close()
-	if !hasSessions {
-		return nil
-	}
-	sdir, err := p.st.Root().OpenFile(sessionsDir, os.O_RDONLY|unix.O_NOFOLLOW|unix.O_DIRECTORY, 0)
-	if err != nil {
-		return fmt.Errorf("open %s: %w", sessionsDir, err)
-	}
-	sfd := int(sdir.Fd())
-	ents, err = readDirFd(sfd)
-	if err != nil {
-		sdir.Close()
-		return err
-	}
-	var names []string
-	for i := range ents {
-		e := &ents[i]
-		if e.typ == unix.DT_UNKNOWN {
-			var st unix.Stat_t
-			if unix.Fstatat(sfd, e.name, &st, unix.AT_SYMLINK_NOFOLLOW) == nil {
-				e.typ = typeOf(uint32(st.Mode))
-			}
-		}
-		if e.typ == unix.DT_DIR && session.ValidName(e.name) {
-			names = append(names, e.name)
-		} else {
-			p.res.Unrecognised = append(p.res.Unrecognised, sessionsDir+"/"+e.name)
-		}
-	}
-	sdir.Close()
-	sort.Strings(names)
 	p.sessions = make([]*sessInfo, len(names))
 	workers := min(runtime.GOMAXPROCS(0), 8, len(names))
 	var wg sync.WaitGroup
@@ -427,4 +381,78 @@ func (p *pass) scan() error {
 		p.res.Unrecognised = append(p.res.Unrecognised, s.unknown...)
 	}
 	return nil
+}
+
+// scanRoot reads the store root's own files (the cache, the stamp, the
+// lock, temporaries) and says whether it holds the sessions folder.
+func (p *pass) scanRoot() (hasSessions bool, err error) {
+	dir, err := p.st.Root().Open(".")
+	if err != nil {
+		return false, err
+	}
+	defer dir.Close()
+	fd := int(dir.Fd())
+	ents, err := readDirFd(fd)
+	if err != nil {
+		return false, err
+	}
+	for i := range ents {
+		var st unix.Stat_t
+		if ok, err := statEntry(fd, &ents[i], &st); err != nil || !ok {
+			continue
+		}
+		n, t := ents[i].name, ents[i].typ
+		switch {
+		case n == sessionsDir && t == unix.DT_DIR:
+			hasSessions = true
+		case t == unix.DT_REG:
+			p.rootBytes += st.Size
+			switch {
+			case n == CacheFile:
+				p.cacheFileSize = st.Size
+			case n == StampFile, n == LockName:
+			case isTempFile(n):
+				if p.now.Sub(mtime(&st)) > p.o.StaleAfter {
+					p.rootTemps = append(p.rootTemps, tempInfo{n, st.Size})
+				}
+			default:
+				p.res.Unrecognised = append(p.res.Unrecognised, n)
+			}
+		default:
+			p.res.Unrecognised = append(p.res.Unrecognised, n)
+		}
+	}
+	return hasSessions, nil
+}
+
+// sessionNames lists the session folders, sorted; anything else in the
+// sessions folder is unrecognised.
+func (p *pass) sessionNames() ([]string, error) {
+	sdir, err := p.st.Root().OpenFile(sessionsDir, os.O_RDONLY|unix.O_NOFOLLOW|unix.O_DIRECTORY, 0)
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", sessionsDir, err)
+	}
+	defer sdir.Close()
+	sfd := int(sdir.Fd())
+	ents, err := readDirFd(sfd)
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for i := range ents {
+		e := &ents[i]
+		if e.typ == unix.DT_UNKNOWN {
+			var st unix.Stat_t
+			if unix.Fstatat(sfd, e.name, &st, unix.AT_SYMLINK_NOFOLLOW) == nil {
+				e.typ = typeOf(uint32(st.Mode))
+			}
+		}
+		if e.typ == unix.DT_DIR && session.ValidName(e.name) {
+			names = append(names, e.name)
+		} else {
+			p.res.Unrecognised = append(p.res.Unrecognised, sessionsDir+"/"+e.name)
+		}
+	}
+	sort.Strings(names)
+	return names, nil
 }

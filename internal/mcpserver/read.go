@@ -55,9 +55,12 @@ const (
 
 var errHugeRange = errors.New("huge range")
 
-func (s *Server) read(ctx context.Context, _ *mcp.CallToolRequest, in ReadIn) (*mcp.CallToolResult, ReadOut, error) {
+// checkRead checks a read's arguments: a reference, at most one of head,
+// tail and lines, and a bounded number of lines. With none of them it asks
+// for the default tail.
+func (s *Server) checkRead(in *ReadIn) error {
 	if err := checkRef(in.Ref); err != nil {
-		return nil, ReadOut{}, s.toolError(err)
+		return err
 	}
 	set := 0
 	for _, b := range []bool{in.Head != 0, in.Tail != 0, in.Lines != ""} {
@@ -67,13 +70,20 @@ func (s *Server) read(ctx context.Context, _ *mcp.CallToolRequest, in ReadIn) (*
 	}
 	switch {
 	case set > 1:
-		return nil, ReadOut{}, s.toolError(app.Usagef("give one of head, tail and lines"))
+		return app.Usagef("give one of head, tail and lines")
 	case in.Head < 0 || in.Tail < 0:
-		return nil, ReadOut{}, s.toolError(app.Usagef("head and tail take a number of lines from 1"))
+		return app.Usagef("head and tail take a number of lines from 1")
 	case in.Head > maxLines || in.Tail > maxLines:
-		return nil, ReadOut{}, s.toolError(fmt.Errorf("%w: at most %d lines per call (a result holds at most %d bytes); ask for a range with lines A:B and page on", errHugeRange, maxLines, s.o.Budget))
+		return fmt.Errorf("%w: at most %d lines per call (a result holds at most %d bytes); ask for a range with lines A:B and page on", errHugeRange, maxLines, s.o.Budget)
 	case set == 0:
 		in.Tail = defaultTail
+	}
+	return nil
+}
+
+func (s *Server) read(ctx context.Context, _ *mcp.CallToolRequest, in ReadIn) (*mcp.CallToolResult, ReadOut, error) {
+	if err := s.checkRead(&in); err != nil {
+		return nil, ReadOut{}, s.toolError(err)
 	}
 	c, err := s.appFor(in.Session, in.Ref)
 	if err != nil {

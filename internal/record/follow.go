@@ -33,66 +33,23 @@ func (r *Recording) Follow(o FollowOptions, fn func(Line) error) error {
 			idx.Close()
 		}
 	}()
-	idxOff := int64(len(chunksMagic))
-	st := map[string]*lineState{}
-	covered := map[string]int64{}
-	buf := make([]byte, readBlock)
-	entry := make([]byte, 64*chunkSize)
-	emit := func(l Line) error { return fn(l) }
-	feed := func(c Chunk) error {
-		if o.Stream != "" && c.Stream != o.Stream {
-			return nil
-		}
-		v := vs[c.Stream]
-		if v == nil {
-			return nil
-		}
-		s := st[c.Stream]
-		if s == nil {
-			s = &lineState{stream: c.Stream, cut: v.cut, n: 1}
-			st[c.Stream] = s
-		}
-		if c.Off+c.Len > v.Size() || (v.cut == nil && r.Meta.MaxBytes > 0) {
-			// the stream grew (or a capped stream was cut) since it was
-			// opened: see its files again
-			nv, err := r.openView(c.Stream)
-			if err != nil {
-				return err
-			}
-			v.Close()
-			vs[c.Stream], v = nv, nv
-			s.cut = v.cut
-		}
-		return v.each(c.Off, c.Len, buf, func(b []byte, at int64) error { return s.feed(b, at, emit) })
+	f := &follower{
+		r: r, stream: o.Stream, vs: vs, emit: fn,
+		st: map[string]*lineState{}, covered: map[string]int64{}, buf: make([]byte, readBlock),
 	}
+	idxOff := int64(len(chunksMagic))
+	entry := make([]byte, 64*chunkSize)
 	for {
-		// read the index entries written since the last pass
 		if idx == nil {
-			f, err := store.OpenSafe(r.dir, ChunksFile)
+			file, err := store.OpenSafe(r.dir, ChunksFile)
 			if err != nil && !errors.Is(err, fs.ErrNotExist) {
 				return err
 			}
-			idx = f
+			idx = file
 		}
-		for idx != nil {
-			n, err := idx.ReadAt(entry, idxOff)
-			n -= n % chunkSize
-			for i := 0; i < n; i += chunkSize {
-				c := decodeChunk(entry[i : i+chunkSize])
-				if c.Stream == "" || c.Off != covered[c.Stream] {
-					continue
-				}
-				covered[c.Stream] += c.Len
-				if err := feed(c); err != nil {
-					return err
-				}
-			}
-			idxOff += int64(n)
-			if n < len(entry) {
-				if err != nil && err != io.EOF {
-					return err
-				}
-				break
+		if idx != nil {
+			if idxOff, err = f.readIndex(idx, idxOff, entry); err != nil {
+				return err
 			}
 		}
 		if r.Status != StatusRunning {
@@ -107,13 +64,80 @@ func (r *Recording) Follow(o FollowOptions, fn func(Line) error) error {
 		// after the footer, one more pass picks up the last entries
 	}
 	for _, name := range r.Meta.Streams {
-		if s := st[name]; s != nil {
-			if err := s.flush(emit); err != nil {
+		if s := f.st[name]; s != nil {
+			if err := s.flush(fn); err != nil {
 				return err
 			}
 		}
 	}
 	return nil
+}
+
+// follower turns the chunks of a followed recording, in the order the
+// index lists them, into the lines of their streams.
+type follower struct {
+	r       *Recording
+	stream  string                 // "" for every stream
+	vs      map[string]*streamView // Follow closes them
+	st      map[string]*lineState  // each stream's line so far
+	covered map[string]int64       // each stream's bytes fed
+	buf     []byte
+	emit    func(Line) error
+}
+
+// readIndex feeds the chunks of the index entries written since off and
+// returns the offset after the last whole entry.
+func (f *follower) readIndex(idx *os.File, off int64, entry []byte) (int64, error) {
+	for {
+		n, err := idx.ReadAt(entry, off)
+		n -= n % chunkSize
+		for i := 0; i < n; i += chunkSize {
+			c := decodeChunk(entry[i : i+chunkSize])
+			if c.Stream == "" || c.Off != f.covered[c.Stream] {
+				continue
+			}
+			f.covered[c.Stream] += c.Len
+			if err := f.feed(c); err != nil {
+				return off, err
+			}
+		}
+		off += int64(n)
+		if n < len(entry) {
+			if err != nil && err != io.EOF {
+				return off, err
+			}
+			return off, nil
+		}
+	}
+}
+
+// feed reads a chunk's bytes into its stream's lines, seeing the
+// stream's files again when it grew (or was cut) since they were opened.
+func (f *follower) feed(c Chunk) error {
+	if f.stream != "" && c.Stream != f.stream {
+		return nil
+	}
+	v := f.vs[c.Stream]
+	if v == nil {
+		return nil
+	}
+	s := f.st[c.Stream]
+	if s == nil {
+		s = &lineState{stream: c.Stream, cut: v.cut, n: 1}
+		f.st[c.Stream] = s
+	}
+	if c.Off+c.Len > v.Size() || (v.cut == nil && f.r.Meta.MaxBytes > 0) {
+		// the stream grew (or a capped stream was cut) since it was
+		// opened: see its files again
+		nv, err := f.r.openView(c.Stream)
+		if err != nil {
+			return err
+		}
+		v.Close()
+		f.vs[c.Stream], v = nv, nv
+		s.cut = v.cut
+	}
+	return v.each(c.Off, c.Len, f.buf, func(b []byte, at int64) error { return s.feed(b, at, f.emit) })
 }
 
 // WaitFunc returns a wait for Follow: inotify on the recording folder

@@ -198,19 +198,9 @@ func (r *Recording) streamLines(o LineOptions, fn func(Line) error) error {
 	}
 	defer v.Close()
 	size := v.Size()
-	start, first := int64(0), int64(1)
-	switch {
-	case o.Tail > 0:
-		if start, err = tailStart(v, o.Tail); err != nil {
-			return err
-		}
-		if first, err = r.lineAt(v, o.Stream, start); err != nil {
-			return err
-		}
-	case o.From > 1:
-		if start, first, err = r.seekLine(v, o.Stream, o.From); err != nil {
-			return err
-		}
+	start, first, err := r.streamStart(v, o)
+	if err != nil {
+		return err
 	}
 	consumed := start
 	if v.gapped() && start == v.cut.KeptFrom {
@@ -218,67 +208,95 @@ func (r *Recording) streamLines(o LineOptions, fn func(Line) error) error {
 		// the first line may be the end of a longer one
 		consumed = v.cut.HeadEnd
 	}
-	// The cut's marker is held until it is known to belong: shown before
-	// the next line shown, or, when the walk ends at the cut, if the lines
-	// asked for include some the cut took.
-	var pending *Line
-	shownPrev := false
-	emitted := int64(0)
-	cutAsked := func() (bool, error) {
-		if o.To == 0 {
-			return true, nil
-		}
-		last, err := v.lastHeadLine()
-		return o.To > last && o.From < v.cut.LinesBefore()+1, err
-	}
-	emit := func(l Line) error {
-		switch {
-		case l.long:
-			if !shownPrev {
-				return nil
-			}
-			return fn(l)
-		case l.Marker:
-			m := l
-			m.Text = append([]byte(nil), l.Text...)
-			pending = &m
-			return nil
-		}
-		if o.To > 0 && l.N > o.To {
-			if pending != nil {
-				if ok, err := cutAsked(); err != nil {
-					return err
-				} else if ok {
-					if err := fn(*pending); err != nil {
-						return err
-					}
-				}
-			}
-			return ErrStop
-		}
-		if o.From > 0 && l.N < o.From {
-			shownPrev = false
-			return nil
-		}
-		if o.Head > 0 && emitted >= o.Head {
-			return ErrStop
-		}
-		if pending != nil {
-			if err := fn(*pending); err != nil {
-				return err
-			}
-			pending = nil
-		}
-		emitted++
-		shownPrev = true
-		return fn(l)
-	}
+	w := &window{o: o, v: v, fn: fn}
 	st := &lineState{stream: o.Stream, cut: v.cut, n: first, consumed: consumed}
 	buf := make([]byte, readBlock)
-	if err := v.each(start, size-start, buf, func(b []byte, at int64) error { return st.feed(b, at, emit) }); err != nil {
+	if err := v.each(start, size-start, buf, func(b []byte, at int64) error { return st.feed(b, at, w.emit) }); err != nil {
 		return err
 	}
-	return st.flush(emit)
+	return st.flush(w.emit)
+}
+
+// streamStart is where a walk of one stream for o starts: the byte offset
+// and the number of the line there (the tail's first, From's, or the
+// stream's start).
+func (r *Recording) streamStart(v *streamView, o LineOptions) (start, first int64, err error) {
+	switch {
+	case o.Tail > 0:
+		if start, err = tailStart(v, o.Tail); err != nil {
+			return 0, 0, err
+		}
+		first, err = r.lineAt(v, o.Stream, start)
+		return start, first, err
+	case o.From > 1:
+		return r.seekLine(v, o.Stream, o.From)
+	}
+	return 0, 1, nil
+}
+
+// window passes on the lines of one stream's walk that o asks for: from
+// From, up to To, at most Head. The cut's marker is held until it is
+// known to belong: shown before the next line shown, or, when the walk
+// ends at the cut, if the lines asked for include some the cut took.
+type window struct {
+	o         LineOptions
+	v         *streamView
+	fn        func(Line) error
+	pending   *Line
+	shownPrev bool
+	emitted   int64
+}
+
+func (w *window) emit(l Line) error {
+	switch {
+	case l.long:
+		if !w.shownPrev {
+			return nil
+		}
+		return w.fn(l)
+	case l.Marker:
+		m := l
+		m.Text = append([]byte(nil), l.Text...)
+		w.pending = &m
+		return nil
+	}
+	if w.o.To > 0 && l.N > w.o.To {
+		if w.pending != nil {
+			if ok, err := w.cutAsked(); err != nil {
+				return err
+			} else if ok {
+				if err := w.fn(*w.pending); err != nil {
+					return err
+				}
+			}
+		}
+		return ErrStop
+	}
+	if w.o.From > 0 && l.N < w.o.From {
+		w.shownPrev = false
+		return nil
+	}
+	if w.o.Head > 0 && w.emitted >= w.o.Head {
+		return ErrStop
+	}
+	if w.pending != nil {
+		if err := w.fn(*w.pending); err != nil {
+			return err
+		}
+		w.pending = nil
+	}
+	w.emitted++
+	w.shownPrev = true
+	return w.fn(l)
+}
+
+// cutAsked reports whether the lines asked for include some the cut took.
+func (w *window) cutAsked() (bool, error) {
+	if w.o.To == 0 {
+		return true, nil
+	}
+	last, err := w.v.lastHeadLine()
+	return w.o.To > last && w.o.From < w.v.cut.LinesBefore()+1, err
 }
 
 // tailStart finds the offset where the last n lines begin, reading
@@ -552,34 +570,7 @@ func (r *Recording) mergedLines(o LineOptions, fn func(Line) error) error {
 	if o.Tail > 0 {
 		startChunk = tailChunk(chunks, vs, buf, o.Tail)
 	}
-	// the tail's ring counts lines, not markers; a marker left at its
-	// front stays when it is the cut's, just before the oldest line kept
-	var ring []Line
-	lines := int64(0)
-	emitted := int64(0)
-	emit := func(l Line) error {
-		if o.Tail > 0 {
-			l.Text = append([]byte(nil), l.Text...)
-			ring = append(ring, l)
-			if !l.Marker {
-				lines++
-			}
-			for lines > o.Tail || (len(ring) > 0 && ring[0].long) {
-				if !ring[0].Marker {
-					lines--
-				}
-				ring = ring[1:]
-			}
-			return nil
-		}
-		if o.Head > 0 && emitted >= o.Head {
-			return ErrStop
-		}
-		if !l.Marker {
-			emitted++
-		}
-		return fn(l)
-	}
+	m := &merged{tail: o.Tail, head: o.Head, fn: fn}
 	st := map[string]*lineState{}
 	for _, c := range chunks[startChunk:] {
 		v := vs[c.Stream]
@@ -588,36 +579,82 @@ func (r *Recording) mergedLines(o LineOptions, fn func(Line) error) error {
 		}
 		s := st[c.Stream]
 		if s == nil {
-			s = &lineState{stream: c.Stream, cut: v.cut, n: 1}
-			switch {
-			case startChunk > 0 && v.gapped() && c.Off == v.cut.KeptFrom:
-				// the kept tail: its first line is known, and the marker comes first
-				s.n, s.consumed = v.cut.LinesBefore()+1, v.cut.HeadEnd
-			case startChunk > 0:
-				if s.n, err = r.lineAt(v, c.Stream, c.Off); err != nil {
-					return err
-				}
-				s.consumed, s.skip = c.Off, true
+			if s, err = r.mergedStart(v, c, startChunk > 0); err != nil {
+				return err
 			}
 			st[c.Stream] = s
 		}
-		if err := v.each(c.Off, c.Len, buf, func(b []byte, at int64) error { return s.feed(b, at, emit) }); err != nil {
+		if err := v.each(c.Off, c.Len, buf, func(b []byte, at int64) error { return s.feed(b, at, m.emit) }); err != nil {
 			return err
 		}
 	}
 	for _, name := range r.Meta.Streams {
 		if s := st[name]; s != nil {
-			if err := s.flush(emit); err != nil {
+			if err := s.flush(m.emit); err != nil {
 				return err
 			}
 		}
 	}
-	for _, l := range ring {
+	for _, l := range m.ring {
 		if err := fn(l); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// mergedStart is the line state of a stream whose first chunk in the walk
+// is c: from the stream's start, or, when the walk starts later (tail),
+// at c's line (the kept tail's marker first).
+func (r *Recording) mergedStart(v *streamView, c Chunk, later bool) (*lineState, error) {
+	s := &lineState{stream: c.Stream, cut: v.cut, n: 1}
+	switch {
+	case later && v.gapped() && c.Off == v.cut.KeptFrom:
+		// the kept tail: its first line is known, and the marker comes first
+		s.n, s.consumed = v.cut.LinesBefore()+1, v.cut.HeadEnd
+	case later:
+		var err error
+		if s.n, err = r.lineAt(v, c.Stream, c.Off); err != nil {
+			return nil, err
+		}
+		s.consumed, s.skip = c.Off, true
+	}
+	return s, nil
+}
+
+// merged passes on the lines of every stream in arrival order: the first
+// head lines, or the last tail lines, kept in ring until the walk ends.
+// The ring counts lines, not markers; a marker left at its front stays
+// when it is the cut's, just before the oldest line kept.
+type merged struct {
+	tail, head     int64
+	fn             func(Line) error
+	ring           []Line
+	lines, emitted int64
+}
+
+func (m *merged) emit(l Line) error {
+	if m.tail > 0 {
+		l.Text = append([]byte(nil), l.Text...)
+		m.ring = append(m.ring, l)
+		if !l.Marker {
+			m.lines++
+		}
+		for m.lines > m.tail || (len(m.ring) > 0 && m.ring[0].long) {
+			if !m.ring[0].Marker {
+				m.lines--
+			}
+			m.ring = m.ring[1:]
+		}
+		return nil
+	}
+	if m.head > 0 && m.emitted >= m.head {
+		return ErrStop
+	}
+	if !l.Marker {
+		m.emitted++
+	}
+	return m.fn(l)
 }
 
 // tailChunk returns the index of the chunk to start from so that at least

@@ -102,9 +102,21 @@ func Create(o CreateOptions) (*Writer, error) {
 		lf.Close()
 		return fail(err)
 	}
+	if err := w.fill(o); err != nil {
+		return fail(err)
+	}
+	if err := sr.Rename(tmp, name); err != nil {
+		return fail(err)
+	}
+	return w, nil
+}
+
+// fill writes what a new recording holds before it is renamed into place:
+// its metadata, the room its footer needs, and one sink per stream.
+func (w *Writer) fill(o CreateOptions) error {
 	w.Meta = Meta{
-		Format: FormatVersion, Session: w.Session, Name: name, Seq: seq,
-		Argv: o.Argv, Cwd: o.Cwd, StartedAt: now().UTC(), RacVersion: o.RacVersion,
+		Format: FormatVersion, Session: w.Session, Name: w.Name, Seq: w.Seq,
+		Argv: o.Argv, Cwd: o.Cwd, StartedAt: w.now().UTC(), RacVersion: o.RacVersion,
 		Mode: o.Mode, Streams: o.Streams, Redact: o.Redact, PID: os.Getpid(),
 		Parent: o.Parent,
 	}
@@ -113,25 +125,22 @@ func Create(o CreateOptions) (*Writer, error) {
 	}
 	mb, err := encodeMeta(&w.Meta)
 	if err != nil {
-		return fail(err)
+		return err
 	}
 	if err := writeNew(w.dir, MetaFile, append(mb, '\n')); err != nil {
-		return fail(err)
+		return err
 	}
 	if w.reserve, err = reserveFooter(w.dir); err != nil {
-		return fail(err)
+		return err
 	}
 	for _, s := range o.Streams {
 		sink, err := w.newSink(s)
 		if err != nil {
-			return fail(err)
+			return err
 		}
 		w.streams[s] = sink
 	}
-	if err := sr.Rename(tmp, name); err != nil {
-		return fail(err)
-	}
-	return w, nil
+	return nil
 }
 
 func writeNew(r *os.Root, name string, data []byte) error {

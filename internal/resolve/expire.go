@@ -59,68 +59,19 @@ func expired(sd *store.Session, short string) error {
 	if err != nil || len(entries) == 0 {
 		return nil // a damaged tombstone file only loses the nicer message
 	}
-	var recs []tomb.Entry
-	var sess *tomb.Entry
-	for i, e := range entries {
-		switch e.Kind {
-		case tomb.KindRecording:
-			if e.Seq > 0 {
-				recs = append(recs, e)
-			}
-		case tomb.KindSession:
-			if sess == nil || e.Seq >= sess.Seq {
-				sess = &entries[i]
-			}
-		}
-	}
+	recs, sess := tombsOf(entries)
 	found := func(e tomb.Entry, name string) error {
 		return &ExpiredError{Session: sd.Name, Name: name, Seq: e.Seq, Short: short, Command: e.Command, By: e.By, Reason: e.Reason, At: e.RemovedAt}
 	}
-	// later entries win: a number is removed once, but be safe
-	var match *tomb.Entry
-	var matchName string
-	switch n, full := record.ParseName(short); {
-	case short == "last":
-		for i := range recs {
-			if match == nil || recs[i].Seq >= match.Seq {
-				match, matchName = &recs[i], recs[i].Name
-			}
-		}
-	case isDigits(short):
-		want, err := strconv.ParseInt(short, 10, 64)
-		for i := range recs {
-			if err == nil && recs[i].Seq == want {
-				match, matchName = &recs[i], recs[i].Name
-			}
-		}
-	case full:
-		h := tomb.NameHash(short)
-		for i := range recs {
-			if recs[i].Seq == n && (recs[i].Name == short || recs[i].NameSHA256 == h) {
-				match, matchName = &recs[i], short
-			}
-		}
-	}
-	if match != nil {
-		return found(*match, matchName)
+	if match, name := removedAs(recs, short); match != nil {
+		return found(*match, name)
 	}
 	if !isDigits(short) && short != "last" {
 		// a prefix, among the names gc kept
-		byName := map[string]tomb.Entry{}
-		for _, e := range recs {
-			if _, ok := record.ParseName(e.Name); ok {
-				byName[e.Name] = e
-			}
-		}
-		names := make([]string, 0, len(byName))
-		for n := range byName {
-			names = append(names, n)
-		}
-		sort.Slice(names, func(i, j int) bool { return byName[names[i]].Seq < byName[names[j]].Seq })
-		name, err := InSession(sd.Name, names, short)
+		name, e, err := removedByPrefix(sd.Name, recs, short)
 		switch {
 		case err == nil:
-			return found(byName[name], name)
+			return found(e, name)
 		case errors.Is(err, ErrAmbiguous):
 			return fmt.Errorf("%w; all of them expired", err)
 		}
@@ -138,4 +89,70 @@ func expired(sd *store.Session, short string) error {
 		return nil
 	}
 	return &ExpiredError{Session: sd.Name, Short: short, By: sess.By, Reason: sess.Reason, At: sess.RemovedAt}
+}
+
+// tombsOf splits a session's tombstones: its removed recordings (by
+// number) and the latest entry that removed the whole session (nil if
+// none).
+func tombsOf(entries []tomb.Entry) (recs []tomb.Entry, sess *tomb.Entry) {
+	for i, e := range entries {
+		switch e.Kind {
+		case tomb.KindRecording:
+			if e.Seq > 0 {
+				recs = append(recs, e)
+			}
+		case tomb.KindSession:
+			if sess == nil || e.Seq >= sess.Seq {
+				sess = &entries[i]
+			}
+		}
+	}
+	return recs, sess
+}
+
+// removedAs finds the removed recording short names exactly: "last", a
+// number or a full name; nil when none.
+func removedAs(recs []tomb.Entry, short string) (match *tomb.Entry, name string) {
+	// later entries win: a number is removed once, but be safe
+	switch n, full := record.ParseName(short); {
+	case short == "last":
+		for i := range recs {
+			if match == nil || recs[i].Seq >= match.Seq {
+				match, name = &recs[i], recs[i].Name
+			}
+		}
+	case isDigits(short):
+		want, err := strconv.ParseInt(short, 10, 64)
+		for i := range recs {
+			if err == nil && recs[i].Seq == want {
+				match, name = &recs[i], recs[i].Name
+			}
+		}
+	case full:
+		h := tomb.NameHash(short)
+		for i := range recs {
+			if recs[i].Seq == n && (recs[i].Name == short || recs[i].NameSHA256 == h) {
+				match, name = &recs[i], short
+			}
+		}
+	}
+	return match, name
+}
+
+// removedByPrefix finds the removed recording whose name (one gc kept)
+// short is a unique prefix of, as InSession does among the living.
+func removedByPrefix(session string, recs []tomb.Entry, short string) (string, tomb.Entry, error) {
+	byName := map[string]tomb.Entry{}
+	for _, e := range recs {
+		if _, ok := record.ParseName(e.Name); ok {
+			byName[e.Name] = e
+		}
+	}
+	names := make([]string, 0, len(byName))
+	for n := range byName {
+		names = append(names, n)
+	}
+	sort.Slice(names, func(i, j int) bool { return byName[names[i]].Seq < byName[names[j]].Seq })
+	name, err := InSession(session, names, short)
+	return name, byName[name], err
 }

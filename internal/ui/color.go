@@ -4,50 +4,19 @@ import (
 	"fmt"
 
 	"github.com/fatih/color"
+
+	"github.com/rac-cli/rac/internal/config"
 )
-
-// ColorMode is the --color flag: auto decides per stream.
-type ColorMode int
-
-const (
-	ColorAuto ColorMode = iota
-	ColorAlways
-	ColorNever
-)
-
-// ParseColorMode reads a --color value ("" is auto). The error names the
-// valid values; the caller makes it a usage error.
-func ParseColorMode(s string) (ColorMode, error) {
-	switch s {
-	case "", "auto":
-		return ColorAuto, nil
-	case "always":
-		return ColorAlways, nil
-	case "never":
-		return ColorNever, nil
-	}
-	return ColorAuto, fmt.Errorf("invalid color mode %q: use auto, always or never", s)
-}
-
-func (m ColorMode) String() string {
-	switch m {
-	case ColorAlways:
-		return "always"
-	case ColorNever:
-		return "never"
-	}
-	return "auto"
-}
 
 // ColorEnabled is the colour decision for one stream, in order of
 // precedence: --color always or never; NO_COLOR set and non-empty
 // (no-color.org) turns it off; so does TERM=dumb; otherwise colour is on
 // only when the stream is a terminal.
-func ColorEnabled(mode ColorMode, getenv func(string) string, terminal bool) bool {
+func ColorEnabled(mode config.Color, getenv func(string) string, terminal bool) bool {
 	switch mode {
-	case ColorAlways:
+	case config.ColorAlways:
 		return true
-	case ColorNever:
+	case config.ColorNever:
 		return false
 	}
 	if getenv("NO_COLOR") != "" || getenv("TERM") == "dumb" {

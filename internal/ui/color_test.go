@@ -9,23 +9,12 @@ import (
 	"github.com/fatih/color"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/rac-cli/rac/internal/config"
 )
 
 func env(kv map[string]string) func(string) string {
 	return func(k string) string { return kv[k] }
-}
-
-func TestParseColorMode(t *testing.T) {
-	for in, want := range map[string]ColorMode{"": ColorAuto, "auto": ColorAuto, "always": ColorAlways, "never": ColorNever} {
-		got, err := ParseColorMode(in)
-		require.NoError(t, err, in)
-		assert.Equal(t, want, got, in)
-		if in != "" {
-			assert.Equal(t, in, got.String())
-		}
-	}
-	_, err := ParseColorMode("yes")
-	assert.EqualError(t, err, `invalid color mode "yes": use auto, always or never`)
 }
 
 // TestColorEnabled pins the precedence: flag, then NO_COLOR, then
@@ -33,22 +22,24 @@ func TestParseColorMode(t *testing.T) {
 func TestColorEnabled(t *testing.T) {
 	for _, tc := range []struct {
 		name string
-		mode ColorMode
+		mode config.Color
 		env  map[string]string
 		tty  bool
 		want bool
 	}{
-		{"auto on a terminal", ColorAuto, nil, true, true},
-		{"auto on a pipe", ColorAuto, nil, false, false},
-		{"auto, xterm", ColorAuto, map[string]string{"TERM": "xterm-256color"}, true, true},
-		{"auto, NO_COLOR=1", ColorAuto, map[string]string{"NO_COLOR": "1"}, true, false},
-		{"auto, NO_COLOR=0 still counts", ColorAuto, map[string]string{"NO_COLOR": "0"}, true, false},
-		{"auto, NO_COLOR empty is unset", ColorAuto, map[string]string{"NO_COLOR": ""}, true, true},
-		{"auto, TERM=dumb", ColorAuto, map[string]string{"TERM": "dumb"}, true, false},
-		{"always beats NO_COLOR", ColorAlways, map[string]string{"NO_COLOR": "1"}, false, true},
-		{"always beats TERM=dumb", ColorAlways, map[string]string{"TERM": "dumb"}, false, true},
-		{"always on a pipe", ColorAlways, nil, false, true},
-		{"never on a terminal", ColorNever, map[string]string{"TERM": "xterm"}, true, false},
+		{"auto on a terminal", config.ColorAuto, nil, true, true},
+		{"auto on a pipe", config.ColorAuto, nil, false, false},
+		{"the zero Color is auto", "", nil, true, true},
+		{"the zero Color on a pipe", "", nil, false, false},
+		{"auto, xterm", config.ColorAuto, map[string]string{"TERM": "xterm-256color"}, true, true},
+		{"auto, NO_COLOR=1", config.ColorAuto, map[string]string{"NO_COLOR": "1"}, true, false},
+		{"auto, NO_COLOR=0 still counts", config.ColorAuto, map[string]string{"NO_COLOR": "0"}, true, false},
+		{"auto, NO_COLOR empty is unset", config.ColorAuto, map[string]string{"NO_COLOR": ""}, true, true},
+		{"auto, TERM=dumb", config.ColorAuto, map[string]string{"TERM": "dumb"}, true, false},
+		{"always beats NO_COLOR", config.ColorAlways, map[string]string{"NO_COLOR": "1"}, false, true},
+		{"always beats TERM=dumb", config.ColorAlways, map[string]string{"TERM": "dumb"}, false, true},
+		{"always on a pipe", config.ColorAlways, nil, false, true},
+		{"never on a terminal", config.ColorNever, map[string]string{"TERM": "xterm"}, true, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			assert.Equal(t, tc.want, ColorEnabled(tc.mode, env(tc.env), tc.tty))
@@ -62,7 +53,7 @@ func TestColorEnabled(t *testing.T) {
 // its decision says colour.
 func TestColorMatrix(t *testing.T) {
 	before := color.NoColor
-	for _, mode := range []ColorMode{ColorAuto, ColorAlways, ColorNever} {
+	for _, mode := range []config.Color{config.ColorAuto, config.ColorAlways, config.ColorNever} {
 		for _, noColor := range []string{"", "1"} {
 			for _, term := range []string{"", "xterm", "dumb"} {
 				for _, outTTY := range []bool{false, true} {
@@ -70,7 +61,7 @@ func TestColorMatrix(t *testing.T) {
 						name := fmt.Sprintf("%s/NO_COLOR=%s/TERM=%s/out-tty=%t/err-tty=%t", mode, noColor, term, outTTY, errTTY)
 						t.Run(name, func(t *testing.T) {
 							want := func(tty bool) bool {
-								return mode == ColorAlways || mode == ColorAuto && noColor == "" && term != "dumb" && tty
+								return mode == config.ColorAlways || mode == config.ColorAuto && noColor == "" && term != "dumb" && tty
 							}
 							s, _, out, errOut := Test()
 							s.SetStdoutTTY(outTTY)
@@ -98,7 +89,7 @@ func TestNoColorBytes(t *testing.T) {
 	s, _, out, errOut := Test()
 	s.SetStdoutTTY(true)
 	s.SetStderrTTY(true)
-	s.SetColorMode(ColorAuto, env(map[string]string{"NO_COLOR": "1", "TERM": "xterm"}))
+	s.SetColorMode(config.ColorAuto, env(map[string]string{"NO_COLOR": "1", "TERM": "xterm"}))
 	p := s.Printer()
 	p.Error(errors.New("no recording \"x\""), "run 'rac out list'")
 	p.Errorf("bad %s", "flag")
@@ -131,7 +122,7 @@ rac: ref s/0001-echo
 func TestColorOn(t *testing.T) {
 	before := color.NoColor
 	s, _, _, errOut := Test()
-	s.SetColorMode(ColorAlways, env(nil))
+	s.SetColorMode(config.ColorAlways, env(nil))
 	assert.Equal(t, before, color.NoColor, "the global is never touched")
 	p := s.Printer()
 	p.Error(errors.New("boom"), "try again")
@@ -149,9 +140,9 @@ func TestStylesIndependent(t *testing.T) {
 	a, _, _, _ := Test()
 	b, _, _, _ := Test()
 	a.SetStdoutTTY(true)
-	a.SetColorMode(ColorAuto, env(nil))
+	a.SetColorMode(config.ColorAuto, env(nil))
 	before := color.NoColor
-	b.SetColorMode(ColorNever, env(nil))
+	b.SetColorMode(config.ColorNever, env(nil))
 	assert.Equal(t, before, color.NoColor, "the global is never touched")
 	assert.True(t, a.OutColors().Enabled())
 	assert.False(t, a.ErrColors().Enabled())
@@ -159,8 +150,8 @@ func TestStylesIndependent(t *testing.T) {
 	assert.Equal(t, "ok", a.ErrColors().OK.Sprint("ok"))
 	assert.Equal(t, "ok", b.OutColors().OK.Sprint("ok"))
 	assert.Equal(t, "ok", Style{}.Sprint("ok"), "the zero style is plain")
-	b.SetColorMode(ColorAlways, env(nil))
+	b.SetColorMode(config.ColorAlways, env(nil))
 	assert.Equal(t, before, color.NoColor, "the global is never touched")
-	a.SetColorMode(ColorNever, env(nil))
+	a.SetColorMode(config.ColorNever, env(nil))
 	assert.Equal(t, "\x1b[32mok\x1b[0m", b.OutColors().OK.Sprint("ok"), "b keeps its own decision")
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/rac-cli/rac/internal/config"
 	"github.com/rac-cli/rac/internal/explain"
 	"github.com/rac-cli/rac/internal/search"
 )
@@ -161,7 +162,7 @@ func TestTerminalWidthColumns(t *testing.T) {
 	}{{"", true, 80}, {"132", true, 132}, {"junk", true, 80}, {"-3", true, 80}, {"132", false, 0}} {
 		s, _, _, _ := Test()
 		s.SetStdoutTTY(tc.tty)
-		s.SetColorMode(ColorNever, env(map[string]string{"COLUMNS": tc.columns}))
+		s.SetColorMode(config.ColorNever, env(map[string]string{"COLUMNS": tc.columns}))
 		assert.Equal(t, tc.want, s.TerminalWidth(), "COLUMNS=%q tty=%t", tc.columns, tc.tty)
 	}
 }

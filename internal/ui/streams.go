@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"sync"
 
+	"github.com/rac-cli/rac/internal/config"
 	"github.com/rac-cli/rac/internal/terminal"
 )
 
@@ -133,7 +134,7 @@ func (s *IOStreams) SetOutErrShared(shared bool) { s.shared = &shared }
 // the environment are known (before the first line is printed; colour is
 // off until then). It is not safe to call while another goroutine prints.
 // getenv is also where TerminalWidth reads $COLUMNS.
-func (s *IOStreams) SetColorMode(mode ColorMode, getenv func(string) string) {
+func (s *IOStreams) SetColorMode(mode config.Color, getenv func(string) string) {
 	s.getenv = getenv
 	s.outColors.set(ColorEnabled(mode, getenv, s.IsStdoutTTY()))
 	s.errColors.set(ColorEnabled(mode, getenv, s.IsStderrTTY()))

@@ -7,6 +7,8 @@ import (
 	"github.com/creack/pty"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/rac-cli/rac/internal/config"
 )
 
 // TestTerminalChecks against a real pseudo-terminal and a real pipe.
@@ -28,7 +30,7 @@ func TestTerminalChecks(t *testing.T) {
 	assert.Equal(t, 123, s.TerminalWidth())
 	assert.False(t, s.OutErrShared(), "a terminal and a pipe")
 
-	s.SetColorMode(ColorAuto, env(map[string]string{"TERM": "xterm"}))
+	s.SetColorMode(config.ColorAuto, env(map[string]string{"TERM": "xterm"}))
 	assert.True(t, s.OutColors().Enabled(), "stdout is the terminal")
 	assert.False(t, s.ErrColors().Enabled(), "stderr is the pipe")
 

@@ -9,6 +9,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/rac-cli/rac/internal/config"
 )
 
 var sgr = regexp.MustCompile("\x1b\\[[0-9;]*m")
@@ -74,7 +76,7 @@ s/0010-go-test  SIGTERM  212 MiB  go test…
 // the escapes differ.
 func TestTableColour(t *testing.T) {
 	s, _, out, _ := Test()
-	s.SetColorMode(ColorAlways, env(nil))
+	s.SetColorMode(config.ColorAlways, env(nil))
 	c := s.OutColors()
 	render := func(styled bool) string {
 		out.Reset()
