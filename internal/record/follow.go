@@ -86,16 +86,25 @@ type follower struct {
 }
 
 // readIndex feeds the chunks of the index entries written since off and
-// returns the offset after the last whole entry.
+// returns the offset after the last whole entry. The entry before off is
+// read again: the writer extends the last entry in place while its stream
+// writes on (Writer.addChunk), so what it covers beyond what was fed is
+// fed now.
 func (f *follower) readIndex(idx *os.File, off int64, entry []byte) (int64, error) {
+	if off-chunkSize >= int64(len(chunksMagic)) {
+		off -= chunkSize
+	}
 	for {
 		n, err := idx.ReadAt(entry, off)
 		n -= n % chunkSize
 		for i := 0; i < n; i += chunkSize {
 			c := decodeChunk(entry[i : i+chunkSize])
-			if c.Stream == "" || c.Off != f.covered[c.Stream] {
+			done := f.covered[c.Stream]
+			if c.Stream == "" || c.Off > done || c.Off+c.Len <= done {
 				continue
 			}
+			c.Len -= done - c.Off
+			c.Off = done
 			f.covered[c.Stream] += c.Len
 			if err := f.feed(c); err != nil {
 				return off, err

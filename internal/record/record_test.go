@@ -275,3 +275,35 @@ func TestIndexStaysBoundedForChattyWriters(t *testing.T) {
 		})
 	}
 }
+
+// A follower sees the bytes a stream writes after it read the stream's
+// last index entry, which the writer extends in place.
+func TestFollowSeesExtendedEntries(t *testing.T) {
+	sd := newSession(t)
+	w, err := Create(CreateOptions{Session: sd, Argv: []string{"f"}, Streams: []string{Stdout, Stderr}})
+	require.NoError(t, err)
+	_, err = w.Sink(Stdout).Write([]byte("first\n"))
+	require.NoError(t, err)
+	r, err := Open(sd, w.Name)
+	require.NoError(t, err)
+	defer r.Close()
+	pieces := []func(){
+		func() { _, _ = w.Sink(Stdout).Write([]byte("second\n")) },
+		func() { _, _ = w.Sink(Stdout).Write([]byte("third\n")) },
+		func() { _, _ = w.Sink(Stderr).Write([]byte("err\n")) },
+		func() { _, _ = w.Sink(Stdout).Write([]byte("fourth\n")) },
+		func() { require.NoError(t, w.Finish(Footer{Status: StatusExited})) },
+	}
+	var got []string
+	require.NoError(t, r.Follow(FollowOptions{Wait: func() error {
+		if len(pieces) > 0 {
+			pieces[0]()
+			pieces = pieces[1:]
+		}
+		return nil
+	}}, func(l Line) error {
+		got = append(got, l.Stream+":"+string(l.Text))
+		return nil
+	}))
+	assert.Equal(t, []string{"stdout:first", "stdout:second", "stdout:third", "stderr:err", "stdout:fourth"}, got)
+}
