@@ -56,7 +56,9 @@ func TestParseStatus(t *testing.T) {
 	if runtime.GOOS == "linux" {
 		self, err := ReadStatus(os.Getpid())
 		require.NoError(t, err)
-		assert.Equal(t, byte('R'), self.State)
+		// the state is the main thread's: running, or asleep while
+		// another thread reads the file
+		assert.Contains(t, "RS", string(self.State))
 		assert.NotZero(t, self.SigCgt, "the Go runtime catches signals")
 	}
 }
