@@ -93,7 +93,11 @@ func (a *App) AutoGC(ctx context.Context) {
 	}
 	defer stores.Close()
 	opts := a.gcOptions()
-	opts.Deadline = time.Now().Add(autoBudget)
+	budget := autoBudget
+	if a.autoBudget > 0 {
+		budget = a.autoBudget
+	}
+	opts.Deadline = time.Now().Add(budget)
 	detach := false
 	for _, st := range stores {
 		if ctx.Err() != nil {
