@@ -134,6 +134,23 @@ func foldByte(b byte) byte {
 // build only for long inputs.
 func newAutomaton(pats []string, withFilter bool) *automaton {
 	a := &automaton{lens: make([]int32, len(pats))}
+	ncls := a.foldClasses(pats)
+	t := a.buildTrie(pats, ncls)
+	t.linkFailures()
+	a.pack(t)
+	if withFilter {
+		a.filter = newStartFilter(pats)
+		if haveTeddy() {
+			a.teddyPats = pats
+		}
+	}
+	return a
+}
+
+// foldClasses gives each byte of pats, folded to lower case, its class
+// (upper case shares its lower-case letter's) and returns the class count;
+// every other byte is class 0.
+func (a *automaton) foldClasses(pats []string) int {
 	ncls := 1
 	for _, p := range pats {
 		for i := 0; i < len(p); i++ {
@@ -147,25 +164,42 @@ func newAutomaton(pats []string, withFilter bool) *automaton {
 	for b := 'A'; b <= 'Z'; b++ {
 		a.class[b] = a.class[b+('a'-'A')]
 	}
-	// Trie, in flat arrays: one allocation for all transitions instead of
-	// one a node (rac builds this on every start).
+	return ncls
+}
+
+// acTrie is the automaton while it is built, in flat arrays: one
+// allocation for all transitions instead of one a node (rac builds this
+// on every start). next[s*ncls+c] is -1 for no edge until linkFailures.
+type acTrie struct {
+	ncls  int
+	next  []int32
+	depth []int32
+	out   [][]int32
+}
+
+func (t *acTrie) addNode(d int32) int32 {
+	n := int32(len(t.depth))
+	for range t.ncls {
+		t.next = append(t.next, -1)
+	}
+	t.depth = append(t.depth, d)
+	t.out = append(t.out, nil)
+	return n
+}
+
+// buildTrie adds each pattern's path of classes and records its length.
+func (a *automaton) buildTrie(pats []string, ncls int) *acTrie {
 	total := 1
 	for _, p := range pats {
 		total += len(p)
 	}
-	next := make([]int32, 0, total*ncls)
-	depth := make([]int32, 0, total)
-	out := make([][]int32, 0, total)
-	addNode := func(d int32) int32 {
-		n := int32(len(depth))
-		for range ncls {
-			next = append(next, -1)
-		}
-		depth = append(depth, d)
-		out = append(out, nil)
-		return n
+	t := &acTrie{
+		ncls:  ncls,
+		next:  make([]int32, 0, total*ncls),
+		depth: make([]int32, 0, total),
+		out:   make([][]int32, 0, total),
 	}
-	addNode(0)
+	t.addNode(0)
 	for pi, p := range pats {
 		if len(p) < 2 {
 			panic("redact: literal shorter than two bytes: " + p)
@@ -174,22 +208,29 @@ func newAutomaton(pats []string, withFilter bool) *automaton {
 		s := int32(0)
 		for i := 0; i < len(p); i++ {
 			c := int32(a.class[p[i]])
-			if next[s*int32(ncls)+c] < 0 {
-				nn := addNode(depth[s] + 1)
-				next[s*int32(ncls)+c] = nn
+			if t.next[s*int32(ncls)+c] < 0 {
+				nn := t.addNode(t.depth[s] + 1)
+				t.next[s*int32(ncls)+c] = nn
 			}
-			s = next[s*int32(ncls)+c]
+			s = t.next[s*int32(ncls)+c]
 		}
-		out[s] = append(out[s], int32(pi))
+		t.out[s] = append(t.out[s], int32(pi))
 	}
-	nnodes := len(depth)
-	// Failure links, completing the DFA in breadth-first order.
+	return t
+}
+
+// linkFailures completes the DFA in breadth-first order: a missing edge
+// takes its failure state's edge, and a state inherits its failure
+// state's outputs.
+func (t *acTrie) linkFailures() {
+	ncls, next, out := t.ncls, t.next, t.out
+	nnodes := len(t.depth)
 	fail := make([]int32, nnodes)
 	queue := make([]int32, 0, nnodes)
 	for c := 0; c < ncls; c++ {
-		if t := next[c]; t >= 0 {
-			fail[t] = 0
-			queue = append(queue, t)
+		if n := next[c]; n >= 0 {
+			fail[n] = 0
+			queue = append(queue, n)
 		} else {
 			next[c] = 0
 		}
@@ -201,41 +242,41 @@ func newAutomaton(pats []string, withFilter bool) *automaton {
 		}
 		row, frow := next[int(s)*ncls:int(s+1)*ncls], next[int(fail[s])*ncls:int(fail[s]+1)*ncls]
 		for c := 0; c < ncls; c++ {
-			t := row[c]
-			if t < 0 {
+			n := row[c]
+			if n < 0 {
 				row[c] = frow[c]
 				continue
 			}
-			fail[t] = frow[c]
-			queue = append(queue, t)
+			fail[n] = frow[c]
+			queue = append(queue, n)
 		}
 	}
+}
+
+// pack lays the completed DFA out for the scanners: transitions
+// pre-multiplied by the stride with the output and shallow flags in their
+// low bits, outputs in one slice indexed by state.
+func (a *automaton) pack(t *acTrie) {
+	ncls, nnodes := t.ncls, len(t.depth)
 	a.stride = uint32(ncls)
 	a.recip = (1<<32 + uint64(ncls) - 1) / uint64(ncls)
 	a.trans = make([]uint32, nnodes*ncls)
 	a.outIdx = make([]uint32, nnodes+1)
 	for s := 0; s < nnodes; s++ {
 		a.outIdx[s] = uint32(len(a.outs))
-		a.outs = append(a.outs, out[s]...)
+		a.outs = append(a.outs, t.out[s]...)
 	}
 	a.outIdx[nnodes] = uint32(len(a.outs))
-	for i, t := range next {
-		v := uint32(t) * a.stride
-		if len(out[t]) > 0 {
+	for i, n := range t.next {
+		v := uint32(n) * a.stride
+		if len(t.out[n]) > 0 {
 			v |= outFlag
 		}
-		if depth[t] <= 1 {
+		if t.depth[n] <= 1 {
 			v |= shallowFlag
 		}
 		a.trans[i] = v
 	}
-	if withFilter {
-		a.filter = newStartFilter(pats)
-		if haveTeddy() {
-			a.teddyPats = pats
-		}
-	}
-	return a
 }
 
 // scan appends every literal occurrence in src to hits, ordered by end.

@@ -85,25 +85,7 @@ func termSeqAt(line []byte, i int, open bool) termSeq {
 			return s
 		}
 		s.end = k + 1
-		params := line[j+1 : k]
-		switch line[k] {
-		case 'm':
-			switch {
-			case onlyBytes(params, &sgrResetSet):
-				s.kind = seqSGRReset
-			case onlyBytes(params, &sgrParamSet):
-				s.kind = seqSGR
-			}
-		case 'C':
-			if onlyBytes(params, &digitSet) {
-				s.kind = seqCUF
-				s.spaces = 0
-				for _, c := range params {
-					s.spaces = min(s.spaces*10+int(c-'0'), cufMaxSpaces)
-				}
-				s.spaces = max(s.spaces, 1)
-			}
-		}
+		s.classifyCSI(line[j+1:k], line[k])
 	case ']', 'P', 'X', '^', '_':
 		s.kind = seqString
 		s.ps = j + 1
@@ -128,6 +110,30 @@ func termSeqAt(line []byte, i int, open bool) termSeq {
 		s.end = j + 1
 	}
 	return s
+}
+
+// classifyCSI sets the kind of a complete CSI sequence from its
+// parameter bytes and final byte: an SGR (or SGR reset) or a cursor
+// forward, whose spaces it counts; any other stays seqOther.
+func (s *termSeq) classifyCSI(params []byte, final byte) {
+	switch final {
+	case 'm':
+		switch {
+		case onlyBytes(params, &sgrResetSet):
+			s.kind = seqSGRReset
+		case onlyBytes(params, &sgrParamSet):
+			s.kind = seqSGR
+		}
+	case 'C':
+		if onlyBytes(params, &digitSet) {
+			s.kind = seqCUF
+			s.spaces = 0
+			for _, c := range params {
+				s.spaces = min(s.spaces*10+int(c-'0'), cufMaxSpaces)
+			}
+			s.spaces = max(s.spaces, 1)
+		}
+	}
 }
 
 var (

@@ -2,6 +2,7 @@ package redact
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -320,21 +321,50 @@ func ParseArgSpec(s string) error {
 }
 
 func parseArgSpec(s string) (argEntry, error) {
-	fail := func(format string, args ...any) (argEntry, error) {
-		return argEntry{}, fmt.Errorf("%q: "+format+" (want COMMAND:SPEC, such as \"mysql:-p=\", \"sshpass:-p\", \"htpasswd -b:3\" or \"openssl:-passout pass:\")", append([]any{s}, args...)...)
+	e, err := parseArgEntry(s)
+	if err != nil {
+		return argEntry{}, fmt.Errorf("%q: %v (want COMMAND:SPEC, such as \"mysql:-p=\", \"sshpass:-p\", \"htpasswd -b:3\" or \"openssl:-passout pass:\")", s, err)
 	}
+	return e, nil
+}
+
+// parseArgEntry parses COMMAND:SPEC; its error says only what is wrong,
+// parseArgSpec adds the entry and the form wanted.
+func parseArgEntry(s string) (argEntry, error) {
 	cmd, spec, ok := strings.Cut(s, ":")
 	if !ok {
-		return fail("no ':' between the command and what to redact")
+		return argEntry{}, errors.New("no ':' between the command and what to redact")
 	}
+	e, err := parseArgCommand(cmd)
+	if err != nil {
+		return argEntry{}, err
+	}
+	if err := e.parseTarget(strings.TrimSpace(spec)); err != nil {
+		return argEntry{}, err
+	}
+	if e.kind == argValue || e.kind == argGlued || e.kind == argNoSecret {
+		f := e.flag
+		if len(f) < 2 || f[0] != '-' || f == "--" || strings.ContainsAny(f, "= \t") {
+			return argEntry{}, fmt.Errorf("%q is not a flag", f)
+		}
+	}
+	if e.prog == "*" && e.kind != argValue && e.kind != argNoSecret {
+		return argEntry{}, errors.New("* (any program) takes a flag or !flag")
+	}
+	return e, nil
+}
+
+// parseArgCommand parses COMMAND: the program's name, then the words that
+// must come first and the flags that must be given.
+func parseArgCommand(cmd string) (argEntry, error) {
 	fields := strings.Fields(cmd)
 	if len(fields) == 0 {
-		return fail("no command before ':'")
+		return argEntry{}, errors.New("no command before ':'")
 	}
 	var e argEntry
 	e.prog = fields[0]
 	if strings.HasPrefix(e.prog, "-") || strings.ContainsAny(e.prog, "/=") {
-		return fail("the command must start with a program's name, not %q", e.prog)
+		return argEntry{}, fmt.Errorf("the command must start with a program's name, not %q", e.prog)
 	}
 	for _, w := range fields[1:] {
 		if len(w) > 1 && w[0] == '-' {
@@ -344,18 +374,23 @@ func parseArgSpec(s string) (argEntry, error) {
 		}
 	}
 	if e.prog == "*" && (len(e.words) > 0 || len(e.need) > 0) {
-		return fail("* (any program) takes no words")
+		return argEntry{}, errors.New("* (any program) takes no words")
 	}
-	spec = strings.TrimSpace(spec)
+	return e, nil
+}
+
+// parseTarget parses SPEC, what to redact, into e's kind and its flag,
+// prefix or position.
+func (e *argEntry) parseTarget(spec string) error {
 	switch {
 	case spec == "":
-		return fail("nothing after ':'")
+		return errors.New("nothing after ':'")
 	case spec == "pair":
 		e.kind = argPair
 	case spec[0] >= '0' && spec[0] <= '9':
 		n, err := strconv.Atoi(spec)
 		if err != nil || n < 1 || n > 99 {
-			return fail("an argument number is 1 to 99")
+			return errors.New("an argument number is 1 to 99")
 		}
 		e.kind, e.pos = argPos, n
 	case spec[0] == '!':
@@ -366,7 +401,7 @@ func parseArgSpec(s string) (argEntry, error) {
 		if hasPrefix {
 			e.prefix = strings.TrimSpace(prefix)
 			if e.prefix == "" || e.prefix == "*" {
-				return fail("empty prefix after %q", flag)
+				return fmt.Errorf("empty prefix after %q", flag)
 			}
 		}
 		if strings.HasSuffix(flag, "=") {
@@ -374,18 +409,9 @@ func parseArgSpec(s string) (argEntry, error) {
 		}
 		e.flag = flag
 	default:
-		return fail("what to redact is a flag (-p, --password=, -passout pass:), an argument number or pair")
+		return errors.New("what to redact is a flag (-p, --password=, -passout pass:), an argument number or pair")
 	}
-	if e.kind == argValue || e.kind == argGlued || e.kind == argNoSecret {
-		f := e.flag
-		if len(f) < 2 || f[0] != '-' || f == "--" || strings.ContainsAny(f, "= \t") {
-			return fail("%q is not a flag", f)
-		}
-	}
-	if e.prog == "*" && e.kind != argValue && e.kind != argNoSecret {
-		return fail("* (any program) takes a flag or !flag")
-	}
-	return e, nil
+	return nil
 }
 
 // argHit is a secret found by the grammar: bytes [start, end) of the word's

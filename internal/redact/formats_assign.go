@@ -115,6 +115,8 @@ func nameStart(line []byte, hs int) int {
 // already matched the name against the user's list). What follows the name
 // is looked at first: most hits (token refreshed, TestTokenRefresh) have no
 // value at all, and finding a name's start costs a walk back.
+//
+//nolint:funlen // runs on every assignment-name hit: the value's form decides, in order, what is read next; split with assign's and assignSeparated's (emitLine, assignOperator, assignColumn: still over 60) it measured slower on 10 of 11 BenchmarkWriter/WriterShapes cases, median of 7 alternating runs +1% to +12% ns/op (gotestv +10%, JSONlogs +4%)
 func assign(e *engine, line []byte, hs, ne int, ri int32, named bool) {
 	k := ne
 	nameQuoted := false
@@ -225,6 +227,8 @@ func assign(e *engine, line []byte, hs, ne int, ri int32, named bool) {
 
 // assignSeparated handles NAME: VALUE, NAME=VALUE and NAME => 'VALUE'; sep
 // is the index of the ':' or '='.
+//
+//nolint:funlen // runs on every NAME=/NAME: hit, its cheap value checks ordered before the costly name checks; split with assign's and assignSeparated's (emitLine, assignOperator, assignColumn: still over 60) it measured slower on 10 of 11 BenchmarkWriter/WriterShapes cases, median of 7 alternating runs +1% to +12% ns/op (gotestv +10%, JSONlogs +4%)
 func assignSeparated(e *engine, line []byte, ns, ne, sep int, ri int32, ctx assignCtx, named bool) {
 	s := line[sep]
 	k := sep + 1

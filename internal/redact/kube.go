@@ -17,20 +17,7 @@ func matchKubeData(e *engine, line []byte, hs, he int, ri, _ int32) {
 		return
 	}
 	if line[he-1] == ':' {
-		i := 0
-		for i < ks && line[i] == ' ' {
-			i++
-		}
-		if i+1 < ks && line[i] == '-' && line[i+1] == ' ' {
-			i += 2
-			for i < ks && line[i] == ' ' {
-				i++
-			}
-		}
-		if i != ks || !blankOrComment(line[he:]) || e.open {
-			return
-		}
-		e.setPending(mlState{mode: modeKubeYAML, stringData: stringData, keyCol: ks, entryIndent: -1})
+		kubeYAMLData(e, line, ks, he, stringData)
 		return
 	}
 	// JSON: "data" or, inside a JSON string, \"data\".
@@ -79,6 +66,26 @@ func matchKubeData(e *engine, line []byte, hs, he int, ri, _ int32) {
 		}
 		k = next
 	}
+}
+
+// kubeYAMLData starts a YAML data block when the key [ks, he) stands alone
+// on its line (after the indent, or a list item's "- ") and the line is
+// complete.
+func kubeYAMLData(e *engine, line []byte, ks, he int, stringData bool) {
+	i := 0
+	for i < ks && line[i] == ' ' {
+		i++
+	}
+	if i+1 < ks && line[i] == '-' && line[i+1] == ' ' {
+		i += 2
+		for i < ks && line[i] == ' ' {
+			i++
+		}
+	}
+	if i != ks || !blankOrComment(line[he:]) || e.open {
+		return
+	}
+	e.setPending(mlState{mode: modeKubeYAML, stringData: stringData, keyCol: ks, entryIndent: -1})
 }
 
 // jsonPair reads a "key": "value" pair starting at the key's quote at k and

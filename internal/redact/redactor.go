@@ -93,6 +93,64 @@ func New(cfg Config) (*Redactor, error) {
 	// sized once: New runs on every rac start, and a cold process pays for
 	// every page it touches
 	r.rules = make([]compiledRule, 0, len(builtin)+len(cfg.Rules)+len(cfg.EnvNames)+8)
+	lits := newLiteralTable(builtin, len(cfg.Rules))
+	r.addBuiltins(builtin, lits)
+	for _, spec := range cfg.Rules {
+		cr, err := compileExtra(spec)
+		if err != nil {
+			return nil, err
+		}
+		ri := int32(len(r.rules))
+		r.rules = append(r.rules, cr)
+		lits.add(strings.ToLower(spec.Prefix), ri)
+	}
+	if len(cfg.Allow) > 0 {
+		r.allow = make(map[string]struct{}, len(cfg.Allow))
+		for _, a := range cfg.Allow {
+			if a != "" {
+				r.allow[a] = struct{}{}
+			}
+		}
+	}
+	r.addEnvLiterals(envLiterals(cfg, r.allow), lits)
+	r.setPatterns(lits)
+	r.setMarkers()
+	r.engines.New = func() any { return newEngine(r) }
+	return r, nil
+}
+
+// literalTable maps each literal the automaton looks for to the rules it
+// starts, in the order the literals were first added.
+type literalTable struct {
+	rules map[string][]int32
+	order []string
+}
+
+// newLiteralTable is sized once for every literal of the table and nextra
+// extra rules: a map that grows rehashes on the start-up path of every rac
+// run.
+func newLiteralTable(builtin []rule, nextra int) *literalTable {
+	nlits := nextra
+	for _, rl := range builtin {
+		nlits += len(rl.literals)
+		if rl.shape != nil {
+			nlits += len(rl.shape.prefixes)
+		}
+	}
+	return &literalTable{rules: make(map[string][]int32, nlits), order: make([]string, 0, nlits)}
+}
+
+func (t *literalTable) add(lit string, ri int32) {
+	if _, seen := t.rules[lit]; !seen {
+		t.order = append(t.order, lit)
+	}
+	t.rules[lit] = append(t.rules[lit], ri)
+}
+
+// addBuiltins compiles the built-in rules: their byte sets (one per
+// distinct spec), their literals, and the rules the engine reaches by
+// index.
+func (r *Redactor) addBuiltins(builtin []rule, lits *literalTable) {
 	sets := map[string]*byteSet{}
 	set := func(spec string) *byteSet {
 		s, ok := sets[spec]
@@ -103,23 +161,6 @@ func New(cfg Config) (*Redactor, error) {
 		}
 		return s
 	}
-	// sized once for every literal of the table: a map that grows rehashes
-	// on the start-up path of every rac run
-	nlits := len(cfg.Rules)
-	for _, rl := range builtin {
-		nlits += len(rl.literals)
-		if rl.shape != nil {
-			nlits += len(rl.shape.prefixes)
-		}
-	}
-	literalRules := make(map[string][]int32, nlits)
-	order := make([]string, 0, nlits)
-	addLiteral := func(lit string, ri int32) {
-		if _, seen := literalRules[lit]; !seen {
-			order = append(order, lit)
-		}
-		literalRules[lit] = append(literalRules[lit], ri)
-	}
 	for _, rl := range builtin {
 		ri := int32(len(r.rules))
 		cr := compiledRule{rule: rl}
@@ -127,11 +168,11 @@ func New(cfg Config) (*Redactor, error) {
 			cr.body = set(rl.shape.body)
 			cr.trim = set(rl.shape.trim)
 			for _, p := range rl.shape.prefixes {
-				addLiteral(strings.ToLower(p), ri)
+				lits.add(strings.ToLower(p), ri)
 			}
 		}
 		for _, l := range rl.literals {
-			addLiteral(l, ri)
+			lits.add(l, ri)
 		}
 		switch rl.id {
 		case "private-key":
@@ -143,28 +184,14 @@ func New(cfg Config) (*Redactor, error) {
 		}
 		r.rules = append(r.rules, cr)
 	}
-	for _, spec := range cfg.Rules {
-		cr, err := compileExtra(spec)
-		if err != nil {
-			return nil, err
-		}
-		ri := int32(len(r.rules))
-		r.rules = append(r.rules, cr)
-		addLiteral(strings.ToLower(spec.Prefix), ri)
-	}
-	if len(cfg.Allow) > 0 {
-		r.allow = make(map[string]struct{}, len(cfg.Allow))
-		for _, a := range cfg.Allow {
-			if a != "" {
-				r.allow[a] = struct{}{}
-			}
-		}
-	}
-	// Environment literals. Folded literals can collide (two variables with
-	// one value, or a value equal to a rule literal): every rule listed for
-	// a literal runs, and env literals verify the exact original bytes, so a
-	// literal is kept per original spelling.
-	envLits := envLiterals(cfg, r.allow)
+}
+
+// addEnvLiterals adds a rule per secret variable and its values as
+// literals. Folded literals can collide (two variables with one value, or
+// a value equal to a rule literal): every rule listed for a literal runs,
+// and env literals verify the exact original bytes, so a literal is kept
+// per original spelling.
+func (r *Redactor) addEnvLiterals(envLits []envLiteral, lits *literalTable) {
 	envRule := map[string]int32{}
 	for _, el := range envLits {
 		ri, ok := envRule[el.name]
@@ -173,20 +200,21 @@ func New(cfg Config) (*Redactor, error) {
 			envRule[el.name] = ri
 			r.rules = append(r.rules, compiledRule{rule: rule{id: "env:" + el.name, prio: prioEnv, match: matchEnvLiteral}})
 		}
-		key := "\x00env\x00" + el.value
-		if _, seen := literalRules[key]; !seen {
-			order = append(order, key)
-		}
-		literalRules[key] = append(literalRules[key], ri)
+		lits.add("\x00env\x00"+el.value, ri)
 	}
-	r.pats = make([]string, len(order))
-	r.patRules = make([][]int32, len(order))
-	for i, lit := range order {
+}
+
+// setPatterns lays the literals out for the automaton: the patterns, the
+// rules of each, their lengths and folded spellings.
+func (r *Redactor) setPatterns(lits *literalTable) {
+	r.pats = make([]string, len(lits.order))
+	r.patRules = make([][]int32, len(lits.order))
+	for i, lit := range lits.order {
 		r.pats[i] = strings.TrimPrefix(lit, "\x00env\x00")
-		r.patRules[i] = literalRules[lit]
+		r.patRules[i] = lits.rules[lit]
 	}
-	if rs := literalRules["auth"]; len(rs) == 1 && r.rules[rs[0]].id == "secret-assignment" {
-		r.authLit = int32(slices.Index(order, "auth"))
+	if rs := lits.rules["auth"]; len(rs) == 1 && r.rules[rs[0]].id == "secret-assignment" {
+		r.authLit = int32(slices.Index(lits.order, "auth"))
 	}
 	r.patLens = make([]int32, len(r.pats))
 	r.folded = make([]string, len(r.pats))
@@ -194,7 +222,11 @@ func New(cfg Config) (*Redactor, error) {
 		r.patLens[i] = int32(len(p))
 		r.folded[i] = foldString(p)
 	}
-	// every marker in one allocation (a few hundred rules)
+}
+
+// setMarkers builds every rule's [REDACTED:id] marker in one allocation (a
+// few hundred rules).
+func (r *Redactor) setMarkers() {
 	size := 0
 	for _, cr := range r.rules {
 		size += len("[REDACTED:]") + len(cr.id)
@@ -206,8 +238,6 @@ func New(cfg Config) (*Redactor, error) {
 		buf = append(append(append(buf, "[REDACTED:"...), cr.id...), ']')
 		r.markers[i] = buf[at:len(buf):len(buf)]
 	}
-	r.engines.New = func() any { return newEngine(r) }
-	return r, nil
 }
 
 func compileExtra(spec RuleSpec) (compiledRule, error) {
@@ -255,36 +285,8 @@ type envLiteral struct {
 // longer encoded text, without the characters that depend on neighbours),
 // JSON-escaped and URL-escaped.
 func envLiterals(cfg Config, allow map[string]struct{}) []envLiteral {
-	extra := map[string]bool{}
-	for _, n := range cfg.EnvNames {
-		extra[n] = true
-	}
-	type kv struct{ name, value string }
-	var vars []kv
-	for _, ent := range cfg.Environ {
-		name, value, ok := strings.Cut(ent, "=")
-		if !ok || name == "" {
-			continue
-		}
-		if !extra[name] && !IsSecretName(name) {
-			continue
-		}
-		vars = append(vars, kv{name, value})
-	}
-	sort.SliceStable(vars, func(i, j int) bool { return vars[i].name < vars[j].name })
-	seen := map[string]bool{}
-	var out []envLiteral
-	add := func(name, v string) {
-		if len(v) < MinEnvValueLen || seen[v] || strings.ContainsAny(v, "\r\n") || strings.TrimSpace(v) == "" {
-			return
-		}
-		if _, ok := allow[v]; ok {
-			return
-		}
-		seen[v] = true
-		out = append(out, envLiteral{name, v})
-	}
-	for _, v := range vars {
+	c := envLitCollector{allow: allow, seen: map[string]bool{}}
+	for _, v := range secretEnvVars(cfg) {
 		val := v.value
 		if len(val) < MinEnvValueLen || val == "true" || val == "1" || strings.ContainsRune(val, 0) || strings.TrimSpace(val) == "" {
 			continue
@@ -297,42 +299,89 @@ func envLiterals(cfg Config, allow map[string]struct{}) []envLiteral {
 				continue // a path: redacting it would hide where things are, not secrets
 			}
 		}
-		// No rule matches across a newline, so a multi-line value is masked
-		// line by line (its JSON-escaped form stays whole).
-		for _, ln := range strings.Split(val, "\n") {
-			add(v.name, strings.TrimSuffix(ln, "\r"))
-		}
-		for _, off := range []int{0, 1, 2} {
-			if off >= len(val) {
-				break
-			}
-			tail := []byte(val[off:])
-			whole := tail[:len(tail)/3*3]
-			add(v.name, base64.RawStdEncoding.EncodeToString(whole))
-			add(v.name, base64.RawURLEncoding.EncodeToString(whole))
-			if len(whole) < len(tail) {
-				// The last partial group still fixes all but its last
-				// character; mask those too when the value ends the encoding.
-				for _, enc := range []*base64.Encoding{base64.RawStdEncoding, base64.RawURLEncoding} {
-					s := enc.EncodeToString(tail)
-					add(v.name, s[:len(s)-1])
-				}
-			}
-		}
-		if js, err := json.Marshal(val); err == nil {
-			add(v.name, string(js[1:len(js)-1]))
-		}
-		var sb strings.Builder
-		enc := json.NewEncoder(&sb)
-		enc.SetEscapeHTML(false)
-		if enc.Encode(val) == nil {
-			s := strings.TrimSpace(sb.String())
-			add(v.name, s[1:len(s)-1])
-		}
-		add(v.name, url.QueryEscape(val))
-		add(v.name, url.PathEscape(val))
+		c.addForms(v.name, val)
 	}
-	return out
+	return c.out
+}
+
+// secretEnvVars returns the variables of cfg.Environ with a secret-like
+// name or one of cfg.EnvNames, sorted by name.
+func secretEnvVars(cfg Config) []envLiteral {
+	extra := map[string]bool{}
+	for _, n := range cfg.EnvNames {
+		extra[n] = true
+	}
+	var vars []envLiteral
+	for _, ent := range cfg.Environ {
+		name, value, ok := strings.Cut(ent, "=")
+		if !ok || name == "" {
+			continue
+		}
+		if !extra[name] && !IsSecretName(name) {
+			continue
+		}
+		vars = append(vars, envLiteral{name, value})
+	}
+	sort.SliceStable(vars, func(i, j int) bool { return vars[i].name < vars[j].name })
+	return vars
+}
+
+// envLitCollector keeps each literal once, under the first variable that
+// gives it, and drops the short, blank, multi-line and allowed ones.
+type envLitCollector struct {
+	allow map[string]struct{}
+	seen  map[string]bool
+	out   []envLiteral
+}
+
+func (c *envLitCollector) add(name, v string) {
+	if len(v) < MinEnvValueLen || c.seen[v] || strings.ContainsAny(v, "\r\n") || strings.TrimSpace(v) == "" {
+		return
+	}
+	if _, ok := c.allow[v]; ok {
+		return
+	}
+	c.seen[v] = true
+	c.out = append(c.out, envLiteral{name, v})
+}
+
+// addForms adds val as it may appear in output: raw, base64, JSON- and
+// URL-escaped.
+func (c *envLitCollector) addForms(name, val string) {
+	// No rule matches across a newline, so a multi-line value is masked
+	// line by line (its JSON-escaped form stays whole).
+	for _, ln := range strings.Split(val, "\n") {
+		c.add(name, strings.TrimSuffix(ln, "\r"))
+	}
+	for _, off := range []int{0, 1, 2} {
+		if off >= len(val) {
+			break
+		}
+		tail := []byte(val[off:])
+		whole := tail[:len(tail)/3*3]
+		c.add(name, base64.RawStdEncoding.EncodeToString(whole))
+		c.add(name, base64.RawURLEncoding.EncodeToString(whole))
+		if len(whole) < len(tail) {
+			// The last partial group still fixes all but its last
+			// character; mask those too when the value ends the encoding.
+			for _, enc := range []*base64.Encoding{base64.RawStdEncoding, base64.RawURLEncoding} {
+				s := enc.EncodeToString(tail)
+				c.add(name, s[:len(s)-1])
+			}
+		}
+	}
+	if js, err := json.Marshal(val); err == nil {
+		c.add(name, string(js[1:len(js)-1]))
+	}
+	var sb strings.Builder
+	enc := json.NewEncoder(&sb)
+	enc.SetEscapeHTML(false)
+	if enc.Encode(val) == nil {
+		s := strings.TrimSpace(sb.String())
+		c.add(name, s[1:len(s)-1])
+	}
+	c.add(name, url.QueryEscape(val))
+	c.add(name, url.PathEscape(val))
 }
 
 // String redacts a whole string: argv elements, the working directory,

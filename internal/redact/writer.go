@@ -547,23 +547,7 @@ func (s *sequencer) emitLong() {
 		s.emitLongBody(st, v)
 		return
 	}
-	cut := len(buf) - longLineTail
-	cut = v.boundary(cut)
-	moved := false
-	if e.pemOpenAt >= 0 {
-		h := e.pemOpenAt
-		if v != nil {
-			h = int(v.at[h])
-		}
-		if h < cut {
-			cut, moved = h, true
-		}
-	}
-	for i := len(e.rspans) - 1; i >= 0; i-- {
-		if sp := e.rspans[i]; sp.start < cut && sp.end > cut {
-			cut, moved = sp.start, true
-		}
-	}
+	cut, moved := longCut(e, len(buf), v)
 	forced := false
 	if cut <= L.ctx || (moved && L.atStart) {
 		if len(buf)-L.ctx <= longLineMax {
@@ -580,12 +564,7 @@ func (s *sequencer) emitLong() {
 		}
 	}
 	e.uncountOutside(L.ctx, cut)
-	cont := false
-	for _, sp := range e.rspans {
-		if sp.start < cut && sp.end >= len(buf) {
-			cont = true
-		}
-	}
+	cont := e.spanRunsOn(cut, len(buf))
 	out := e.emitRange(s.out[:0], buf, L.ctx, cut, v)
 	s.out = out
 	s.addCounts(e)
@@ -604,6 +583,40 @@ func (s *sequencer) emitLong() {
 		L.ctx = cut - ks
 	}
 	L.tried = len(L.buf)
+}
+
+// spanRunsOn says whether a secret of e.rspans starts before cut and runs
+// to the end of the n bytes held: the line's next bytes continue it.
+func (e *engine) spanRunsOn(cut, n int) bool {
+	for _, sp := range e.rspans {
+		if sp.start < cut && sp.end >= n {
+			return true
+		}
+	}
+	return false
+}
+
+// longCut returns where emitLong cuts a held line of n bytes: longLineTail
+// bytes before its end, off any escape sequence, moved (moved is then true)
+// before a PEM header whose key may follow and before any secret of
+// e.rspans that crosses it.
+func longCut(e *engine, n int, v *termView) (cut int, moved bool) {
+	cut = v.boundary(n - longLineTail)
+	if e.pemOpenAt >= 0 {
+		h := e.pemOpenAt
+		if v != nil {
+			h = int(v.at[h])
+		}
+		if h < cut {
+			cut, moved = h, true
+		}
+	}
+	for i := len(e.rspans) - 1; i >= 0; i-- {
+		if sp := e.rspans[i]; sp.start < cut && sp.end > cut {
+			cut, moved = sp.start, true
+		}
+	}
+	return cut, moved
 }
 
 // uncountOutside undoes the count of the spans of e.rspans that emitRange

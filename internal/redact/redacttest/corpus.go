@@ -135,44 +135,50 @@ func (g *corpusGen) gitLog() {
 		g.rand(hexDigits, 7)
 		g.s(" 100644\n--- a/" + path + "\n+++ b/" + path + "\n")
 		for range 1 + g.rng.IntN(3) {
-			g.s("@@ -")
-			g.num(10 + g.rng.IntN(300))
-			g.s(",7 +")
-			g.num(10 + g.rng.IntN(300))
-			g.s(",8 @@ func ")
-			g.s(g.pick(corpusIdents))
-			g.s("(ctx context.Context) error {\n")
-			for range 6 + g.rng.IntN(10) {
-				switch g.rng.IntN(3) {
-				case 0:
-					g.s(" ")
-				case 1:
-					g.s("-")
-				default:
-					g.s("+")
-				}
-				g.s("\t")
-				switch g.rng.IntN(6) {
-				case 0:
-					g.s("if err != nil {\n")
-					continue
-				case 1:
-					g.s(`return fmt.Errorf("` + g.pick(corpusWords) + ` ` + g.pick(corpusWords) + `: %w", err)` + "\n")
-					continue
-				case 2:
-					g.s(g.pick(corpusIdents) + " := " + g.pick(corpusIdents) + "." + g.pick(corpusIdents) + "(ctx)\n")
-					continue
-				case 3:
-					g.s("// " + g.pick(corpusWords) + " the " + g.pick(corpusWords) + " before " + g.pick(corpusWords) + "\n")
-					continue
-				case 4:
-					g.s("Token: cfg.Token,\n")
-					continue
-				}
-				g.s("}\n")
-			}
+			g.gitHunk()
 		}
 		g.s("\n")
+	}
+}
+
+// gitHunk writes one hunk of a diff: its header and 6 to 15 changed or
+// context lines of Go.
+func (g *corpusGen) gitHunk() {
+	g.s("@@ -")
+	g.num(10 + g.rng.IntN(300))
+	g.s(",7 +")
+	g.num(10 + g.rng.IntN(300))
+	g.s(",8 @@ func ")
+	g.s(g.pick(corpusIdents))
+	g.s("(ctx context.Context) error {\n")
+	for range 6 + g.rng.IntN(10) {
+		switch g.rng.IntN(3) {
+		case 0:
+			g.s(" ")
+		case 1:
+			g.s("-")
+		default:
+			g.s("+")
+		}
+		g.s("\t")
+		switch g.rng.IntN(6) {
+		case 0:
+			g.s("if err != nil {\n")
+			continue
+		case 1:
+			g.s(`return fmt.Errorf("` + g.pick(corpusWords) + ` ` + g.pick(corpusWords) + `: %w", err)` + "\n")
+			continue
+		case 2:
+			g.s(g.pick(corpusIdents) + " := " + g.pick(corpusIdents) + "." + g.pick(corpusIdents) + "(ctx)\n")
+			continue
+		case 3:
+			g.s("// " + g.pick(corpusWords) + " the " + g.pick(corpusWords) + " before " + g.pick(corpusWords) + "\n")
+			continue
+		case 4:
+			g.s("Token: cfg.Token,\n")
+			continue
+		}
+		g.s("}\n")
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
+	"io"
 	"math/rand/v2"
 	"net/url"
 	"os"
@@ -43,15 +44,32 @@ func LoadCorpus(t testing.TB, path string) []Case {
 	f, err := os.Open(path)
 	require.NoError(t, err)
 	defer f.Close()
-	type raw struct {
-		name, pos      string
-		binds, in, out []string // binds: the env and let lines, in file order
-		argv           string
-		class          string
-		noInline, hasO bool
+	raws := readRawCases(t, file, f)
+	seen := map[string]bool{}
+	var cases []Case
+	for _, rc := range raws {
+		require.False(t, seen[rc.name], "%s: duplicate case name %q", rc.pos, rc.name)
+		seen[rc.name] = true
+		cases = append(cases, rc.expand(t, file))
 	}
-	var raws []raw
-	sc := bufio.NewScanner(f)
+	return cases
+}
+
+// rawCase is a case as the corpus file writes it, before expansion.
+type rawCase struct {
+	name, pos      string
+	binds, in, out []string // binds: the env and let lines, in file order
+	argv           string
+	class          string
+	noInline, hasO bool
+}
+
+// readRawCases parses the corpus file's lines into cases; a line that
+// does not parse fails t.
+func readRawCases(t testing.TB, file string, r io.Reader) []rawCase {
+	t.Helper()
+	var raws []rawCase
+	sc := bufio.NewScanner(r)
 	sc.Buffer(nil, 1<<20)
 	n := 0
 	class := ""
@@ -60,7 +78,7 @@ func LoadCorpus(t testing.TB, path string) []Case {
 		line := sc.Text()
 		switch {
 		case strings.HasPrefix(line, "=== "):
-			raws = append(raws, raw{name: line[4:], pos: fmt.Sprintf("%s:%d", file, n), class: class})
+			raws = append(raws, rawCase{name: line[4:], pos: fmt.Sprintf("%s:%d", file, n), class: class})
 		case strings.HasPrefix(line, "# class:"):
 			class = strings.TrimSpace(strings.TrimPrefix(line, "# class:"))
 		case line == "" || strings.HasPrefix(line, "#"):
@@ -83,43 +101,43 @@ func LoadCorpus(t testing.TB, path string) []Case {
 		}
 	}
 	require.NoError(t, sc.Err())
-	seen := map[string]bool{}
-	var cases []Case
-	for _, rc := range raws {
-		require.False(t, seen[rc.name], "%s: duplicate case name %q", rc.pos, rc.name)
-		seen[rc.name] = true
-		require.True(t, len(rc.in) > 0 || rc.argv != "", "%s: no input", rc.pos)
-		x := newExpander(file + "\x00" + rc.name)
-		c := Case{Name: rc.name, Pos: rc.pos, NoInline: rc.noInline || len(rc.in) > 1, Class: rc.class}
-		for _, b := range rc.binds {
-			kind, def, _ := strings.Cut(b, " ")
-			name, tmpl, ok := strings.Cut(def, "=")
-			require.True(t, ok, "%s: %s line %q", rc.pos, kind, b)
-			if kind == "let" {
-				x.let(t, name, tmpl)
-				continue
-			}
-			val := x.expand(t, tmpl)
-			x.bound["$"+name] = val
-			c.Env = append(c.Env, name+"="+val)
+	return raws
+}
+
+// expand fills the case's placeholders, with generated values seeded by
+// the file and the case's name.
+func (rc rawCase) expand(t testing.TB, file string) Case {
+	t.Helper()
+	require.True(t, len(rc.in) > 0 || rc.argv != "", "%s: no input", rc.pos)
+	x := newExpander(file + "\x00" + rc.name)
+	c := Case{Name: rc.name, Pos: rc.pos, NoInline: rc.noInline || len(rc.in) > 1, Class: rc.class}
+	for _, b := range rc.binds {
+		kind, def, _ := strings.Cut(b, " ")
+		name, tmpl, ok := strings.Cut(def, "=")
+		require.True(t, ok, "%s: %s line %q", rc.pos, kind, b)
+		if kind == "let" {
+			x.let(t, name, tmpl)
+			continue
 		}
-		if rc.argv != "" {
-			c.Argv = splitArgv(x.expand(t, rc.argv))
-			require.NotEmpty(t, c.Argv, "%s: empty argv", rc.pos)
-		}
-		if len(rc.in) > 0 {
-			c.In = x.expand(t, strings.Join(rc.in, "\n")) + "\n"
-		}
-		c.Out = c.In
-		if rc.hasO {
-			c.Out = x.expand(t, strings.Join(rc.out, "\n")) + "\n"
-		}
-		if file == "secrets.txt" || file == "wild.txt" {
-			c.Secrets = x.secrets
-		}
-		cases = append(cases, c)
+		val := x.expand(t, tmpl)
+		x.bound["$"+name] = val
+		c.Env = append(c.Env, name+"="+val)
 	}
-	return cases
+	if rc.argv != "" {
+		c.Argv = splitArgv(x.expand(t, rc.argv))
+		require.NotEmpty(t, c.Argv, "%s: empty argv", rc.pos)
+	}
+	if len(rc.in) > 0 {
+		c.In = x.expand(t, strings.Join(rc.in, "\n")) + "\n"
+	}
+	c.Out = c.In
+	if rc.hasO {
+		c.Out = x.expand(t, strings.Join(rc.out, "\n")) + "\n"
+	}
+	if file == "secrets.txt" || file == "wild.txt" {
+		c.Secrets = x.secrets
+	}
+	return c
 }
 
 // SurvivalForms are the strings that must not appear in the output for
@@ -276,18 +294,7 @@ func (x *expander) expand(t testing.TB, tmpl string) string {
 		case g[5] != "":
 			v, ok := x.bound[g[6]]
 			require.True(t, ok, "unbound %q in %q", g[6], tmpl)
-			switch g[5] {
-			case "b64of":
-				return x.secret(base64.StdEncoding.EncodeToString([]byte(v)))
-			case "b64urlof":
-				return x.secret(base64.URLEncoding.EncodeToString([]byte(v)))
-			case "jsonof":
-				js, err := json.Marshal(v)
-				require.NoError(t, err)
-				return x.secret(string(js[1 : len(js)-1]))
-			default:
-				return x.secret(url.QueryEscape(v))
-			}
+			return x.secret(encodeOf(t, g[5], v))
 		case strings.HasPrefix(m, "{lit:"):
 			return g[7]
 		case m == "{dashes}":
@@ -327,4 +334,21 @@ func (x *expander) expand(t testing.TB, tmpl string) string {
 			return m // a brace in the text, not a placeholder
 		}
 	})
+}
+
+// encodeOf encodes v as the placeholder function fn (b64of, b64urlof,
+// jsonof, urlof) says.
+func encodeOf(t testing.TB, fn, v string) string {
+	switch fn {
+	case "b64of":
+		return base64.StdEncoding.EncodeToString([]byte(v))
+	case "b64urlof":
+		return base64.URLEncoding.EncodeToString([]byte(v))
+	case "jsonof":
+		js, err := json.Marshal(v)
+		require.NoError(t, err)
+		return string(js[1 : len(js)-1])
+	default:
+		return url.QueryEscape(v)
+	}
 }
