@@ -132,18 +132,20 @@ func answerID(raw json.RawMessage) any {
 	return nil
 }
 
+// errorAnswer is a JSON-RPC error response; ID is null when nil.
+type errorAnswer struct {
+	JSONRPC string    `json:"jsonrpc"`
+	ID      any       `json:"id"`
+	Error   errorBody `json:"error"`
+}
+
+type errorBody struct {
+	Code    int64  `json:"code"`
+	Message string `json:"message"`
+}
+
 func answerError(w io.Writer, id any, code int64, msg string) {
-	b, err := json.Marshal(struct {
-		JSONRPC string `json:"jsonrpc"`
-		ID      any    `json:"id"`
-		Error   struct {
-			Code    int64  `json:"code"`
-			Message string `json:"message"`
-		} `json:"error"`
-	}{JSONRPC: "2.0", ID: id, Error: struct {
-		Code    int64  `json:"code"`
-		Message string `json:"message"`
-	}{code, msg}})
+	b, err := json.Marshal(errorAnswer{JSONRPC: "2.0", ID: id, Error: errorBody{Code: code, Message: msg}})
 	if err != nil {
 		return
 	}
