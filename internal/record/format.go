@@ -199,10 +199,38 @@ func ParseName(name string) (int64, bool) {
 // has at most four digits.
 const MaxNameLen = 24
 
+// valueFlags lists, per program, the options in front of the subcommand that
+// take the next argument as their value, so that `git -C dir status` is named
+// after `status` and not after `dir`. A flag not listed here is taken to
+// stand alone (the form `--flag=value` is one argument either way).
+var valueFlags = map[string][]string{
+	"git":       {"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path", "--config-env"},
+	"kubectl":   {"-n", "--namespace", "--context", "--cluster", "--user", "--kubeconfig", "-s", "--server", "--as", "--token"},
+	"helm":      {"-n", "--namespace", "--kube-context", "--kubeconfig"},
+	"docker":    {"-H", "--host", "--context", "--config", "-c", "-l", "--log-level"},
+	"podman":    {"--connection", "--url", "--root", "--runroot"},
+	"make":      {"-C", "-f", "--file", "--directory", "-I", "-o", "-W"},
+	"go":        {"-C"},
+	"npm":       {"--prefix", "-w", "--workspace"},
+	"cargo":     {"-C", "--manifest-path", "--config", "-Z"},
+	"terraform": {"-chdir"},
+}
+
+// takesValue reports whether flag a of program prog takes the next argument.
+func takesValue(prog, a string) bool {
+	for _, f := range valueFlags[prog] {
+		if a == f {
+			return true
+		}
+	}
+	return false
+}
+
 // Name builds a recording name: the number, zero-padded to four digits, and
-// a slug of the program's base name plus its first non-flag argument when
-// that is a plain word. Nothing else of argv goes into a name: arguments can
-// hold secrets, and a name is never redacted.
+// a slug of the program's base name plus its first argument that is neither
+// a flag nor a value of one of the program's flags in valueFlags, when that is
+// a plain word. Nothing else of argv goes into a name: arguments can hold
+// secrets, and a name is never redacted.
 func Name(seq int64, argv []string) string {
 	num := fmt.Sprintf("%04d", seq)
 	room := MaxNameLen - len(num) - 1
@@ -214,8 +242,17 @@ func Name(seq int64, argv []string) string {
 		prog = "cmd"
 	}
 	s := prog
-	for _, a := range argv[min(1, len(argv)):] {
+	base := ""
+	if len(argv) > 0 {
+		base = baseName(argv[0])
+	}
+	rest := argv[min(1, len(argv)):]
+	for i := 0; i < len(rest); i++ {
+		a := rest[i]
 		if len(a) > 0 && a[0] == '-' {
+			if takesValue(base, a) {
+				i++
+			}
 			continue
 		}
 		if plainWord(a) && len(prog)+1+len(a) <= room {
