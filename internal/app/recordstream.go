@@ -172,8 +172,9 @@ func (a *App) Record(ctx context.Context, req RecordRequest) (RecordResult, erro
 	select {
 	case c = <-done:
 	case sig := <-sigs:
+		// no stopping mark: rac run's words for it are about a command
+		// rac stops, and rac record stops only itself
 		s := sig.(syscall.Signal)
-		r.Stopping(signalName(s))
 		return res, errors.Join(SignalExit{Sig: s}, r.Abandon())
 	case <-ctx.Done():
 		return res, errors.Join(ctx.Err(), r.Abandon())
@@ -400,4 +401,57 @@ func RecordExit(res RecordResult) error {
 		return ExitCode{Code: 1}
 	}
 	return nil
+}
+
+// provenance says, for a recording rac did not see a command end in (rac
+// record, pkg/racrecord), what fed it, where its outcome came from and
+// where it was appended to: explain's note, read's note, list --json.
+type provenance struct {
+	Source      string
+	OutcomeFrom string
+	Seams       []record.Seam
+}
+
+func provenanceOf(rec *record.Recording) provenance {
+	p := provenance{Source: rec.Meta.Source}
+	if f := rec.Footer; f != nil {
+		p.OutcomeFrom = f.OutcomeFrom
+	}
+	p.Seams, _ = rec.Seams() // a damaged seams file only costs the note
+	return p
+}
+
+// notes words the provenance, one phrase each; none for rac run's own.
+func (p provenance) notes(red func(string) string) []string {
+	var out []string
+	switch p.Source {
+	case record.SourceStdin:
+		out = append(out, "recorded from a stream on stdin (rac record)")
+	case record.SourceAPI:
+		out = append(out, "recorded by a program that captured the command itself (racrecord)")
+	case "":
+	default:
+		out = append(out, "recorded from "+ValidUTF8(red(p.Source)))
+	}
+	switch p.OutcomeFrom {
+	case "":
+	case FromNotStated:
+		out = append(out, "no outcome was stated: it does not read as a success")
+	default:
+		out = append(out, "outcome stated by "+ValidUTF8(red(p.OutcomeFrom)))
+	}
+	if n := len(p.Seams); n > 0 {
+		s := p.Seams[n-1]
+		var bytes int64
+		for _, c := range s.Stored {
+			bytes += c.Bytes
+		}
+		what := fmt.Sprintf("appended to %d times", n)
+		if n == 1 {
+			what = "appended to once"
+		}
+		out = append(out, fmt.Sprintf("%s: the last part began at %s after %d bytes (the part before: %s)",
+			what, s.At.UTC().Format("15:04:05"), bytes, outcome.Of(s.Before, nil, s.Stopping).Short()))
+	}
+	return out
 }
