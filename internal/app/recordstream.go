@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
@@ -28,6 +27,15 @@ const (
 	FromStatusFrom     = "--status-from"
 	// FromReadError: rac record's own reading of its stdin failed
 	FromReadError = "rac record: reading stdin failed"
+	// FromAPI: a program that captured the command itself (racrecord)
+	FromAPI = "the program that captured it (racrecord)"
+)
+
+// What fed a recording rac did not see a command end in
+// (RecordingRequest.Source).
+const (
+	SourceStdin = record.SourceStdin
+	SourceAPI   = record.SourceAPI
 )
 
 // StatedOutcome is what a producer says about how the command behind a
@@ -84,8 +92,19 @@ type RecordResult struct {
 	TeeErr error
 }
 
-// recordName: a name given with --name, as a recording name's slug
-var recordName = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,18}$`)
+// recordName reports whether --name is a recording name's slug: up to
+// 19 lower-case letters, digits and dashes, not starting with a dash.
+func recordName(s string) bool {
+	if s == "" || len(s) > 19 || s[0] == '-' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
 
 // checkRecordRequest refuses what cannot be recorded as asked, before
 // anything is created.
@@ -99,7 +118,7 @@ func checkRecordRequest(req RecordRequest) error {
 	if req.Append != "" && (req.Name != "" || req.Cmd != "") {
 		return Usagef("--append continues a recording that has its name: leave out --name and --cmd")
 	}
-	if req.Name != "" && !recordName.MatchString(req.Name) {
+	if req.Name != "" && !recordName(req.Name) {
 		return Usagef("invalid --name %q: use up to 19 lower-case letters, digits and dashes (e.g. --name ci-log)", req.Name)
 	}
 	if req.Stated.TransportError != "" && strings.TrimSpace(req.Stated.TransportError) == "" {
@@ -136,7 +155,7 @@ func (a *App) Record(ctx context.Context, req RecordRequest) (RecordResult, erro
 	} else {
 		r, err = a.CreateRecording(ctx, RecordingRequest{
 			Argv: strings.Fields(req.Cmd), Streams: []string{StreamCombined}, Mode: RecordCombined,
-			OneWorker: true, Source: record.SourceStdin, Slug: recordSlug(req.Name, req.Cmd),
+			OneWorker: true, Source: SourceStdin, Slug: recordSlug(req.Name, req.Cmd),
 		})
 	}
 	if err != nil {
