@@ -44,11 +44,11 @@ outcome is final.
 
 rac record exits with the stated exit code, 124 for --timed-out, 1 for a
 transport error, 0 for a stream whose outcome was not stated, and 2 for a
-usage error or a refused --append.`,
-		Example: `  ssh builder 'cargo build' 2>&1 | rac record --cmd 'cargo build --remote'
-  { make 2>&1; echo $? > status; } | rac record --name make-ci --status-from status
-  kubectl logs -f job/migrate | rac record --name migrate --no-tee
-  kubectl logs -f job/migrate | rac record --append test/0004-migrate`,
+usage error or a refused --append. Pipe into it:
+  { make 2>&1; echo $? > status; } | rac record --status-from status`,
+		Example: `  rac record --cmd 'cargo build --remote' < <(ssh builder 'cargo build' 2>&1)
+  rac record --name ci-log --exit-code 1 < job-1234.log
+  rac record --append test/0004-migrate < <(kubectl logs -f job/migrate)`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&c.session, "session", "", "record into session `NAME` ("+app.SessionNameForm+")")
