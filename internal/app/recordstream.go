@@ -155,7 +155,7 @@ func (a *App) Record(ctx context.Context, req RecordRequest) (RecordResult, erro
 	} else {
 		r, err = a.CreateRecording(ctx, RecordingRequest{
 			Argv: strings.Fields(req.Cmd), Streams: []string{StreamCombined}, Mode: RecordCombined,
-			OneWorker: true, Source: SourceStdin, Slug: recordSlug(req.Name, req.Cmd),
+			Source: SourceStdin, Slug: recordSlug(req.Name, req.Cmd),
 		})
 	}
 	if err != nil {
@@ -355,7 +355,7 @@ func (a *App) AppendRecording(ctx context.Context, ref string) (*Recording, reco
 	case err != nil:
 		return nil, record.Seam{}, err
 	}
-	r := &Recording{a: a, w: re.W, reds: &streamRedactors{red: red, oneWorker: true}}
+	r := &Recording{a: a, w: re.W, reds: &streamRedactors{red: red}}
 	r.before = &partsBefore{received: streamCounts(re.Seam.Stored)}
 	if f := re.Before; f != nil {
 		r.before = &partsBefore{received: streamCounts(f.Received), redactions: f.Redactions, notes: f.Notes}

@@ -49,6 +49,9 @@ type wildForm struct {
 	// checkOut, checkErr: rac's own stdout or stderr holds no output of
 	// the command in this form, so it must hold no secret either
 	checkOut, checkErr bool
+	// stdin: the writer's output is piped into rac record (args are rac
+	// record's flags), not run by rac run
+	stdin bool
 }
 
 var wildForms = []wildForm{
@@ -58,6 +61,7 @@ var wildForms = []wildForm{
 	{name: "2>&1", args: []string{"-q"}, write: "split", fd: "mix", joined: true},
 	{name: "1 byte a write", args: []string{"-q", "--mode", "pipe"}, write: "bytes", fd: "1", checkErr: true},
 	{name: "--summary --json", args: []string{"--summary", "--json"}, write: "split", fd: "cases", checkOut: true, checkErr: true},
+	{name: "rac record", args: []string{"--no-tee"}, write: "split", fd: "1", checkOut: true, checkErr: true, stdin: true},
 }
 
 // wildSet is the corpus, a store, and the leaks found so far.
@@ -294,6 +298,10 @@ func (w *wildSet) record(noRedact bool) {
 // recordForm records one batch in one form.
 func (w *wildSet) recordForm(b wildBatch, f wildForm, noRedact bool, refFile string) {
 	const limit = 2 * time.Minute
+	if f.stdin {
+		w.recordStdin(b, f, noRedact, refFile)
+		return
+	}
 	args := append([]string{"run", "--session", session(b.class)}, f.args...)
 	if noRedact {
 		args = append(args, "--no-redact")
