@@ -61,6 +61,9 @@ usage error or a refused --append. Pipe into it:
 	f.StringVar(&o.stated.TransportError, "transport-error", "", "the producer lost the stream: `TEXT` says why (no exit status)")
 	f.StringVar(&o.stated.StatusFrom, "status-from", "", "read the exit status from `FILE` or file descriptor FD when the stream ends")
 	bindSettings(f, "redact.enabled")
+	_ = cmd.RegisterFlagCompletionFunc("append", func(cmd *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		return c.completeRefs(cmd, args, toComplete)
+	})
 	return cmd
 }
 
