@@ -23,7 +23,8 @@ import (
 // The wild corpus (testdata/redact/wild.txt, the acceptance corpus of "no
 // secret on disk, for text rac was never shown") through the built rac:
 // each class of cases is one recording per capture form (pipe, pty under
-// a real terminal, stderr, 2>&1, one byte a write, --summary --json), and
+// a real terminal, stderr, 2>&1, one byte a write, --summary --json, and
+// the stream piped into rac record), and
 // each case with an argv line is rac run's own command line. Then every
 // file of the store, its names included, and every view rac gives out
 // (read, read --raw, read --json, explain and --json, list and --json,
@@ -704,7 +705,7 @@ func shortSecret(s string) string {
 // TestWildCorpus records the wild corpus in every capture form and checks
 // the store and every view.
 func TestWildCorpus(t *testing.T) {
-	sc := newScenario(t, "wild corpus: 6 capture forms, argv, store, views, MCP", true)
+	sc := newScenario(t, "wild corpus: 7 capture forms, argv, store, views, MCP", true)
 	start := time.Now()
 	w := newWildSet(t, sc)
 	w.record(false)
