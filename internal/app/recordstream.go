@@ -143,25 +143,11 @@ func (a *App) Record(ctx context.Context, req RecordRequest) (RecordResult, erro
 	if err := checkRecordRequest(req); err != nil {
 		return RecordResult{}, err
 	}
-	var (
-		r   *Recording
-		res RecordResult
-		err error
-	)
-	if req.Append != "" {
-		var seam record.Seam
-		r, seam, err = a.AppendRecording(ctx, req.Append)
-		res.Seam = &seam
-	} else {
-		r, err = a.CreateRecording(ctx, RecordingRequest{
-			Argv: strings.Fields(req.Cmd), Streams: []string{StreamCombined}, Mode: RecordCombined,
-			Source: SourceStdin, Slug: recordSlug(req.Name, req.Cmd),
-		})
-	}
+	r, seam, err := a.recordingFor(ctx, req)
 	if err != nil {
 		return RecordResult{}, err
 	}
-	res.Ref = r.Ref()
+	res := RecordResult{Ref: r.Ref(), Seam: seam}
 	// the reference is out before the first byte is read
 	if req.OnStart != nil {
 		req.OnStart(res.Ref)
@@ -208,6 +194,20 @@ func (a *App) Record(ctx context.Context, req RecordRequest) (RecordResult, erro
 		return res, err
 	}
 	return res, serr
+}
+
+// recordingFor is the recording rac record feeds: a new one, or the one
+// it appends to with its seam.
+func (a *App) recordingFor(ctx context.Context, req RecordRequest) (*Recording, *record.Seam, error) {
+	if req.Append != "" {
+		r, seam, err := a.AppendRecording(ctx, req.Append)
+		return r, &seam, err
+	}
+	r, err := a.CreateRecording(ctx, RecordingRequest{
+		Argv: strings.Fields(req.Cmd), Streams: []string{StreamCombined}, Mode: RecordCombined,
+		Source: SourceStdin, Slug: recordSlug(req.Name, req.Cmd),
+	})
+	return r, nil, err
 }
 
 // pump copies in to the recording and then to tee, until in ends (a nil
@@ -339,7 +339,7 @@ func (a *App) AppendRecording(ctx context.Context, ref string) (*Recording, reco
 	if err != nil {
 		return nil, record.Seam{}, a.redactExpired(err)
 	}
-	defer t.Close()
+	defer t.Dir.Close()
 	if t.Dir.Name != id.Name {
 		return nil, record.Seam{}, Usagef("cannot append to %s: it belongs to session %s, and only that session may append to it (this is session %s)", t.Ref(), t.Dir.Name, id.Name)
 	}

@@ -108,48 +108,19 @@ func (w *Writer) reopen() (*Reopened, error) {
 		}
 		return nil, err
 	}
-	mb, err := store.ReadSmallFile(w.dir, MetaFile, 1<<20)
-	if err != nil {
+	if err := w.readMeta(); err != nil {
 		return nil, err
-	}
-	if err := json.Unmarshal(mb, &w.Meta); err != nil {
-		return nil, fmt.Errorf("read metadata of %s: %w", w.Ref(), err)
-	}
-	if w.Meta.Format > FormatVersion {
-		return nil, fmt.Errorf("%w: %s has format %d, this rac writes %d", ErrNewerFormat, w.Ref(), w.Meta.Format, FormatVersion)
 	}
 	re := &Reopened{W: w, Seam: Seam{Before: StatusIncomplete}}
-	fb, err := store.ReadSmallFile(w.dir, FooterFile, 1<<20)
-	switch {
-	case err == nil:
-		var f Footer
-		if err := json.Unmarshal(fb, &f); err != nil {
-			return nil, fmt.Errorf("%w: read the footer of %s: %v", ErrNotAppend, w.Ref(), err)
-		}
-		if f.Stated() {
-			return nil, ErrFinal
-		}
-		re.Before, re.Seam.Before = &f, f.Status
-	case !errors.Is(err, fs.ErrNotExist):
+	if err := w.partBefore(re); err != nil {
 		return nil, err
-	default:
-		if b, err := store.ReadSmallFile(w.dir, StoppingFile, 256); err == nil {
-			re.Seam.Stopping = strings.TrimSpace(string(b))
-		}
 	}
 	if err := w.checkNoTail(); err != nil {
 		return nil, err
 	}
-	var seams []Seam
-	if b, err := store.ReadSmallFile(w.dir, SeamsFile, 1<<20); err == nil {
-		if err := json.Unmarshal(b, &seams); err != nil {
-			return nil, fmt.Errorf("%w: read the seams of %s: %v", ErrNotAppend, w.Ref(), err)
-		}
-	} else if !errors.Is(err, fs.ErrNotExist) {
+	seams, err := w.seams()
+	if err != nil {
 		return nil, err
-	}
-	if len(seams) >= maxSeams {
-		return nil, errSeamsLimit
 	}
 	if w.Meta.MaxBytes > 0 {
 		w.cap = newCapper(w.Meta.MaxBytes, w.Meta.HeadBytes)
@@ -185,6 +156,62 @@ func (w *Writer) reopen() (*Reopened, error) {
 		return nil, err
 	}
 	return re, nil
+}
+
+func (w *Writer) readMeta() error {
+	mb, err := store.ReadSmallFile(w.dir, MetaFile, 1<<20)
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(mb, &w.Meta); err != nil {
+		return fmt.Errorf("read metadata of %s: %w", w.Ref(), err)
+	}
+	if w.Meta.Format > FormatVersion {
+		return fmt.Errorf("%w: %s has format %d, this rac writes %d", ErrNewerFormat, w.Ref(), w.Meta.Format, FormatVersion)
+	}
+	return nil
+}
+
+// partBefore reads how the part before ended: its footer (refused when
+// it states an outcome), or none (incomplete, maybe with the signal that
+// stopped its recorder).
+func (w *Writer) partBefore(re *Reopened) error {
+	fb, err := store.ReadSmallFile(w.dir, FooterFile, 1<<20)
+	switch {
+	case err == nil:
+		var f Footer
+		if err := json.Unmarshal(fb, &f); err != nil {
+			return fmt.Errorf("%w: read the footer of %s: %v", ErrNotAppend, w.Ref(), err)
+		}
+		if f.Stated() {
+			return ErrFinal
+		}
+		re.Before, re.Seam.Before = &f, f.Status
+	case !errors.Is(err, fs.ErrNotExist):
+		return err
+	default:
+		if b, err := store.ReadSmallFile(w.dir, StoppingFile, 256); err == nil {
+			re.Seam.Stopping = strings.TrimSpace(string(b))
+		}
+	}
+	return nil
+}
+
+// seams are the seams written so far; a recording with maxSeams takes no
+// more.
+func (w *Writer) seams() ([]Seam, error) {
+	var seams []Seam
+	if b, err := store.ReadSmallFile(w.dir, SeamsFile, 1<<20); err == nil {
+		if err := json.Unmarshal(b, &seams); err != nil {
+			return nil, fmt.Errorf("%w: read the seams of %s: %v", ErrNotAppend, w.Ref(), err)
+		}
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	if len(seams) >= maxSeams {
+		return nil, errSeamsLimit
+	}
+	return seams, nil
 }
 
 // checkNoTail refuses a capped recording whose rolling tail has begun:
@@ -237,7 +264,7 @@ func (w *Writer) reopenSink(stream string) (*StreamSink, error) {
 	}
 	s.lines = lines
 	if err := s.reopenLines(); err != nil {
-		s.close()
+		_ = s.close()
 		return nil, err
 	}
 	return s, nil

@@ -277,8 +277,9 @@ const (
 // fitFooter encodes f, giving up what matters least until it fits the
 // reserve with its newline: escaping can make a bounded string six times
 // its length (a control byte is \u00XX), so the byte bounds above leave
-// the rare footer of escaped notes too long for one block. Its notes go
-// first, from the last (broken_off stays set), then the redaction counts
+// the rare footer of escaped notes too long for one block. Where its
+// outcome came from is cut first, then its notes go, from the last
+// (broken_off stays set), then the redaction counts
 // become one sum under "other", then the signal is cut short.
 func fitFooter(f *Footer) ([]byte, error) {
 	for {
@@ -287,6 +288,9 @@ func fitFooter(f *Footer) ([]byte, error) {
 			return fb, err
 		}
 		switch {
+		case len(f.OutcomeFrom) > 32:
+			// where the outcome came from matters less than the notes
+			f.OutcomeFrom = boundString(f.OutcomeFrom, 32)
 		case len(f.Notes) > 0:
 			f.Notes = f.Notes[:len(f.Notes)-1]
 		case len(f.Redactions) > 1:
