@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -343,6 +344,9 @@ func (a *App) AppendRecording(ctx context.Context, ref string) (*Recording, reco
 	if t.Dir.Name != id.Name {
 		return nil, record.Seam{}, Usagef("cannot append to %s: it belongs to session %s, and only that session may append to it (this is session %s)", t.Ref(), t.Dir.Name, id.Name)
 	}
+	if err := appendable(t); err != nil {
+		return nil, record.Seam{}, err
+	}
 	var re *record.Reopened
 	withPrivateUmask(func() {
 		re, err = record.Reopen(record.ReopenOptions{Session: t.Dir, Name: t.Name, Now: a.env.Now})
@@ -361,6 +365,20 @@ func (a *App) AppendRecording(ctx context.Context, ref string) (*Recording, reco
 		r.before = &partsBefore{received: streamCounts(f.Received), redactions: f.Redactions, notes: f.Notes}
 	}
 	return r, re.Seam, nil
+}
+
+// appendable refuses, before anything changes, a recording that is not
+// a recorded stream: a command rac ran belongs to its own run.
+func appendable(t *resolve.Target) error {
+	rec, err := record.Open(t.Dir, t.Name)
+	if err != nil {
+		return err
+	}
+	defer rec.Close()
+	if rec.Meta.Source == "" || !slices.Equal(rec.Streams(), []string{StreamCombined}) {
+		return Usagef("cannot append to %s: it records a command rac ran, not a stream (only what rac record or a racrecord program made takes appends)", t.Ref())
+	}
+	return nil
 }
 
 // finalOutcome words the stated outcome of a recording that refused an

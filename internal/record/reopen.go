@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -35,8 +37,8 @@ type Seam struct {
 }
 
 // Errors of Reopen: the recording's outcome was stated (it is final), its
-// recorder still runs, or it cannot be continued (a capped recording whose
-// rolling tail has begun).
+// recorder still runs, or it cannot be continued (damaged, or a capped
+// recording with more than one stream in its rolling tail).
 var (
 	ErrFinal      = errors.New("its outcome was stated, so it is final")
 	ErrStillOpen  = errors.New("it is still being recorded")
@@ -69,8 +71,9 @@ type Reopened struct {
 // recording's lock (ErrStillOpen while its recorder runs), refuses one
 // with a stated outcome (ErrFinal), writes the seam down, takes the
 // footer back as the footer's reserve, and returns a writer that goes on
-// where each stream ended. A capped recording is continued while it is
-// all head (ErrNotAppend once its rolling tail has begun).
+// where each stream ended: a capped recording goes on with its head and
+// rolling tail as they were (ErrNotAppend when more than one stream is in
+// its tail).
 func Reopen(o ReopenOptions) (*Reopened, error) {
 	now := o.Now
 	if now == nil {
@@ -115,9 +118,6 @@ func (w *Writer) reopen() (*Reopened, error) {
 	if err := w.partBefore(re); err != nil {
 		return nil, err
 	}
-	if err := w.checkNoTail(); err != nil {
-		return nil, err
-	}
 	seams, err := w.seams()
 	if err != nil {
 		return nil, err
@@ -125,17 +125,19 @@ func (w *Writer) reopen() (*Reopened, error) {
 	if w.Meta.MaxBytes > 0 {
 		w.cap = newCapper(w.Meta.MaxBytes, w.Meta.HeadBytes)
 	}
-	re.Seam.Stored = map[string]Counts{}
 	for _, s := range w.Meta.Streams {
 		sink, err := w.reopenSink(s)
 		if err != nil {
 			return nil, err
 		}
 		w.streams[s] = sink
-		re.Seam.Stored[s] = sink.counts()
-		if w.cap != nil {
-			w.cap.headUsed += sink.off
-		}
+	}
+	if err := w.reopenCap(); err != nil {
+		return nil, err
+	}
+	re.Seam.Stored = map[string]Counts{}
+	for name, s := range w.streams {
+		re.Seam.Stored[name] = s.counts()
 	}
 	if err := w.reopenChunks(); err != nil {
 		return nil, err
@@ -214,22 +216,111 @@ func (w *Writer) seams() ([]Seam, error) {
 	return seams, nil
 }
 
-// checkNoTail refuses a capped recording whose rolling tail has begun:
-// what the capper knew of its segments is not on disk.
-func (w *Writer) checkNoTail() error {
+// reopenCap gives a capped recording's capper back what it knew: the
+// head used, and for a stream in its rolling tail, its cut so far, its
+// segments (the last one open again for more) and the tail's size. Only
+// one stream may be in the tail: the order in which segments of several
+// streams filled up is not on disk.
+func (w *Writer) reopenCap() error {
+	if w.cap == nil {
+		return nil
+	}
+	c := w.cap
 	f, err := w.dir.Open(".")
 	if err != nil {
 		return err
 	}
-	defer f.Close()
 	names, err := f.Readdirnames(-1)
+	f.Close()
 	if err != nil {
 		return err
 	}
+	segs := map[string][]string{}
 	for _, n := range names {
-		if n == CutFile || strings.Contains(n, tailInfix) {
-			return fmt.Errorf("%w: its cap (%d bytes) has begun a rolling tail", ErrNotAppend, w.Meta.MaxBytes)
+		if stream, _, ok := strings.Cut(n, tailInfix); ok {
+			segs[stream] = append(segs[stream], n)
 		}
+	}
+	if len(segs) > 1 {
+		return fmt.Errorf("%w: its cap has begun a rolling tail in %d streams", ErrNotAppend, len(segs))
+	}
+	var cuts map[string]StreamCut
+	if b, err := store.ReadSmallFile(w.dir, CutFile, 1<<20); err == nil {
+		if err := json.Unmarshal(b, &cuts); err != nil {
+			return fmt.Errorf("%w: read its cut: %v", ErrNotAppend, err)
+		}
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	for _, s := range w.streams {
+		c.headUsed += s.off
+	}
+	for stream, names := range segs {
+		s := w.streams[stream]
+		if s == nil {
+			return fmt.Errorf("%w: a tail segment of no stream of it (%s)", ErrNotAppend, names[0])
+		}
+		c.headUsed = c.head // a stream goes to its tail only when the head is full
+		if err := s.reopenTail(names, cuts); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// reopenTail picks up a stream's rolling tail: its cut (from cut.json,
+// or the head as it ends when nothing was dropped yet), then each
+// segment in stream order, counted; the last one is opened to go on.
+func (s *StreamSink) reopenTail(names []string, cuts map[string]StreamCut) error {
+	c := s.w.cap
+	cut, ok := cuts[s.stream]
+	if !ok {
+		cut = StreamCut{HeadEnd: s.off, KeptFrom: s.off, HeadLines: s.nl}
+	}
+	c.cuts[s.stream] = &cut
+	s.inTail = true
+	s.off, s.nl = cut.KeptFrom, cut.LinesBefore()
+	slices.Sort(names) // the offsets are fixed-width hex: by name is by offset
+	for len(names) > 0 {
+		// a segment the cut already dropped, which a killed recorder had
+		// not removed yet: removed now, as it would have been
+		start, err := strconv.ParseInt(strings.TrimPrefix(names[0], s.stream+tailInfix), 16, 64)
+		if err != nil || start >= s.off {
+			break
+		}
+		if err := s.w.dir.Remove(names[0]); err != nil {
+			return err
+		}
+		names = names[1:]
+	}
+	for i, name := range names {
+		start, err := strconv.ParseInt(strings.TrimPrefix(name, s.stream+tailInfix), 16, 64)
+		if err != nil || start != s.off {
+			return fmt.Errorf("%w: its tail segment %s does not start where the stream goes on (%d)", ErrNotAppend, name, s.off)
+		}
+		f, err := store.OpenSafeRW(s.w.dir, name)
+		if err != nil {
+			return err
+		}
+		seg := &segment{sink: s, name: name, start: start}
+		counted := &StreamSink{data: f}
+		if err := counted.scan(); err != nil {
+			f.Close()
+			return err
+		}
+		seg.size, seg.nl = counted.off, counted.nl
+		s.off += seg.size
+		s.nl += seg.nl
+		if seg.size > 0 {
+			s.last = counted.last
+		}
+		c.tailBytes += seg.size
+		if i < len(names)-1 {
+			c.closed = append(c.closed, seg)
+			f.Close()
+			continue
+		}
+		s.seg, s.segInfo = f, seg
 	}
 	return nil
 }

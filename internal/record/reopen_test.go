@@ -1,12 +1,14 @@
 package record
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/rac-cli/rac/internal/store"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -118,22 +120,77 @@ func TestReopenCoversUnindexedBytes(t *testing.T) {
 	assert.Equal(t, "stdout:1:a\nstdout:2:b\nstdout:3:c\n", collect(t, r, LineOptions{}))
 }
 
-// A capped recording whose rolling tail has begun is refused, and so is
-// a missing one.
-func TestReopenRefuses(t *testing.T) {
-	sd := newSession(t)
-	w, err := Create(CreateOptions{Session: sd, Argv: []string{"t"}, Streams: []string{Stdout}, MaxBytes: 8 << 10, HeadBytes: 1 << 10})
+// A capped recording continued after its rolling tail began reads as
+// the same recording written in one go: the same lines, cut markers and
+// line numbers, the same cut and stored counts, whatever the point it was
+// cut off at (a whole footer, or a recorder that died).
+func TestReopenCappedSameAsInOneGo(t *testing.T) {
+	var data strings.Builder
+	for i := range 3000 {
+		fmt.Fprintf(&data, "line %d %s\n", i, strings.Repeat("x", i%37))
+	}
+	all := []byte(data.String())
+	opts := func(sd *store.Session) CreateOptions {
+		return CreateOptions{Session: sd, Argv: []string{"t"}, Streams: []string{Combined}, MaxBytes: 16 << 10, HeadBytes: 4 << 10}
+	}
+	one := newSession(t)
+	w, err := Create(opts(one))
 	require.NoError(t, err)
-	_, err = w.Sink(Stdout).Write([]byte(strings.Repeat("x\n", 4<<10)))
+	_, err = w.Sink(Combined).Write(all)
 	require.NoError(t, err)
 	require.NoError(t, w.Finish(Footer{Status: StatusStreamEnded}))
+	want, err := Open(one, w.Name)
+	require.NoError(t, err)
+	defer want.Close()
+	require.NotEmpty(t, want.Footer.Cut, "the test cuts")
+
+	for _, split := range []int{100, 5000, 20000, len(all) - 3} {
+		for _, abandon := range []bool{false, true} {
+			sd := newSession(t)
+			w, err := Create(opts(sd))
+			require.NoError(t, err)
+			_, err = w.Sink(Combined).Write(all[:split])
+			require.NoError(t, err)
+			if abandon {
+				require.NoError(t, w.Abandon())
+			} else {
+				require.NoError(t, w.Finish(Footer{Status: StatusStreamEnded}))
+			}
+			re, err := Reopen(ReopenOptions{Session: sd, Name: w.Name})
+			require.NoError(t, err, "split at %d", split)
+			assert.Equal(t, int64(split), re.Seam.Stored[Combined].Bytes)
+			_, err = re.W.Sink(Combined).Write(all[split:])
+			require.NoError(t, err)
+			require.NoError(t, re.W.Finish(Footer{Status: StatusStreamEnded}))
+			got, err := Open(sd, w.Name)
+			require.NoError(t, err)
+			assert.Equal(t, want.Footer.Cut, got.Footer.Cut, "split at %d", split)
+			assert.Equal(t, want.Footer.Stored, got.Footer.Stored, "split at %d", split)
+			assert.Equal(t, collect(t, want, LineOptions{}), collect(t, got, LineOptions{}), "split at %d", split)
+			assert.Equal(t, collect(t, want, LineOptions{Tail: 50}), collect(t, got, LineOptions{Tail: 50}), "split at %d", split)
+			assert.LessOrEqual(t, got.KeptBytes(), int64(16<<10)+16<<10/8, "the cap holds")
+			require.NoError(t, got.Close())
+		}
+	}
+}
+
+// A missing recording is refused, and so is a damaged chunk index.
+func TestReopenRefuses(t *testing.T) {
+	sd := newSession(t)
+	_, err := Reopen(ReopenOptions{Session: sd, Name: "0009-none"})
+	require.ErrorIs(t, err, os.ErrNotExist)
+
+	w, err := Create(CreateOptions{Session: sd, Argv: []string{"t"}, Streams: []string{Stdout}})
+	require.NoError(t, err)
+	_, err = w.Sink(Stdout).Write([]byte("a\n"))
+	require.NoError(t, err)
+	require.NoError(t, w.Finish(Footer{Status: StatusStreamEnded}))
+	dir := filepath.Join(sd.Store.Path, "sessions", sd.Name, w.Name)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, ChunksFile), []byte("garbage"), 0o600))
 	_, err = Reopen(ReopenOptions{Session: sd, Name: w.Name})
 	require.ErrorIs(t, err, ErrNotAppend)
 	r, err := Open(sd, w.Name)
 	require.NoError(t, err)
 	assert.Equal(t, StatusStreamEnded, r.Status, "a refusal changes nothing")
 	require.NoError(t, r.Close())
-
-	_, err = Reopen(ReopenOptions{Session: sd, Name: "0009-none"})
-	require.ErrorIs(t, err, os.ErrNotExist)
 }
