@@ -2,15 +2,12 @@ package faults
 
 import (
 	"bytes"
-	"context"
-	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
-	"syscall"
 	"testing"
 	"time"
 
@@ -99,16 +96,5 @@ func readTree(t *testing.T, dir string) []byte {
 func (s *racStore) shell(limit time.Duration, script string, args ...string) (int, error) {
 	c := exec.Command("sh", append([]string{"-c", script, "sh"}, args...)...)
 	c.Env, c.Dir = s.env, s.dir
-	c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := c.Start(); err != nil {
-		return -1, err
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), limit)
-	defer cancel()
-	err := waitCtx(ctx, c)
-	var ee *exec.ExitError
-	if errors.As(err, &ee) {
-		return ee.ExitCode(), nil
-	}
-	return 0, err
+	return startWait(limit, c)
 }

@@ -192,6 +192,12 @@ func (s *racStore) runWith(limit time.Duration, env []string, stdout, stderr io.
 	c.Env = env
 	c.Dir = s.dir
 	c.Stdout, c.Stderr = stdout, stderr
+	return startWait(limit, c)
+}
+
+// startWait starts c in a process group of its own and waits for its
+// exit status, killing the group at limit.
+func startWait(limit time.Duration, c *exec.Cmd) (int, error) {
 	c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := c.Start(); err != nil {
 		return -1, err
@@ -202,7 +208,7 @@ func (s *racStore) runWith(limit time.Duration, env []string, stdout, stderr io.
 	var ee *exec.ExitError
 	switch {
 	case ctx.Err() != nil:
-		return -1, fmt.Errorf("rac did not end within %v", limit)
+		return -1, fmt.Errorf("%s did not end within %v", filepath.Base(c.Args[0]), limit)
 	case err == nil:
 		return 0, nil
 	case errors.As(err, &ee):
