@@ -10,7 +10,8 @@
 //	rec, err := racrecord.Open(ctx, racrecord.Options{Argv: argv})
 //	// publish rec.Ref() at once: before preparing, connecting, waiting
 //	rec.Write(chunk) // raw bytes as they arrive, before any parsing
-//	rec.Finish(racrecord.Exited(code)) // or TimedOut, TransportError, Cancelled
+//	// then one of:
+//	rec.Finish(racrecord.Exited(code)) // or TimedOut(), TransportError(why), Cancelled()
 //	rec.Abandon()                      // no outcome known: reads "incomplete"
 //
 // The outcome is what the program states, never a guess: only Exited
