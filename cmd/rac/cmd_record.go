@@ -83,7 +83,7 @@ func (o *recordOptions) run(cmd *cobra.Command) error {
 	if err != nil {
 		return err
 	}
-	if res.TeeErr != nil {
+	if res.TeeErr != nil && res.Ref != "" {
 		c.p.Warnf("the copy to stdout stopped (%s); %s recorded the rest", app.FirstLine(res.TeeErr), res.Ref)
 	}
 	c.app.AutoGC(cmd.Context())

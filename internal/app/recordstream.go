@@ -84,6 +84,7 @@ type RecordRequest struct {
 
 // RecordResult is how rac record went.
 type RecordResult struct {
+	// Ref is the recording's reference, "" when it was not recorded.
 	Ref     string
 	Outcome Outcome
 	// Seam is where an append began (nil for a new recording).
@@ -146,7 +147,11 @@ func (a *App) Record(ctx context.Context, req RecordRequest) (RecordResult, erro
 	}
 	r, seam, err := a.recordingFor(ctx, req)
 	if err != nil {
-		return RecordResult{}, err
+		if req.Append != "" || a.set.Session != "" && IsUsage(err) || ctx.Err() != nil {
+			// a refused append, a bad --session: the user's to fix
+			return RecordResult{}, err
+		}
+		return a.copyUnrecorded(req, err)
 	}
 	res := RecordResult{Ref: r.Ref(), Seam: seam}
 	// the reference is out before the first byte is read
@@ -195,6 +200,16 @@ func (a *App) Record(ctx context.Context, req RecordRequest) (RecordResult, erro
 		return res, err
 	}
 	return res, serr
+}
+
+// copyUnrecorded is rac record without a recording (the store cannot be
+// written, a bad RAC_SESSION): one warning, and the stream still goes
+// through to the tee, as rac run still runs a command it cannot record.
+func (a *App) copyUnrecorded(req RecordRequest, why error) (RecordResult, error) {
+	a.warnf("not recording this stream: %v", FirstLine(why))
+	readErr, teeErr := pump(req.In, io.Discard, req.Tee)
+	out, err := a.statedOutcome(req.Stated, readErr)
+	return RecordResult{Outcome: out, TeeErr: teeErr}, err
 }
 
 // recordingFor is the recording rac record feeds: a new one, or the one

@@ -152,3 +152,27 @@ func TestRecordAppendCountsBothParts(t *testing.T) {
 	assert.True(t, IsUsage(err))
 	assert.Contains(t, err.Error(), "its outcome was stated, so it is final (exited with code 0)")
 }
+
+// A stream rac cannot record (a bad RAC_SESSION) still goes through to
+// stdout, with one warning, and rac record exits as stated; a bad
+// --session is the user's usage error.
+func TestRecordUnrecordedStillCopies(t *testing.T) {
+	f := newFixture(t)
+	f.set.Session = ""
+	f.env["RAC_SESSION"] = "Bad Name"
+	var tee bytes.Buffer
+	code := 4
+	res, err := f.app().Record(context.Background(), RecordRequest{In: strings.NewReader("through\n"), Tee: &tee,
+		Stated: StatedOutcome{ExitCode: &code}, OnStart: func(string) { t.Error("no reference to publish") }})
+	require.NoError(t, err)
+	assert.Empty(t, res.Ref)
+	assert.Equal(t, "through\n", tee.String())
+	assert.Equal(t, ExitCode{Code: 4}, RecordExit(res))
+	require.Len(t, f.warnings(), 1)
+	assert.Contains(t, f.warnings()[0], "not recording this stream")
+
+	f = newFixture(t)
+	f.set.Session = "Bad Name"
+	_, err = f.app().Record(context.Background(), RecordRequest{In: strings.NewReader("x\n"), Tee: &tee})
+	assert.True(t, IsUsage(err))
+}
