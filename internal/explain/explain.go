@@ -48,6 +48,7 @@ const (
 	StatusTimedOut      = record.StatusTimedOut
 	StatusFailedToStart = record.StatusFailedToStart
 	StatusIncomplete    = record.StatusIncomplete
+	StatusStreamEnded   = record.StatusStreamEnded
 )
 
 // Stream is one recorded output stream. A stream the recorder cut to its

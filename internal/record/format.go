@@ -72,6 +72,14 @@ const (
 	StatusTimedOut      = "timed_out"
 	StatusFailedToStart = "failed_to_start"
 	StatusIncomplete    = "incomplete"
+	// Statuses of a recording fed by a producer other than rac run's
+	// child (rac record, pkg/racrecord), which states the outcome or
+	// does not: the stream ended and nobody said how the command did;
+	// the producer lost its connection to the command (no exit status);
+	// the producer gave up on it.
+	StatusStreamEnded    = "stream_ended"
+	StatusTransportError = "transport_error"
+	StatusCancelled      = "cancelled"
 )
 
 var streamIDs = map[string]byte{Stdout: 1, Stderr: 2, Combined: 3}
@@ -105,7 +113,17 @@ type Meta struct {
 	// in its environment, a qualified reference): a wrapped git started by
 	// a recorded make. "" for a run started from outside any recording.
 	Parent string `json:"parent,omitempty"`
+	// Source is what fed the recording when it was not rac run's child:
+	// SourceStdin (rac record), SourceAPI (a program through
+	// pkg/racrecord). "" for rac run.
+	Source string `json:"source,omitempty"`
 }
+
+// Sources of a recording (Meta.Source).
+const (
+	SourceStdin = "stdin"
+	SourceAPI   = "api"
+)
 
 // Counts are bytes and lines of one stream. A last line without a newline
 // counts as a line.
@@ -117,16 +135,20 @@ type Counts struct {
 // Footer is written after the child ended; its absence without a held lock
 // means the recorder died.
 type Footer struct {
-	Format     int               `json:"format"`
-	Status     string            `json:"status"`
-	ExitCode   *int              `json:"exit_code"`
-	Signal     string            `json:"signal,omitempty"`
-	EndedAt    time.Time         `json:"ended_at"`
-	Received   map[string]Counts `json:"received"`
-	Stored     map[string]Counts `json:"stored"`
-	Redactions map[string]int    `json:"redactions,omitempty"`
-	BrokenOff  bool              `json:"broken_off,omitempty"`
-	Notes      []string          `json:"notes,omitempty"`
+	Format   int    `json:"format"`
+	Status   string `json:"status"`
+	ExitCode *int   `json:"exit_code"`
+	Signal   string `json:"signal,omitempty"`
+	// OutcomeFrom says where the outcome came from when rac did not see
+	// the command end itself (rac record, pkg/racrecord): "--exit-code",
+	// "--status-from FILE", "not stated", "the producer". "" for rac run.
+	OutcomeFrom string            `json:"outcome_from,omitempty"`
+	EndedAt     time.Time         `json:"ended_at"`
+	Received    map[string]Counts `json:"received"`
+	Stored      map[string]Counts `json:"stored"`
+	Redactions  map[string]int    `json:"redactions,omitempty"`
+	BrokenOff   bool              `json:"broken_off,omitempty"`
+	Notes       []string          `json:"notes,omitempty"`
 	// Truncated says a capped recording dropped bytes; Cut says where.
 	Truncated bool                 `json:"truncated,omitempty"`
 	Cut       map[string]StreamCut `json:"cut,omitempty"`
