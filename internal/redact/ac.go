@@ -352,24 +352,35 @@ func (a *automaton) buildTeddy() bool {
 }
 
 // scanTeddy is scanFiltered with the teddy prefilter in front of the start
-// filter: teddyFind hands over blocks of 32 positions with the ones that may
-// start a literal marked, the start filter's exact test drops most of those,
-// and the automaton runs from the rest until it is shallow again, as in
-// scanFiltered. It stops, with the automaton at its root, where fewer than
-// 35 bytes are left.
+// filter: teddyFind hands over blocks of 32 positions (teddyFind64, where
+// the CPU has AVX-512 VBMI, blocks of 64 through the exact tables) with the
+// ones that may start a literal marked, the start filter's exact test drops
+// most of those, and the automaton runs from the rest until it is shallow
+// again, as in scanFiltered. It stops, with the automaton at its root,
+// where fewer than 35 (67) bytes are left.
 func (a *automaton) scanTeddy(t *teddy, src []byte, hits []hit) (int, []hit) {
 	trans := a.trans
 	class := &a.class
 	f := a.filter
 	n := len(src)
 	i := 0 // positions before i are done, and the automaton is at its root
+	wide := t.exact != nil && haveTeddy64()
 	for {
-		at, mask := teddyFind(t, src, i)
+		var at, step int
+		var mask uint64
+		if wide {
+			at, mask = teddyFind64(t, src, i)
+			step = 64
+		} else {
+			var m32 uint32
+			at, m32 = teddyFind(t, src, i)
+			mask, step = uint64(m32), 32
+		}
 		if mask == 0 {
 			return at, hits
 		}
 		for ; mask != 0; mask &= mask - 1 {
-			q := at + bits.TrailingZeros32(mask)
+			q := at + bits.TrailingZeros64(mask)
 			if q < i || !f.at(src, q) {
 				continue
 			}
@@ -391,7 +402,7 @@ func (a *automaton) scanTeddy(t *teddy, src []byte, hits []hit) (int, []hit) {
 			}
 			i = q
 		}
-		i = max(i, at+32)
+		i = max(i, at+step)
 	}
 }
 

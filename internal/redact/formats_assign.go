@@ -439,15 +439,15 @@ func skipBlanksBack(line []byte, k int) int {
 
 // wordEnd returns the end of the run of non-blank bytes at k.
 func wordEnd(line []byte, k int) int {
-	for k < len(line) && !isSpaceByte(line[k]) {
+	for k < len(line) && nonSpace[line[k]] {
 		k++
 	}
 	return k
 }
 
-func isSpaceByte(c byte) bool {
-	return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f'
-}
+// isSpaceByte is a table load: it runs on every byte of the words around
+// most hits.
+func isSpaceByte(c byte) bool { return !nonSpace[c] }
 
 // quotedValue reads a quoted value at k: "...", '...', `...` or the \"...\"
 // of JSON inside a string, optionally after a Python string prefix
@@ -566,16 +566,13 @@ func grepPrefixLen(p []byte) int {
 // an inline comment (a # or // after a blank) and trailing blanks.
 func lineValueEnd(line []byte, vs int) int {
 	ve := len(line)
-	for k := vs + 1; k < len(line); {
-		at := bytes.IndexAny(line[k:], "#/")
-		if at < 0 {
-			break
-		}
-		if k += at; isBlank(line[k-1]) && (line[k] == '#' || hasAt(line, k, "//")) {
+	for k := vs + 1; k < len(line); k++ {
+		// a table loop, not bytes.IndexAny, which builds its set on
+		// every call, and the values are short
+		if c := line[k]; (c == '#' || c == '/') && isBlank(line[k-1]) && (c == '#' || hasAt(line, k, "//")) {
 			ve = k
 			break
 		}
-		k++
 	}
 	return max(vs, skipBlanksBack(line, ve))
 }

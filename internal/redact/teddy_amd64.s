@@ -105,6 +105,77 @@ none:
 	MOVL $0, mask+48(FP)
 	RET
 
+// func teddyFind64(t *teddy, src []byte, i int) (at int, mask uint64)
+//
+// teddyFind over the exact tables (t.exact), 64 positions a round:
+// Z0..Z3 hold the 64 bytes at offsets 0..3 of the block; for each group a
+// two-table byte permute (VPERMI2B, which overwrites its index, hence the
+// copies) looks each byte up in its offset's 128-byte table, and Z12
+// collects the buckets that pass all four offsets. A group costs four
+// permutes a round where the nibble tables cost sixteen shuffles for the
+// same 64 positions.
+TEXT ·teddyFind64(SB), NOSPLIT, $0-56
+	MOVQ t+0(FP), AX
+	MOVQ 24(AX), R10 // t.exact base
+	MOVQ 32(AX), R11 // len(t.exact)
+	MOVQ src_base+8(FP), SI
+	MOVQ src_len+16(FP), DX
+	MOVQ i+32(FP), CX
+	// A block at CX reads src[CX : CX+67].
+	SUBQ $67, DX
+
+loop64:
+	CMPQ CX, DX
+	JGT  none64
+
+	VMOVDQU64 (SI)(CX*1), Z0
+	VMOVDQU64 1(SI)(CX*1), Z1
+	VMOVDQU64 2(SI)(CX*1), Z2
+	VMOVDQU64 3(SI)(CX*1), Z3
+	VPXORQ    Z12, Z12, Z12
+	MOVQ      R10, R8
+	MOVQ      R11, R9
+
+group64:
+	VMOVDQU64  Z0, Z4
+	VMOVDQU64  0(R8), Z8
+	VPERMI2B   64(R8), Z8, Z4
+	VMOVDQU64  Z1, Z5
+	VMOVDQU64  128(R8), Z9
+	VPERMI2B   192(R8), Z9, Z5
+	VMOVDQU64  Z2, Z6
+	VMOVDQU64  256(R8), Z10
+	VPERMI2B   320(R8), Z10, Z6
+	VMOVDQU64  Z3, Z7
+	VMOVDQU64  384(R8), Z11
+	VPERMI2B   448(R8), Z11, Z7
+	// Z4 = Z4 & Z5 & Z6; Z12 |= Z4 & Z7
+	VPTERNLOGD $0x80, Z6, Z5, Z4
+	VPTERNLOGD $0xf8, Z7, Z4, Z12
+	ADDQ       $512, R8
+	DECQ       R9
+	JNZ        group64
+
+	// A bit of K1 is set where some bucket passes.
+	VPTESTMB Z12, Z12, K1
+	KMOVQ    K1, BX
+	TESTQ    BX, BX
+	JNZ      found64
+	ADDQ     $64, CX
+	JMP      loop64
+
+found64:
+	VZEROUPPER
+	MOVQ CX, at+40(FP)
+	MOVQ BX, mask+48(FP)
+	RET
+
+none64:
+	VZEROUPPER
+	MOVQ CX, at+40(FP)
+	MOVQ $0, mask+48(FP)
+	RET
+
 // func cpuid(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)
 TEXT ·cpuid(SB), NOSPLIT, $0-24
 	MOVL eaxArg+0(FP), AX
