@@ -172,6 +172,32 @@ func BenchmarkScan(b *testing.B) {
 	reportCPU(b, len(data), start)
 }
 
+// BenchmarkScanShapes measures the prefilter and the automaton alone on
+// every shape of BenchmarkWriterShapes, its vector prefilter built first
+// (teddyFind64 where the CPU has AVX-512 VBMI, else teddyFind).
+func BenchmarkScanShapes(b *testing.B) {
+	r, err := New(Config{Environ: []string{"HOME=/home/dev"}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	r.auto().buildTeddy()
+	for _, s := range benchShapes() {
+		b.Run(s.name, func(b *testing.B) {
+			b.SetBytes(int64(len(s.data)))
+			var hits []hit
+			start := cpuTime()
+			for b.Loop() {
+				for p := s.data; len(p) > 0; {
+					n := min(len(p), 256<<10)
+					hits = r.auto().scan(p[:n], hits[:0])
+					p = p[n:]
+				}
+			}
+			reportCPU(b, len(s.data), start)
+		})
+	}
+}
+
 func BenchmarkMixedCorpus(b *testing.B) {
 	b.SetBytes(16 << 20)
 	for b.Loop() {
