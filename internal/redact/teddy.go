@@ -396,20 +396,31 @@ func (t *teddy) at64(src []byte, i int) bool {
 }
 
 // teddyFind64Go is what teddyFind64 does, a position at a time: the first
-// 64-byte block at i, i+64, ... that fits in src with three bytes to spare
-// and has a position passing the exact tables, and the mask of its passing
-// positions; or, with mask 0, the first block start that does not fit.
-func teddyFind64Go(t *teddy, src []byte, i int) (int, uint64) {
-	for ; i+64+teddyWidth-1 <= len(src); i += 64 {
+// round of two 64-byte blocks at i, i+128, ... that fits in src with three
+// bytes to spare and has a position passing the exact tables, and the
+// masks of its passing positions in each block (lo for at to at+63, hi
+// for at+64 to at+127); where no round fits, one block alone (hi 0); or,
+// with both masks 0, where it stopped, fewer than 67 bytes before the end.
+func teddyFind64Go(t *teddy, src []byte, i int) (int, uint64, uint64) {
+	block := func(i int) uint64 {
 		var mask uint64
 		for j := range 64 {
 			if t.at64(src, i+j) {
 				mask |= 1 << j
 			}
 		}
-		if mask != 0 {
-			return i, mask
+		return mask
+	}
+	for ; i+128+teddyWidth-1 <= len(src); i += 128 {
+		if lo, hi := block(i), block(i+64); lo|hi != 0 {
+			return i, lo, hi
 		}
 	}
-	return i, 0
+	if i+64+teddyWidth-1 <= len(src) {
+		if lo := block(i); lo != 0 {
+			return i, lo, 0
+		}
+		i += 64
+	}
+	return i, 0, 0
 }

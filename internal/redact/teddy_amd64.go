@@ -52,8 +52,8 @@ func xgetbv() (eax, edx uint32)
 //go:noescape
 func teddyFind(t *teddy, src []byte, i int) (at int, mask uint32)
 
-// teddyFind64 is teddyFind64Go in AVX-512 VBMI, 64 positions a round
+// teddyFind64 is teddyFind64Go in AVX-512 VBMI, 128 positions a round
 // (teddy_amd64.s).
 //
 //go:noescape
-func teddyFind64(t *teddy, src []byte, i int) (at int, mask uint64)
+func teddyFind64(t *teddy, src []byte, i int) (at int, lo, hi uint64)

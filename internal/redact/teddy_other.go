@@ -10,4 +10,4 @@ func teddyFind(t *teddy, src []byte, i int) (int, uint32) { return teddyFindGo(t
 
 func haveTeddy64() bool { return false }
 
-func teddyFind64(t *teddy, src []byte, i int) (int, uint64) { return teddyFind64Go(t, src, i) }
+func teddyFind64(t *teddy, src []byte, i int) (int, uint64, uint64) { return teddyFind64Go(t, src, i) }

@@ -241,16 +241,17 @@ func checkTeddyFind64All(t *testing.T, td *teddy) {
 		noise[i] = byte(rng.IntN(256))
 	}
 	inputs := [][]byte{redacttest.MixedCorpus(64<<10, 3), redacttest.GitLogCorpus(64<<10, 3), make([]byte, 300), noise}
-	check := func(src []byte, i int) (int, uint64) {
+	check := func(src []byte, i int) (int, uint64, uint64) {
 		t.Helper()
-		at, mask := teddyFind64(td, src, i)
-		wantAt, wantMask := teddyFind64Go(td, src, i)
+		at, lo, hi := teddyFind64(td, src, i)
+		wantAt, wantLo, wantHi := teddyFind64Go(td, src, i)
 		require.Equal(t, wantAt, at, "at, from %d of %d bytes", i, len(src))
-		require.Equal(t, wantMask, mask, "mask, from %d of %d bytes", i, len(src))
-		return at, mask
+		require.Equal(t, wantLo, lo, "lo, from %d of %d bytes", i, len(src))
+		require.Equal(t, wantHi, hi, "hi, from %d of %d bytes", i, len(src))
+		return at, lo, hi
 	}
 	for _, src := range inputs {
-		for n := 0; n < 140; n++ { // short inputs, around the 67-byte block
+		for n := 0; n < 270; n++ { // short inputs, around the 67- and 131-byte rounds
 			for i := 0; i <= n && n <= len(src); i++ {
 				check(src[:n], i)
 			}
@@ -258,12 +259,12 @@ func checkTeddyFind64All(t *testing.T, td *teddy) {
 		for range 2000 {
 			check(src, rng.IntN(len(src)+1))
 		}
-		for i := 0; i < len(src); {
-			at, mask := check(src, i)
-			if mask == 0 {
+		for i := 0; i < len(src); { // a whole scan, round after round
+			at, lo, hi := check(src, i)
+			if lo|hi == 0 {
 				break
 			}
-			i = at + 64
+			i = at + 128
 		}
 	}
 }
