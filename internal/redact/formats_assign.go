@@ -267,8 +267,8 @@ func assignSeparated(e *engine, line []byte, ns, ne, sep int, ri int32, ctx assi
 		return
 	}
 	ctx.equals = s == '='
-	// wFrom, wEnd: the word wordEnd last found (from, end), which the
-	// checks below ask for again at the same start
+	// wFrom, wEnd: the word wordEnd found at wFrom, which the checks
+	// below ask for again at the same start
 	wFrom, wEnd := -1, -1
 	if !ctx.query && !ctx.connStr {
 		wFrom, wEnd = k, wordEnd(line, k)
@@ -328,10 +328,10 @@ func assignSeparated(e *engine, line []byte, ns, ne, sep int, ri int32, ctx assi
 	var ve int
 	codeTo := -1 // line[vs:codeTo] is known not to be code
 	if toEOL {
-		if wFrom != vs {
-			wFrom, wEnd = vs, wordEnd(line, vs)
-		}
 		w := wEnd
+		if wFrom != vs {
+			w = wordEnd(line, vs)
+		}
 		if codeValue(line[vs:w]) {
 			return // Token: cfg.Token, before the walk to the end of the line
 		}
