@@ -58,6 +58,7 @@ func (s *Server) addRun() {
 			"stdin is empty; the command gets its own process group, stopped at the timeout and when this server exits, " +
 			"and whatever it leaves running is killed when the call returns.",
 		Annotations: &mcp.ToolAnnotations{DestructiveHint: new(true), OpenWorldHint: new(true)},
+		InputSchema: inputSchema[RunIn](),
 	}, structured(s.run))
 }
 

@@ -23,14 +23,14 @@ func (s *Server) addTools() {
 		Description: "List the recordings of commands run through rac in this conversation's session (or a named session, or all sessions), " +
 			"newest first: at most limit entries (default 20), then skip to page to older ones. " +
 			"Each entry has the reference (SESSION/NAME) that read, grep and explain take, the command, its status and exit code, and its size.",
-		Annotations: ro,
+		Annotations: ro, InputSchema: inputSchema[ListIn](),
 	}, structured(s.list))
 	mcp.AddTool(s.srv, &mcp.Tool{
 		Name:  "read",
 		Title: "Read a recording",
 		Description: "Read the output of a recorded command: its last lines (tail, the default: 80), its first lines (head) or a line range (lines A:B). " +
 			"Lines are numbered per stream from 1, as grep reports them. The result is bounded; when it is cut it says so and gives the range to ask for next.",
-		Annotations: ro,
+		Annotations: ro, InputSchema: inputSchema[ReadIn](),
 	}, structured(s.read))
 	mcp.AddTool(s.srv, &mcp.Tool{
 		Name:  "grep",
@@ -38,14 +38,14 @@ func (s *Server) addTools() {
 		Description: "Search the recordings of this conversation's session (or a named session, or all sessions) for literal text (not a regular expression), " +
 			"optionally ignoring ASCII case, with context lines. Hits come oldest recording first with reference, stream and line number (read lines=N: shows more); " +
 			"the result is bounded and says how many hits it left out (skip pages on).",
-		Annotations: ro,
+		Annotations: ro, InputSchema: inputSchema[GrepIn](),
 	}, structured(s.grep))
 	mcp.AddTool(s.srv, &mcp.Tool{
 		Name:  "explain",
 		Title: "Explain a recording",
 		Description: "Explain a recorded command: its outcome and the output lines most likely to be the cause of a failure (or its last lines when nothing stands out), " +
 			"folded and bounded, with line numbers to read around.",
-		Annotations: ro,
+		Annotations: ro, InputSchema: inputSchema[ExplainIn](),
 	}, s.explain)
 	if s.o.Run {
 		s.addRun()
