@@ -406,3 +406,26 @@ func TestServeIOAnswersEverythingBeforeTheEndOfInput(t *testing.T) {
 		assert.Contains(t, got, want)
 	}
 }
+
+// What a result cut, its text and its structured content both say: a
+// harness may show the model either one.
+func TestExplainCutsAgree(t *testing.T) {
+	f := newFixture(t)
+	ref := f.record(t, "s1", true, "sh", "-c", `awk 'BEGIN{srand(7); for(i=1;i<=12;i++){s=""; for(j=0;j<200;j++) s=s sprintf("%c",97+int(rand()*26)); print "error: " s}; exit 2}'`)
+	const small = mcpserver.MinBudget
+	cs := f.connect(t, mcpserver.Options{Budget: small})
+	res, text, sc := call(t, cs, small, "explain", map[string]any{"ref": ref})
+	require.False(t, res.IsError, text)
+	var textCuts []string
+	for l := range strings.SplitSeq(text, "\n") {
+		if c, ok := strings.CutPrefix(l, "rac: cut: "); ok {
+			textCuts = append(textCuts, c)
+		}
+	}
+	require.NotEmpty(t, textCuts, "the test needs a cut result:\n%s", text)
+	var scCuts []string
+	for _, c := range sc["cut"].([]any) {
+		scCuts = append(scCuts, c.(string))
+	}
+	assert.Equal(t, textCuts, scCuts)
+}

@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/rac-cli/rac/internal/app"
+	"github.com/rac-cli/rac/internal/explain"
 	"github.com/rac-cli/rac/internal/outcome"
 	"github.com/rac-cli/rac/internal/termtext"
 	"github.com/rac-cli/rac/internal/units"
@@ -297,32 +298,82 @@ func (s *Server) explain(ctx context.Context, _ *mcp.CallToolRequest, in Explain
 	lines := rep.Lines
 	budget := int(s.o.Budget)
 	var res *mcp.CallToolResult
+	var j []byte
 	for k := len(lines); k >= 0; k-- {
 		rep.Lines = lines[:k]
-		j, err := rep.JSON()
-		if err != nil {
-			return nil, nil, s.toolError(err)
-		}
-		var tb strings.Builder
-		if err := rep.WriteText(&tb); err != nil {
-			return nil, nil, s.toolError(err)
-		}
-		text := tb.String()
-		for _, n := range c.notes {
-			text += "rac: " + n + "\n"
-		}
+		var cuts []string
 		if k < len(lines) {
-			text += fmt.Sprintf("rac: cut: budget: %d of the %d lines of the report shown\n", k, len(lines))
+			cuts = append(cuts, fmt.Sprintf("budget: %d of the %d lines of the report shown", k, len(lines)))
 		}
-		res = textResult(text)
-		res.StructuredContent = json.RawMessage(j)
+		if res, j, err = explainResult(rep, c.notes, cuts); err != nil {
+			return nil, nil, s.toolError(err)
+		}
 		if ResultSize(res) <= budget {
 			return res, nil, nil
 		}
 	}
 	// even the report without lines is too big: its text gives way
+	const textCut = "budget: the text ends here; the structured content has the report"
+	if j, err = withCuts(j, []string{textCut}); err != nil {
+		return nil, nil, s.toolError(err)
+	}
+	res.StructuredContent = json.RawMessage(j)
 	t := res.Content[0].(*mcp.TextContent)
-	room := max(0, budget-ResultSize(res)+len(t.Text)-64)
-	t.Text = cutString(t.Text, room) + "\nrac: cut: budget: the text ends here; the structured content has the report\n"
+	room := max(0, budget-ResultSize(res)+len(t.Text)-len(textCut)-64)
+	t.Text = cutString(t.Text, room) + "\nrac: cut: " + textCut + "\n"
 	return res, nil, nil
 }
+
+// explainResult is the report's text and structured content with the
+// same cuts in both: those the report's JSON made to fit (which its text
+// does not make, so the text names them) and cuts, the result's own.
+func explainResult(rep *explain.Report, notes, cuts []string) (*mcp.CallToolResult, []byte, error) {
+	j, err := rep.JSON()
+	if err != nil {
+		return nil, nil, err
+	}
+	if j, err = withCuts(j, cuts); err != nil {
+		return nil, nil, err
+	}
+	var v struct {
+		Cut []string `json:"cut"`
+	}
+	if err := json.Unmarshal(j, &v); err != nil {
+		return nil, nil, err
+	}
+	var tb strings.Builder
+	if err := rep.WriteText(&tb); err != nil {
+		return nil, nil, err
+	}
+	for _, n := range notes {
+		tb.WriteString("rac: " + n + "\n")
+	}
+	for _, c := range v.Cut {
+		tb.WriteString("rac: cut: " + c + "\n")
+	}
+	res := textResult(tb.String())
+	res.StructuredContent = json.RawMessage(j)
+	return res, j, nil
+}
+
+// withCuts adds cuts to the "cut" list of a report's JSON.
+func withCuts(j []byte, cuts []string) ([]byte, error) {
+	if len(cuts) == 0 {
+		return j, nil
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(j, &m); err != nil {
+		return nil, err
+	}
+	var have []string
+	if err := json.Unmarshal(m["cut"], &have); err != nil {
+		return nil, err
+	}
+	b, err := json.Marshal(append(have, cuts...))
+	if err != nil {
+		return nil, err
+	}
+	m["cut"] = b
+	return json.Marshal(m)
+}
+
