@@ -376,4 +376,3 @@ func withCuts(j []byte, cuts []string) ([]byte, error) {
 	m["cut"] = b
 	return json.Marshal(m)
 }
-
