@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
@@ -72,8 +74,8 @@ func (s *Server) run(ctx context.Context, _ *mcp.CallToolRequest, in RunIn) (*mc
 	case len(argv) == 0 || argv[0] == "":
 		return nil, RunOut{}, s.toolError(app.Usagef("missing command: give argv (the command and its arguments) or command (a shell command line)"))
 	}
-	if in.Cwd != "" && !filepath.IsAbs(in.Cwd) {
-		return nil, RunOut{}, s.toolError(app.Usagef("cwd must be an absolute path, not %q", cutString(in.Cwd, 200)))
+	if err := checkCwd(in.Cwd); err != nil {
+		return nil, RunOut{}, s.toolError(err)
 	}
 	timeout := in.TimeoutSeconds
 	switch {
@@ -121,6 +123,28 @@ func (s *Server) run(ctx context.Context, _ *mcp.CallToolRequest, in RunIn) (*mc
 	}
 	text, o := build(fit(len(out.Summary), int(s.o.Budget), false, build), false)
 	return textResult(text), o.(RunOut), nil
+}
+
+// checkCwd refuses a cwd the command could not run in, in words about
+// the cwd: starting rac there would fail as if rac's own executable were
+// missing (fork/exec .../rac: no such file or directory).
+func checkCwd(cwd string) error {
+	if cwd == "" {
+		return nil
+	}
+	if !filepath.IsAbs(cwd) {
+		return app.Usagef("cwd must be an absolute path, not %q", cutString(cwd, 200))
+	}
+	fi, err := os.Stat(cwd)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return app.Usagef("cwd %q does not exist", cutString(cwd, 200))
+	case err != nil:
+		return app.Usagef("cwd %q cannot be used: %v", cutString(cwd, 200), errors.Unwrap(err))
+	case !fi.IsDir():
+		return app.Usagef("cwd %q is not a directory", cutString(cwd, 200))
+	}
+	return nil
 }
 
 // startRac runs rac (run ...) in a process group of its own, so the whole

@@ -15,7 +15,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/rac-cli/rac/internal/app"
 	"github.com/rac-cli/rac/internal/mcpserver"
+	"github.com/rac-cli/rac/internal/runspec"
 	"github.com/rac-cli/rac/internal/store"
 )
 
@@ -122,6 +124,7 @@ func TestBadInputIsAToolError(t *testing.T) {
 	f.record(t, "s1", true, "sh", "-c", "echo a")
 	f.record(t, "s1", true, "sh", "-c", "echo b")
 	f.record(t, "s1", true, "true")
+	f.record(t, "s1", true, "sh", "-c", "echo o; echo e >&2")
 	cs := f.connect(t, mcpserver.Options{Budget: budget})
 	tests := []struct {
 		name, tool string
@@ -136,8 +139,10 @@ func TestBadInputIsAToolError(t *testing.T) {
 		{"traversal in session", "list", map[string]any{"session": "../x"}, "session"},
 		{"huge tail", "read", map[string]any{"ref": "s1/1", "tail": 1 << 40}, "huge range"},
 		{"two ranges", "read", map[string]any{"ref": "s1/1", "head": 1, "tail": 1}, "one of head, tail and lines"},
-		{"bad range", "read", map[string]any{"ref": "s1/1", "lines": "9:3"}, "invalid --lines"},
-		{"bad stream", "read", map[string]any{"ref": "s1/1", "stream": "fd3"}, "invalid --stream"},
+		{"bad range", "read", map[string]any{"ref": "s1/1", "lines": "9:3"}, `invalid lines "9:3": use A:B with line numbers from 1 (e.g. lines=120:160)`},
+		{"bad stream", "read", map[string]any{"ref": "s1/1", "stream": "fd3"}, `invalid stream "fd3"`},
+		{"both streams", "read", map[string]any{"ref": "s1/4", "lines": "1"}, "add stream=stdout or stream=stderr to lines"},
+		{"negative head", "read", map[string]any{"ref": "s1/1", "head": -1}, "head and tail take"},
 		{"missing ref", "read", map[string]any{}, "ref"},
 		{"empty grep", "grep", map[string]any{"text": "", "session": "s1"}, "empty text"},
 		{"huge context", "grep", map[string]any{"text": "a", "session": "s1", "context": 1000}, "context takes 0 to 10"},
@@ -147,6 +152,7 @@ func TestBadInputIsAToolError(t *testing.T) {
 			res, text, _ := call(t, cs, budget, tt.tool, tt.args)
 			assert.True(t, res.IsError, text)
 			assert.Contains(t, text, tt.want)
+			assert.NotContains(t, text, "--", "the tools' parameters, not rac's flags")
 		})
 	}
 	// the run tool is not there at all when mcp.run is off
@@ -347,6 +353,16 @@ func TestRun(t *testing.T) {
 		res, text, _ := call(t, cs, budget, "run", bad)
 		assert.True(t, res.IsError, "%v: %s", bad, text)
 	}
+	for cwd, want := range map[string]string{
+		"/no/such/dir":          `cwd "/no/such/dir" does not exist`,
+		filepath.Join(dir, "f"): "is not a directory",
+	} {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "f"), nil, 0o600))
+		res, text, _ := call(t, cs, budget, "run", map[string]any{"argv": []string{"true"}, "cwd": cwd, "session": "r1"})
+		assert.True(t, res.IsError, text)
+		assert.Contains(t, text, want)
+		assert.NotContains(t, text, "cannot start rac", "the cwd is at fault, not rac's executable")
+	}
 	res, text, sc = call(t, cs, budget, "run", map[string]any{"argv": []string{"/no/such/command"}, "session": "r1"})
 	require.False(t, res.IsError, text)
 	assert.Equal(t, float64(127), sc["result"].(map[string]any)["exit_code"])
@@ -428,4 +444,26 @@ func TestExplainCutsAgree(t *testing.T) {
 		scCuts = append(scCuts, c.(string))
 	}
 	assert.Equal(t, textCuts, scCuts)
+}
+
+// A recording still running says how to see the rest in the tool's words.
+func TestReadOfARunningRecordingSaysHowToSeeTheRest(t *testing.T) {
+	f := newFixture(t)
+	ready := filepath.Join(t.TempDir(), "ready")
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		null, _ := os.Open(os.DevNull)
+		defer null.Close()
+		_, _ = f.app("s1").Run(ctx, app.RunRequest{Argv: []string{"sh", "-c", "echo hello; echo yes > " + ready + "; sleep 300"},
+			Stdin: null, Announce: runspec.AnnounceNone, Mode: "pipe", Summary: true, SummaryHead: 1, SummaryTail: 1,
+			DrainTimeout: time.Second, KillAfter: time.Second})
+	}()
+	defer func() { cancel(); <-done }()
+	waitFile(t, ready)
+	cs := f.connect(t, mcpserver.Options{Budget: budget})
+	_, text, _ := call(t, cs, budget, "read", map[string]any{"ref": "s1/1"})
+	assert.Contains(t, text, "is still running; this is its output so far (read it again later for the rest)")
+	assert.NotContains(t, text, "--follow")
 }
