@@ -121,7 +121,7 @@ func (s *Server) read(ctx context.Context, _ *mcp.CallToolRequest, in ReadIn) (*
 		return nil
 	})
 	if err != nil {
-		return nil, ReadOut{}, s.toolError(err)
+		return nil, ReadOut{}, s.toolError(s.elsewhereErr(c, err))
 	}
 	total := len(lines)
 	build := func(k int, fromFront bool) (string, any) {

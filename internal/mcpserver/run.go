@@ -87,7 +87,7 @@ func (s *Server) run(ctx context.Context, _ *mcp.CallToolRequest, in RunIn) (*mc
 	name := in.Session
 	if name == "" {
 		var err error
-		if name, err = s.defaultSession(); err != nil {
+		if name, _, err = s.defaultSession(); err != nil {
 			return nil, RunOut{}, s.toolError(err)
 		}
 	}

@@ -467,3 +467,22 @@ func TestReadOfARunningRecordingSaysHowToSeeTheRest(t *testing.T) {
 	assert.Contains(t, text, "is still running; this is its output so far (read it again later for the rest)")
 	assert.NotContains(t, text, "--follow")
 }
+
+// A client with no harness hook gets its own process's session: empty,
+// so the result says where the recordings are.
+func TestAGuessedSessionSaysWhereRecordingsAre(t *testing.T) {
+	f := newFixture(t)
+	f.record(t, "claude-elsewhere", true, "echo", "hi")
+	cs := f.connect(t, mcpserver.Options{Budget: budget})
+	_, text, sc := call(t, cs, budget, "list", nil)
+	assert.Contains(t, text, "0 recordings in")
+	assert.Contains(t, text, "recordings are in other sessions (most recent first: claude-elsewhere)")
+	assert.Contains(t, text, "all_sessions=true")
+	assert.Contains(t, fmt.Sprint(sc["notes"]), "claude-elsewhere")
+	res, text, _ := call(t, cs, budget, "read", map[string]any{"ref": "last"})
+	assert.True(t, res.IsError, text)
+	assert.Contains(t, text, "claude-elsewhere")
+	// a session named: no such note
+	_, text, _ = call(t, cs, budget, "list", map[string]any{"session": "claude-elsewhere"})
+	assert.NotContains(t, text, "other sessions")
+}

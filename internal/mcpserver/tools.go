@@ -108,9 +108,12 @@ func (s *Server) list(ctx context.Context, _ *mcp.CallToolRequest, in ListIn) (*
 	}
 	res, err := c.List(ctx, app.Scope{Session: in.Session, All: in.AllSessions})
 	if err != nil {
-		return nil, ListOut{}, s.toolError(err)
+		return nil, ListOut{}, s.toolError(s.elsewhereErr(c, err))
 	}
 	all := res.Entries
+	if len(all) == 0 {
+		c.noteElsewhere(s)
+	}
 	// newest first: by start across sessions, by number within one
 	slices.Reverse(all)
 	slices.SortStableFunc(all, func(a, b app.ListEntry) int { return b.StartedAt.Compare(a.StartedAt) })
@@ -222,7 +225,10 @@ func (s *Server) grep(ctx context.Context, _ *mcp.CallToolRequest, in GrepIn) (*
 		return nil
 	})
 	if err != nil {
-		return nil, GrepOut{}, s.toolError(err)
+		return nil, GrepOut{}, s.toolError(s.elsewhereErr(c, err))
+	}
+	if total == 0 {
+		c.noteElsewhere(s)
 	}
 	build := func(k int, _ bool) (string, any) {
 		out := GrepOut{Hits: hits[:k], Total: total, Cut: []string{}, Notes: append([]string{}, c.notes...)}
@@ -293,7 +299,7 @@ func (s *Server) explain(ctx context.Context, _ *mcp.CallToolRequest, in Explain
 	}
 	rep, err := c.Explain(ctx, in.Ref)
 	if err != nil {
-		return nil, nil, s.toolError(err)
+		return nil, nil, s.toolError(s.elsewhereErr(c, err))
 	}
 	lines := rep.Lines
 	budget := int(s.o.Budget)
