@@ -13,6 +13,9 @@ import (
 type runOptions struct {
 	c     *cli
 	quiet bool
+	// stopIsCancel is rac mcp's run tool's: a SIGTERM is its client
+	// cancelling the call
+	stopIsCancel bool
 }
 
 func newRunCmd(c *cli) *cobra.Command {
@@ -52,6 +55,8 @@ CMD cannot be executed, 127 when it is not found. Durations take a unit:
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "print no rac: lines (same as --announce none)")
 	f.Bool("strict-config", false, "refuse to run CMD when a setting or the config file is bad (RAC_STRICT_CONFIG=1), instead of a warning and the defaults")
 	bindSettings(f, "run.summary", "run.summary_head", "run.summary_tail", "run.json", "redact.enabled")
+	f.BoolVar(&o.stopIsCancel, "stop-is-cancel", false, "a SIGTERM, SIGHUP or SIGINT to rac is its caller cancelling the run: CMD killed by it ends cancelled (rac mcp's run tool)")
+	_ = f.MarkHidden("stop-is-cancel")
 	return cmd
 }
 
@@ -64,6 +69,7 @@ func (o *runOptions) run(cmd *cobra.Command, args []string) error {
 	req.Stdin, req.Stdout, req.Stderr = c.streams.InFile, c.streams.OutFile, c.streams.ErrFile
 	req.OutErrShared = c.streams.OutErrShared
 	req.Signals = c.sigs
+	req.StopIsCancel = o.stopIsCancel
 	req.OnStart = func(ref string) { c.p.Infof("recording %s", ref) }
 	req.OnExit = func(e app.CommandEnded) {
 		if e.StartErr != "" {

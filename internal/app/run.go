@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 	"unicode/utf8"
@@ -48,6 +49,10 @@ type RunRequest struct {
 	Signals                  *Signals
 	Summary                  bool
 	SummaryHead, SummaryTail int
+	// StopIsCancel: a SIGTERM, SIGHUP or SIGINT that reaches rac is its
+	// caller cancelling the run (the MCP run tool), so a command that
+	// dies of it ends cancelled rather than signaled.
+	StopIsCancel bool
 	// OnStart is called with the reference before the command starts,
 	// when the start line is to be printed.
 	OnStart func(ref string)
@@ -244,8 +249,12 @@ func (a *App) Run(ctx context.Context, req RunRequest) (RunResult, error) {
 	}
 	sum := a.summaryTees(req, plan)
 	started := a.env.Now()
-	out := a.capture(ctx, req, plan, rec, sigs, sum)
+	var stopped atomic.Bool
+	out := a.capture(ctx, req, plan, rec, sigs, sum, &stopped)
 	sum.close()
+	if req.StopIsCancel && stopped.Load() && out.Status == StatusSignaled {
+		out.Status = StatusCancelled
+	}
 	if out.Status == StatusFailedToStart {
 		out.Notes = append(out.Notes, out.StartErr.Error())
 	}
@@ -387,7 +396,8 @@ func (a *App) runRecording(req RunRequest, p runPlan) *Recording {
 
 // capture runs the command, its output feeding rec (nil: unrecorded) and
 // the summary's collectors.
-func (a *App) capture(ctx context.Context, req RunRequest, p runPlan, rec *Recording, sigs *Signals, sum *summaryTees) capture.Outcome {
+// stopped is set when a stop signal reached rac.
+func (a *App) capture(ctx context.Context, req RunRequest, p runPlan, rec *Recording, sigs *Signals, sum *summaryTees, stopped *atomic.Bool) capture.Outcome {
 	o := capture.RunOptions{
 		Argv: req.Argv, Env: childEnv(a.env.Environ(), rec),
 		Stdin: req.Stdin, Stdout: req.Stdout, Stderr: req.Stderr,
@@ -395,12 +405,15 @@ func (a *App) capture(ctx context.Context, req RunRequest, p runPlan, rec *Recor
 		Warn: func(m string) { a.Warn(p.red.String(m)) }, Now: a.env.Now,
 		Tee: sum.tee, NoForward: req.Summary,
 		Mode: p.lay.mode, Combined: p.lay.combined, SignalSettle: req.SignalSettle, Signals: sigs.s,
-		OnStopping: func(syscall.Signal) {},
+		OnStopping: func(syscall.Signal) { stopped.Store(true) },
 	}
 	reds := &streamRedactors{red: p.red, oneWorker: p.lay.mode == runspec.ModePTY}
 	if rec != nil {
 		o.Rec, reds = rec.w, rec.reds
-		o.OnStopping = func(sig syscall.Signal) { rec.Stopping(unix.SignalName(sig)) }
+		o.OnStopping = func(sig syscall.Signal) {
+			stopped.Store(true)
+			rec.Stopping(unix.SignalName(sig))
+		}
 	}
 	if a.set.RedactEnabled {
 		o.Filter = reds.filter

@@ -20,6 +20,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -109,21 +110,26 @@ func (s *Server) MCP() *mcp.Server { return s.srv }
 func (s *Server) Serve(ctx context.Context, t mcp.Transport) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	stopped := make(chan struct{})
 	go func() {
 		// at once, not after the calls under way have returned: they
 		// wait for the commands
 		<-ctx.Done()
-		s.groups.killAll()
+		s.groups.stopAll(cancelGrace + time.Second)
+		close(stopped)
 	}()
 	err := s.srv.Run(ctx, t)
+	cancel()
+	<-stopped // the runs have ended, or their groups are killed
 	if errors.Is(err, context.Canceled) {
 		return nil
 	}
 	return err
 }
 
-// Close kills the process groups of run calls still under way.
-func (s *Server) Close() { s.groups.killAll() }
+// Close stops the run calls still under way (SIGTERM, and SIGKILL to
+// their groups after a grace) and returns once they have ended.
+func (s *Server) Close() { s.groups.stopAll(cancelGrace + time.Second) }
 
 // callApp is the App of one call, whose notes and warnings it collects.
 type callApp struct {
@@ -285,5 +291,7 @@ func (s *Server) ServeIO(ctx context.Context, r io.Reader, w io.Writer) error {
 	lw := &lockedWriter{w: w}
 	pr, pw := io.Pipe()
 	go filterFrames(r, pw, lw)
-	return s.Serve(ctx, drainTransport{&mcp.IOTransport{Reader: pr, Writer: lw, MaxLineLength: MaxFrame + 2}})
+	// at the end of input the client has gone: the runs under way are
+	// cancelled, and their answers (cancelled) are still written
+	return s.Serve(ctx, drainTransport{Transport: &mcp.IOTransport{Reader: pr, Writer: lw, MaxLineLength: MaxFrame + 2}, atEOF: s.groups.cancelAll})
 }

@@ -3,6 +3,7 @@ package mcpserver_test
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -485,4 +486,45 @@ func TestAGuessedSessionSaysWhereRecordingsAre(t *testing.T) {
 	// a session named: no such note
 	_, text, _ = call(t, cs, budget, "list", map[string]any{"session": "claude-elsewhere"})
 	assert.NotContains(t, text, "other sessions")
+}
+
+// A client that closes its input (how an MCP client over stdio shuts the
+// server down) ends a run under way at once, not at its timeout, and the
+// recording reads as cancelled.
+func TestClosingInputCancelsARun(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("reads /proc")
+	}
+	f := newFixture(t)
+	pidfile := filepath.Join(t.TempDir(), "pid")
+	in := strings.Join([]string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"run","arguments":{"command":"echo started; echo $$ > ` + pidfile + `; exec sleep 3000","session":"c1","timeout_seconds":3600}}}`,
+	}, "\n") + "\n"
+	pr, pw := io.Pipe()
+	var out strings.Builder
+	srv := mcpserver.New(mcpserver.Options{App: f.app(""), Rac: []string{os.Args[0]}, Budget: budget, Run: true})
+	done := make(chan error, 1)
+	go func() { done <- srv.ServeIO(context.Background(), pr, &out) }()
+	_, err := io.WriteString(pw, in)
+	require.NoError(t, err)
+	pid := waitFile(t, pidfile)
+	require.NoError(t, pw.Close())
+	select {
+	case err := <-done:
+		require.NoError(t, err)
+	case <-time.After(time.Minute):
+		t.Fatal("the run went on after the client closed its input")
+	}
+	waitGone(t, pid)
+	assert.Contains(t, out.String(), `"id":2`, "the run's answer is still written")
+	assert.Contains(t, out.String(), "cancelled")
+	cs := f.connect(t, mcpserver.Options{Budget: budget})
+	_, text, sc := call(t, cs, budget, "list", map[string]any{"session": "c1"})
+	require.Len(t, sc["entries"], 1, text)
+	assert.Equal(t, "cancelled", sc["entries"].([]any)[0].(map[string]any)["status"], text)
+	assert.Contains(t, text, "cancelled")
+	_, text, _ = call(t, cs, budget, "explain", map[string]any{"ref": "c1/1"})
+	assert.Contains(t, text, "cancelled after")
 }

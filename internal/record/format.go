@@ -72,6 +72,10 @@ const (
 	StatusTimedOut      = "timed_out"
 	StatusFailedToStart = "failed_to_start"
 	StatusIncomplete    = "incomplete"
+	// StatusCancelled: whoever started rac cancelled the run (the MCP
+	// run tool's client cancelled the call or went away), and the
+	// command died of the signal rac passed on (the footer's signal).
+	StatusCancelled = "cancelled"
 )
 
 var streamIDs = map[string]byte{Stdout: 1, Stderr: 2, Combined: 3}
