@@ -35,7 +35,7 @@ type RunIn struct {
 // RunOut is the run tool's structured result.
 type RunOut struct {
 	Ref     *string      `json:"ref" jsonschema:"the recording's reference for read, grep and explain; null when it was not recorded"`
-	Summary []string     `json:"summary" jsonschema:"the compact summary: the command, its outcome, the first and last lines of each stream"`
+	Summary []string     `json:"summary" jsonschema:"the compact summary: the command, its outcome, for a failure whose output was cut the cause lines explain finds (stream:line: text), the first and last lines of each stream, how to read more"`
 	Result  *app.RunView `json:"result" jsonschema:"the shape of rac run --json: status, exit code, signal, duration, bytes and lines per stream"`
 	Cut     []string     `json:"cut" jsonschema:"every cut this result made, empty when none"`
 	Notes   []string     `json:"notes" jsonschema:"rac's own messages about the run"`
@@ -61,7 +61,7 @@ func (s *Server) addRun() {
 		Name:  "run",
 		Title: "Run and record a command",
 		Description: "Run a command (argv, or a shell command line), record its full output with rac and return a compact summary: " +
-			"its outcome, the first and last lines of each stream, and the reference to read, grep or explain the rest. " +
+			"its outcome, for a failure the lines most likely to be its cause, the first and last lines of each stream, and the reference to read, grep or explain the rest. " +
 			"stdin is empty; the command gets its own process group, stopped at the timeout and when this server exits, " +
 			"and whatever it leaves running is killed when the call returns.",
 		Annotations: &mcp.ToolAnnotations{DestructiveHint: new(true), OpenWorldHint: new(true)},
@@ -113,6 +113,10 @@ func (s *Server) run(ctx context.Context, _ *mcp.CallToolRequest, in RunIn) (*mc
 		return nil, RunOut{}, s.toolError(err)
 	}
 	for i, l := range out.Summary {
+		if strings.HasPrefix(l, "rac: more: ") && out.Ref != nil {
+			// the tools' calls, not rac's command line
+			l = app.SummaryMore(*out.Ref, out.Result.Cause, true)
+		}
 		out.Summary[i] = s.base().RedactString(l)
 	}
 	build := func(k int, _ bool) (string, any) {

@@ -528,3 +528,18 @@ func TestClosingInputCancelsARun(t *testing.T) {
 	_, text, _ = call(t, cs, budget, "explain", map[string]any{"ref": "c1/1"})
 	assert.Contains(t, text, "cancelled after")
 }
+
+// run's summary of a failure carries the cause, and says how to read
+// around it in the tools' calls.
+func TestRunCarriesTheCause(t *testing.T) {
+	f := newFixture(t)
+	cs := f.connect(t, mcpserver.Options{Budget: budget, Run: true})
+	res, text, sc := call(t, cs, budget, "run", map[string]any{"command": `seq 1 1500; echo "src/parser.c:217:14: error: 'tok' undeclared"; seq 1502 3000; exit 2`, "session": "c1"})
+	require.False(t, res.IsError, text)
+	assert.Contains(t, text, "cause (1 of 1 matching lines):\n  stdout:1501: src/parser.c:217:14: error: 'tok' undeclared\n")
+	assert.Contains(t, text, "rac: more: read ref=c1/0001-sh stream=stdout lines=1491:1511 (around the cause); explain ref=c1/0001-sh\nrac: ref c1/0001-sh\n")
+	assert.NotContains(t, text, "rac out read", "the tools' calls, not rac's command line")
+	assert.Equal(t, map[string]any{"stream": "stdout", "line": float64(1501)}, sc["result"].(map[string]any)["cause"])
+	_, text, _ = call(t, cs, budget, "read", map[string]any{"ref": "c1/1", "stream": "stdout", "lines": "1491:1511"})
+	assert.Contains(t, text, "1501: src/parser.c:217:14: error: 'tok' undeclared")
+}
