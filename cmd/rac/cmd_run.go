@@ -30,8 +30,9 @@ they arrive, while recording both into the current session ('rac session'
 names it; --session or RAC_SESSION=NAME picks one, which two terminals can
 share). Everything from CMD on belongs to CMD, flags too.
 
-rac names the recording on stderr: "rac: recording SESSION/NAME" first and
-"rac: ref SESSION/NAME" last; paste it into 'rac out read' from any shell.
+rac names the recording on stderr: "rac: recording SESSION/NAME (cut? rac
+out explain SESSION/NAME)" first and "rac: ref SESSION/NAME" last; paste
+it into 'rac out read' from any shell.
 By default (--announce auto) it prints both lines when no terminal shows
 the run (neither stdout nor stderr is one: scripts, CI, agents), and at a
 terminal only the last line, only when CMD failed or its recording was cut.
@@ -70,7 +71,7 @@ func (o *runOptions) run(cmd *cobra.Command, args []string) error {
 	req.OutErrShared = c.streams.OutErrShared
 	req.Signals = c.sigs
 	req.StopIsCancel = o.stopIsCancel
-	req.OnStart = func(ref string) { c.p.Infof("recording %s", ref) }
+	req.OnStart = func(ref string) { c.p.Infof("%s", app.StartLine(ref)) }
 	req.OnExit = func(e app.CommandEnded) {
 		if e.StartErr != "" {
 			// before the ref line, which stays the last line rac writes

@@ -295,6 +295,16 @@ func (a *App) Run(ctx context.Context, req RunRequest) (RunResult, error) {
 	return res, nil
 }
 
+// StartLine is rac run's first line without its "rac: " prefix: the
+// reference, and what to do when the output is cut. A harness that cuts
+// a long result keeps the start of it (Claude Code keeps the first 30,000
+// characters of a result, a failure's first 5 KB), so this line is the
+// one rac line most likely to reach the model, and it must say how to
+// find the cause within itself.
+func StartLine(ref string) string {
+	return "recording " + ref + " (cut? rac out explain " + ref + ")"
+}
+
 // announceStart hands the reference to the front end's start line, when
 // the announce setting asks for one, then says the recording's warnings.
 func (a *App) announceStart(req RunRequest, announce runspec.Announce, rec *Recording) {
