@@ -69,29 +69,38 @@ func (s *Server) addRun() {
 	}, structured(s.run))
 }
 
-func (s *Server) run(ctx context.Context, _ *mcp.CallToolRequest, in RunIn) (*mcp.CallToolResult, RunOut, error) {
-	argv := in.Argv
+// checkRun checks a run's arguments: the command to run (argv, or
+// command through sh -c), its cwd and its timeout in seconds.
+func checkRun(in RunIn) (argv []string, timeout int, err error) {
+	argv = in.Argv
 	switch {
 	case len(argv) > 0 && in.Command != "":
-		return nil, RunOut{}, s.toolError(app.Usagef("give argv or command, not both"))
+		return nil, 0, app.Usagef("give argv or command, not both")
 	case in.Command != "":
 		argv = []string{"sh", "-c", in.Command}
 	case len(argv) == 0 || argv[0] == "":
-		return nil, RunOut{}, s.toolError(app.Usagef("missing command: give argv (the command and its arguments) or command (a shell command line)"))
+		return nil, 0, app.Usagef("missing command: give argv (the command and its arguments) or command (a shell command line)")
 	}
 	if err := checkCwd(in.Cwd); err != nil {
-		return nil, RunOut{}, s.toolError(err)
+		return nil, 0, err
 	}
-	timeout := in.TimeoutSeconds
+	timeout = in.TimeoutSeconds
 	switch {
 	case timeout < 0 || timeout > maxRunTimeout:
-		return nil, RunOut{}, s.toolError(app.Usagef("timeout_seconds takes 1 to %d", maxRunTimeout))
+		return nil, 0, app.Usagef("timeout_seconds takes 1 to %d", maxRunTimeout)
 	case timeout == 0:
 		timeout = defaultRunTimeout
 	}
+	return argv, timeout, nil
+}
+
+func (s *Server) run(ctx context.Context, _ *mcp.CallToolRequest, in RunIn) (*mcp.CallToolResult, RunOut, error) {
+	argv, timeout, err := checkRun(in)
+	if err != nil {
+		return nil, RunOut{}, s.toolError(err)
+	}
 	name := in.Session
 	if name == "" {
-		var err error
 		if name, _, err = s.defaultSession(); err != nil {
 			return nil, RunOut{}, s.toolError(err)
 		}
