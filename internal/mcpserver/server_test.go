@@ -543,3 +543,35 @@ func TestRunCarriesTheCause(t *testing.T) {
 	_, text, _ = call(t, cs, budget, "read", map[string]any{"ref": "c1/1", "stream": "stdout", "lines": "1491:1511"})
 	assert.Contains(t, text, "1501: src/parser.c:217:14: error: 'tok' undeclared")
 }
+
+// A client that cancels a run call (notifications/cancelled) and stays
+// connected ends the command too, and the recording reads cancelled.
+func TestCancellingARunCall(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("reads /proc")
+	}
+	f := newFixture(t)
+	cs := f.connect(t, mcpserver.Options{Budget: budget, Run: true})
+	pidfile := filepath.Join(t.TempDir(), "pid")
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_, _ = cs.CallTool(ctx, &mcp.CallToolParams{Name: "run", Arguments: map[string]any{"command": "echo $$ > " + pidfile + "; exec sleep 3000", "session": "k1"}})
+	}()
+	pid := waitFile(t, pidfile)
+	cancel()
+	<-done
+	waitGone(t, pid)
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		_, text, sc := call(t, cs, budget, "list", map[string]any{"session": "k1"})
+		entries, _ := sc["entries"].([]any)
+		if len(entries) == 1 && entries[0].(map[string]any)["status"] != "running" {
+			assert.Equal(t, "cancelled", entries[0].(map[string]any)["status"], text)
+			break
+		}
+		require.True(t, time.Now().Before(deadline), "the cancelled run never ended: %s", text)
+		time.Sleep(20 * time.Millisecond)
+	}
+}
