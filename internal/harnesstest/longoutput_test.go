@@ -172,3 +172,30 @@ func TestGeminiLongOutput(t *testing.T) {
 	require.NoError(t, w.gemini(bin, m, nil).Err)
 	checkLong(t, "Gemini CLI", results(t, m, 3), false, false)
 }
+
+// Commands in a pipeline or a substitution under an agent write into the
+// pipe the same bytes as without rac: with agent-init claude's functions
+// (git is wrapped), git log | head, git log | grep and $(git log) give the
+// model what command git gives it, but for rac's own lines on stderr.
+func TestClaudePipelinesKeepTheirBytes(t *testing.T) {
+	bin := need(t, "claude")
+	w := newWorld(t)
+	w.agentInit("claude", "--user")
+	cmds := []string{
+		"git log --format=%H%n%s%n%b | head -2",
+		"git log --format=%s | grep first",
+		`echo "$(git log --format=%H:%s)" | od -c`,
+	}
+	var steps []Step
+	for _, c := range cmds {
+		steps = append(steps, Shell(c), Shell(strings.ReplaceAll(c, "git log", "command git log")))
+	}
+	m := newMock(t, anthropic{}, append(steps, Say("done"))...)
+	require.NoError(t, w.claude(bin, m, nil).Err)
+	rs := results(t, m, 2*len(cmds))
+	for i, c := range cmds {
+		with, without := rs[2*i], rs[2*i+1]
+		assert.Contains(t, with.Output, "rac: recording ", "%s: git was not wrapped (the test tests nothing)", c)
+		assert.Equal(t, without.Output, withoutRacLines(with.Output), "%s: the pipe got other bytes with rac", c)
+	}
+}
