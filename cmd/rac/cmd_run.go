@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -86,6 +87,23 @@ func (o *runOptions) run(cmd *cobra.Command, args []string) error {
 	}
 	for _, l := range res.Summary {
 		fmt.Fprintln(c.streams.Out, ui.EscapeLine(l))
+	}
+	if e := res.AgentEnd; e != nil {
+		// run.agent_view held the middle back: what was left out, the
+		// cause, then the tail of each stream, as the command wrote it
+		for _, l := range e.Lines {
+			c.p.Infof("%s", l)
+		}
+		for _, t := range e.Tails {
+			w := c.streams.Out
+			if t.Stream == "stderr" {
+				w = c.streams.Err
+			}
+			_, _ = w.Write(t.Bytes)
+		}
+		if n := len(e.Tails); n > 0 && len(e.Tails[n-1].Bytes) > 0 && !bytes.HasSuffix(e.Tails[n-1].Bytes, []byte("\n")) {
+			c.p.SetMidLine(true)
+		}
 	}
 	if r.JSON.V {
 		_ = ui.JSONLine(errw, res.View())

@@ -49,6 +49,8 @@ type RunRequest struct {
 	Signals                  *Signals
 	Summary                  bool
 	SummaryHead, SummaryTail int
+	// AgentView is run.agent_view (AgentViewPlan decides auto).
+	AgentView runspec.AgentView
 	// StopIsCancel: a SIGTERM, SIGHUP or SIGINT that reaches rac is its
 	// caller cancelling the run (the MCP run tool), so a command that
 	// dies of it ends cancelled rather than signaled.
@@ -86,7 +88,10 @@ type RunResult struct {
 	Summary []string
 	// Cause is the most likely cause line the summary shows, nil when it
 	// shows none.
-	Cause    *RunCause
+	Cause *RunCause
+	// AgentEnd is what ends an output run.agent_view shaped, nil when it
+	// held nothing back.
+	AgentEnd *AgentEnd
 	Duration time.Duration
 	// Notes are the outcome's notes, redacted.
 	Notes []string
@@ -260,6 +265,7 @@ func (a *App) Run(ctx context.Context, req RunRequest) (RunResult, error) {
 		res.Ref, res.Session, res.Name = rec.Ref(), rec.Session(), rec.Name()
 		a.announceStart(req, plan.announce, rec)
 	}
+	plan.view = a.newAgentView(req, plan)
 	sum := a.summaryTees(req, plan)
 	started := a.env.Now()
 	var stopped atomic.Bool
@@ -292,6 +298,7 @@ func (a *App) Run(ctx context.Context, req RunRequest) (RunResult, error) {
 	if req.Summary {
 		res.Summary, res.Cause = a.summary(context.WithoutCancel(ctx), req, plan.lay, outcome, sum.collectors, rec)
 	}
+	res.AgentEnd = a.agentEnd(context.WithoutCancel(ctx), plan.view, outcome, rec)
 	return res, nil
 }
 
@@ -349,6 +356,7 @@ type runPlan struct {
 	unrecorded bool
 	red        *redact.Redactor
 	announce   runspec.Announce
+	view       *agentView // run.agent_view's shaping; nil: none
 }
 
 func (a *App) planRun(req RunRequest) (runPlan, error) {
@@ -422,7 +430,7 @@ func (a *App) capture(ctx context.Context, req RunRequest, p runPlan, rec *Recor
 		Stdin: req.Stdin, Stdout: req.Stdout, Stderr: req.Stderr,
 		Timeout: req.Timeout, KillAfter: req.KillAfter, DrainTimeout: req.DrainTimeout,
 		Warn: func(m string) { a.Warn(p.red.String(m)) }, Now: a.env.Now,
-		Tee: sum.tee, NoForward: req.Summary,
+		Tee: sum.tee, NoForward: req.Summary, Shape: p.view.shape(),
 		Mode: p.lay.mode, Combined: p.lay.combined, SignalSettle: req.SignalSettle, Signals: sigs.s,
 		OnStopping: func(syscall.Signal) { stopped.Store(true) },
 	}

@@ -64,8 +64,8 @@ func checkLong(t *testing.T, harness string, rs []ToolResult, hook, mcp bool) {
 	}
 	rows := []longRow{row("without rac", rs[0])}
 	assert.NotContains(t, rs[0].Output, causeLine, "%s now keeps the middle of a long failure: update docs/agents.md", harness)
-	// rac cannot tell yet that its stdout is what the harness captures
-	// (run.agent_view is not built): the start line's hint must do
+	// the start line's hint, and with run.agent_view (rac's stdout is the
+	// file the harness captures) the cause and the reference at the end
 	starts := []struct {
 		how string
 		r   ToolResult
@@ -93,6 +93,9 @@ func checkLong(t *testing.T, harness string, rs []ToolResult, hook, mcp bool) {
 		sess, name := refOf(t, c.r.Output)
 		ref := sess + "/" + name
 		assert.Contains(t, c.r.Output, "rac: recording "+ref+" (cut? rac out explain "+ref+")", "%s: the start line's hint", c.how)
+		assert.Contains(t, c.r.Output, causeLine, "%s: the cause in the first result (run.agent_view)", c.how)
+		assert.Contains(t, c.r.Output, "rac: ref "+ref, "%s: the end line in the first result (run.agent_view)", c.how)
+		assert.Contains(t, c.r.Output, "not shown, kept for the harness's window: rac out read "+ref, "%s: what was held back", c.how)
 	}
 	for _, c := range causes {
 		rows = append(rows, row(c.how, c.r))
@@ -125,18 +128,21 @@ func TestClaudeLongOutput(t *testing.T) {
 		mcpCall("run", map[string]any{"command": "./build.sh"}),
 		// the same output, passing: no invented cause
 		Shell("BUILD_EXIT=0 rac run --summary -- ./build.sh"),
+		Shell("BUILD_EXIT=0 rac run -- ./build.sh"),
 		// a passing output within the window: the same bytes but rac's lines
 		Shell("seq 1 2000"),
 		Shell("rac run -- seq 1 2000"),
 		Say("done"))
 	h := w.claude(bin, m, []string{"RAC_MCP_RUN=true"})
 	require.NoError(t, h.Err)
-	rs := results(t, m, 8)
+	rs := results(t, m, 9)
 	checkLong(t, "Claude Code", rs[:5], true, true)
-	assert.NotContains(t, rs[5].Output, "cause (", "a passing run got a cause")
-	assert.NotContains(t, rs[5].Output, "rac: more:")
-	assert.Regexp(t, refLine, rs[5].Output)
-	assert.Equal(t, rs[6].Output, withoutRacLines(rs[7].Output), "a passing output within the window is not the same as without rac")
+	for _, r := range rs[5:7] {
+		assert.NotContains(t, r.Output, "cause (", "a passing run got a cause")
+		assert.NotContains(t, r.Output, "rac: more:")
+		assert.Regexp(t, refLine, r.Output)
+	}
+	assert.Equal(t, rs[7].Output, withoutRacLines(rs[8].Output), "a passing output within the window is not the same as without rac")
 }
 
 // Codex keeps about 10,000 characters of a result for a model it does not
