@@ -65,6 +65,7 @@ type ptyRun struct {
 	orig   *unix.Termios // its modes when rac started
 	master *os.File
 	mfd    int       // master's descriptor, valid while master is open
+	slave  string    // the pty's name (/dev/pts/N)
 	wake   *wakePipe // ends the output copier
 
 	// the pty's modes as rac last saw them (nil: not followed), and
@@ -73,6 +74,8 @@ type ptyRun struct {
 	modesMu  sync.Mutex
 	seen     *unix.Termios
 	mirrored bool
+	// modesChanged wakes the key lender when the followed modes change
+	modesChanged chan struct{}
 
 	stopping stopNotice
 
@@ -90,7 +93,7 @@ func runPTY(o RunOptions) Outcome {
 	if err != nil {
 		return failedToStart(out, err, startErrCode(err))
 	}
-	r := &ptyRun{o: o, term: -1, stopping: stopNotice{fn: o.OnStopping}}
+	r := &ptyRun{o: o, term: -1, stopping: stopNotice{fn: o.OnStopping}, modesChanged: make(chan struct{}, 1)}
 	onPTY, fwd := r.connect()
 	sigs, stop := caughtFor(r.o, true)
 	defer stop()
@@ -198,12 +201,15 @@ func (r *ptyRun) run(sigs chan os.Signal, fwd *os.File) bool {
 		defer close(outDone)
 		r.copyOut(st, fwd)
 	}()
+	quit, lent := r.startLending(r.o.Stdin)
 
 	sup := &supervisor{
 		proc: r.proc, relay: r.relay,
 		timeout: r.o.Timeout, killAfter: r.o.KillAfter, timer: r.o.timer, stopping: &r.stopping,
 	}
 	timedOut := sup.run(sigs)
+	close(quit)
+	<-lent
 
 	r.drain(outDone)
 	// the modes the command left on the pty, set after its last output
@@ -264,7 +270,7 @@ func (r *ptyRun) openPTY() (*os.File, error) {
 		return nil, err
 	}
 	// r.master.Fd() must never be called: it makes the file blocking
-	r.master, r.mfd = os.NewFile(uintptr(fd), "/dev/ptmx"), fd
+	r.master, r.mfd, r.slave = os.NewFile(uintptr(fd), "/dev/ptmx"), fd, tty.Name()
 	if r.wake, err = newWakePipe(); err != nil {
 		r.master.Close()
 		tty.Close()
@@ -514,5 +520,9 @@ func (r *ptyRun) followModes() {
 	}
 	if setTermios(r.term, t) == nil {
 		r.seen, r.mirrored = t, true
+		select {
+		case r.modesChanged <- struct{}{}:
+		default:
+		}
 	}
 }
