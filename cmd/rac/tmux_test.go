@@ -91,6 +91,8 @@ func TestTmux(t *testing.T) {
 		{"StdoutStderrOrder", tmuxOrder},
 		{"AgentGetsPipes", tmuxAgent},
 		{"TypeAhead", tmuxTypeAhead},
+		{"PagerCtrlZ", tmuxPagerCtrlZ},
+		{"Tig", tmuxTig},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -1119,30 +1121,109 @@ func tmuxAgent(t *testing.T, s *tmuxSuite) {
 
 // 12. A line typed while a command runs that does not read it is run by
 // the shell after the command, as without rac: a person types the next
-// command while a build runs.
+// command while git runs. In bash, zsh and fish, with git status, git log
+// (its pager quit with q, the next line typed right after the q), git
+// clone --progress and a progress bar (typeAhead in shell_tmux_test.go;
+// TestShellTmux checks the shell-init functions the same way).
 func tmuxTypeAhead(t *testing.T, s *tmuxSuite) {
-	if os.Getenv("RAC_TMUX_KNOWN") == "" {
-		// a stated limit (docs/running.md, capture modes): in pty mode rac relays
-		// keystrokes to the command's terminal, as script(1) does, so a
-		// line typed ahead goes to the command and what it does not read
-		// is gone when it exits; RAC_TMUX_KNOWN=1 runs the check anyway
-		t.Skip("known limit of pty mode: type-ahead goes to the running command (docs/running.md)")
+	if _, err := exec.LookPath("less"); err != nil {
+		t.Skip("less is not installed")
 	}
+	for _, shell := range []string{"bash", "zsh", "fish"} {
+		t.Run(shell, func(t *testing.T) {
+			if _, err := exec.LookPath(shell); err != nil {
+				t.Skipf("%s is not installed (apt-get install -y zsh fish)", shell)
+			}
+			for _, v := range []struct{ name, git, bar string }{
+				{"plain", "command git", ""},
+				{"rac", "rac run -- git", "rac run -- "},
+			} {
+				t.Run(v.name, func(t *testing.T) { typeAhead(t, s, shell, v.git, v.bar) })
+			}
+		})
+	}
+}
+
+// 13. Ctrl-Z in git log's pager, then fg: less draws its page again at
+// once, without a key, and the screen right after fg is the one without
+// rac.
+func tmuxPagerCtrlZ(t *testing.T, s *tmuxSuite) {
+	if _, err := exec.LookPath("less"); err != nil {
+		t.Skip("less is not installed")
+	}
+	repo := tmuxRepo(t, s, 300)
+	pager := func(l []string) bool {
+		return len(l) == tmuxHeight && l[tmuxHeight-1] == ":" && strings.Contains(l[0], "(HEAD -> main)")
+	}
+	screens := map[string]string{}
 	for _, v := range tmuxVariants {
 		t.Run(v.name, func(t *testing.T) {
-			p := s.pane(t, t.TempDir())
+			p := s.pane(t, repo)
 			p.clear()
-			// the command ends when the test creates the file go
-			p.typeLine(v.rac + `sh -c 'until [ -e go ]; do sleep 0.02; done'`)
-			p.waitProcs("the command running", running("sh"))
-			p.typeLine("echo typed-$((6*7))")
-			dir := p.display("#{pane_current_path}")
-			require.NoError(t, os.WriteFile(filepath.Join(dir, "go"), nil, 0o644))
-			p.waitProcs("the command ended", func(ps []tmuxProc) bool { return len(ps) == 0 })
-			p.status()
-			screen := p.screen()
-			assert.Contains(t, screen, "typed-42", "the line typed ahead was not run by the shell; the screen:\n%s", strings.Join(screen, "\n"))
-			p.checkStty("typing ahead")
+			p.typeLine(v.rac + "git log")
+			p.waitScreen("git log's pager", pager)
+			p.keys("C-z")
+			p.waitScreen("the shell's Stopped line and prompt", func(l []string) bool {
+				i := lastIndex(l, func(s string) bool { return strings.Contains(s, "Stopped") })
+				return i >= 0 && bottomLine(l) == tmuxBarePrompt
+			})
+			p.typeLine("fg")
+			// no key is pressed: the page comes back by itself
+			p.waitScreen("the pager's page again after fg", func(l []string) bool {
+				return pager(l) && lastIndex(l, func(s string) bool { return strings.Contains(s, "Stopped") }) < 0
+			})
+			screens[v.name] = p.tmux("capture-pane", "-p", "-e", "-t", "rac")
+			p.keys("G")
+			p.waitScreen("the end of the log", func(l []string) bool { return bottomLine(l) == "(END)" })
+			p.keys("q")
+			p.waitScreen("the prompt after q", func(l []string) bool { return bottomLine(l) == tmuxBarePrompt })
+			assert.Equal(t, 0, p.status(), "git log's status after Ctrl-Z, fg and q")
+			p.checkStty("Ctrl-Z and fg in the pager")
 		})
+	}
+	if len(screens) == 2 {
+		assert.Equal(t, screens["plain"], screens["rac"], "the pager's screen right after fg (capture-pane -e) with rac differs from without")
+	}
+}
+
+// 14. tig (ncurses: it sets its modes on fd 1, reads keys from fd 0)
+// draws the same screen without rac, through rac run (passthrough: tig is
+// a full-screen program) and forced into pty mode (rac copies the modes
+// tig sets on the pty to the terminal), and moves on a key.
+func tmuxTig(t *testing.T, s *tmuxSuite) {
+	if _, err := exec.LookPath("tig"); err != nil {
+		t.Skip("tig is not installed (apt-get install -y tig)")
+	}
+	repo := tmuxRepo(t, s, 300)
+	atCommit := func(n int) func([]string) bool {
+		return func(l []string) bool {
+			return len(l) > 2 && strings.Contains(l[len(l)-1], fmt.Sprintf("- commit %d of 300", n))
+		}
+	}
+	screens := map[string]string{}
+	for _, v := range []struct{ name, rac, mode string }{
+		{"plain", "", ""}, {"rac", "rac run -- ", "passthrough"}, {"pty", "rac run --mode pty -- ", "pty"},
+	} {
+		t.Run(v.name, func(t *testing.T) {
+			p := s.pane(t, repo)
+			p.clear()
+			p.typeLine(v.rac + "tig")
+			p.waitScreen("tig's main view", atCommit(1))
+			screens[v.name] = p.tmux("capture-pane", "-p", "-e", "-t", "rac")
+			p.keys("j")
+			p.waitScreen("tig on the second commit", atCommit(2))
+			p.keys("q")
+			p.waitScreen("the prompt after q", func(l []string) bool { return bottomLine(l) == tmuxBarePrompt })
+			assert.Equal(t, 0, p.status(), "tig's status")
+			if v.rac != "" {
+				assert.Equal(t, v.mode, p.recording(s, "tig").Mode)
+			}
+			p.checkStty("tig")
+		})
+	}
+	for _, name := range []string{"rac", "pty"} {
+		if screens["plain"] != "" && screens[name] != "" {
+			assert.Equal(t, screens["plain"], screens[name], "tig's screen (capture-pane -e), %s against without rac", name)
+		}
 	}
 }
