@@ -34,6 +34,9 @@ import (
 //     its terminal whenever they change, before it forwards the output
 //     written after the change (followModes). The known full-screen
 //     programs run in passthrough mode anyway (internal/interactive).
+//   - A pager reads its keys from the terminal of its stderr (less opens
+//     ttyname(2)), the pty: rac moves keys there on demand, to a read
+//     blocked on the pty only (pty_keys.go).
 //   - A resize signals the command (it is in the terminal's foreground
 //     group) before rac has resized the pty: rac resizes it, then signals
 //     the command's tree again, so a program that asked too early asks

@@ -107,7 +107,7 @@ func (r *ptyRun) lendKeys(in, wake int, quit chan struct{}) {
 		}
 		rd, ok := r.ptyReader()
 		avail, err := unix.IoctlGetInt(in, fionread)
-		if !ok || rd == last || err != nil || avail <= 0 || !terminal.FdInForeground(in) {
+		if !ok || rd.pid >= 0 && rd == last || err != nil || avail <= 0 || !terminal.FdInForeground(in) {
 			if !sleepUnlessWoken(wake, lendWait) {
 				return
 			}
@@ -145,7 +145,8 @@ func (r *ptyRun) keysWanted() bool {
 
 // reader is a process of the command blocked in read(2) on the pty: its
 // pid, how many bytes it asked for, and how often it had slept then (a
-// read that got its keys ends; the next one has slept once more).
+// read that got its keys ends; the next one has slept once more). pid -1:
+// reads cannot be seen here, every key is taken as asked for.
 type reader struct {
 	pid    int
 	count  int

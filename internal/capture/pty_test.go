@@ -218,7 +218,7 @@ func TestPTYTypeAheadStaysQueued(t *testing.T) {
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "go"), nil, 0o600))
 	require.Equal(t, 0, waitExit(t, cmd), tm.out.String())
 	tm.waitFor(t, `helper: status=exited`)
-	n, err := unix.IoctlGetInt(int(tm.tty.Fd()), unix.TIOCINQ)
+	n, err := unix.IoctlGetInt(int(tm.tty.Fd()), fionread)
 	require.NoError(t, err)
 	require.Equal(t, len("echo typed-ahead\n"), n, "the line typed ahead is still in the terminal's queue")
 	buf := make([]byte, 64)
