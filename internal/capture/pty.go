@@ -199,12 +199,12 @@ func (r *ptyRun) start(path string, tty, devNull *os.File, onPTY [3]bool) error 
 // timeout ended the command.
 func (r *ptyRun) run(sigs chan os.Signal, fwd *os.File) bool {
 	filter, st := r.storeChain()
+	quit, lent := r.startLending(r.o.Stdin) // before the copier follows the modes
 	outDone := make(chan struct{})
 	go func() {
 		defer close(outDone)
 		r.copyOut(st, fwd)
 	}()
-	quit, lent := r.startLending(r.o.Stdin)
 
 	sup := &supervisor{
 		proc: r.proc, relay: r.relay,

@@ -87,6 +87,9 @@ func (r *ptyRun) lendKeys(in, wake int, quit chan struct{}) {
 	buf := make([]byte, 4096)
 	var last reader // the read last given keys: it must have slept again
 	for {
+		// a program reading keys restores its modes last of all, after its
+		// last output (less quitting): followed here too, every lendWait
+		r.followModes()
 		if !r.keysWanted() {
 			select {
 			case <-r.modesChanged:

@@ -229,13 +229,15 @@ func TestPTYTypeAheadStaysQueued(t *testing.T) {
 
 // A program that sets its modes on its output (ncurses does, on fd 1)
 // sets them on the pty while its keys come from the terminal: rac copies
-// them to the terminal before the output that follows, and the modes it
-// leaves on the pty at its end.
+// them to the terminal before the output that follows, and, while they
+// are non-canonical, also when the program sets them back without
+// writing anything after (as less does when it quits).
 func TestPTYFollowsModesOfOutput(t *testing.T) {
 	tm := newTerm(t, 24, 80)
 	before := tm.modes(t)
+	done := filepath.Join(t.TempDir(), "done")
 	cmd := helperCmd(runspec.ModePTY, "", "sh", "-c",
-		`stty -icanon -echo min 1 <&2; echo raw; x=$(dd bs=1 count=1 2>/dev/null); echo "key=$x"; stty icanon echo <&2`)
+		`stty -icanon -echo min 1 <&2; echo raw; x=$(dd bs=1 count=1 2>/dev/null); echo "key=$x"; stty icanon echo <&2; until [ -e "$1" ]; do sleep 0.02; done`, "sh", done)
 	tm.start(t, cmd)
 	tm.waitFor(t, `raw`)
 	during := tm.modes(t)
@@ -244,10 +246,17 @@ func TestPTYFollowsModesOfOutput(t *testing.T) {
 	_, err := tm.ptmx.Write([]byte("k"))
 	require.NoError(t, err)
 	tm.waitFor(t, `key=k`)
+	deadline := time.Now().Add(20 * time.Second)
+	for tm.modes(t).Lflag&unix.ICANON == 0 {
+		require.True(t, time.Now().Before(deadline), "the modes set back on the pty while the command runs on never reached the terminal")
+		time.Sleep(5 * time.Millisecond)
+	}
+	assert.Equal(t, before, tm.modes(t), "the modes the command set back on the pty are the terminal's again")
+	require.NoError(t, os.WriteFile(done, nil, 0o600))
 	require.Equal(t, 0, waitExit(t, cmd), tm.out.String())
 	tm.waitFor(t, `helper: status=exited`)
 	assert.NotContains(t, tm.out.String(), "kkey=k", "the key was not echoed")
-	assert.Equal(t, before, tm.modes(t), "the modes the command set back on the pty are the terminal's again")
+	assert.Equal(t, before, tm.modes(t))
 }
 
 // A redirected stream is the command's own; keys still reach /dev/tty.
