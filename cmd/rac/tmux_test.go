@@ -573,6 +573,26 @@ func running(comm string) func([]tmuxProc) bool {
 	}
 }
 
+// blockedInRead: a process named one of comms is blocked in read(2)
+// (/proc/PID/syscall; Linux only, elsewhere any such process will do).
+func blockedInRead(comms ...string) func([]tmuxProc) bool {
+	return func(ps []tmuxProc) bool {
+		for _, pr := range ps {
+			if !slices.Contains(comms, pr.comm) {
+				continue
+			}
+			if runtime.GOOS != "linux" {
+				return true
+			}
+			b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pr.pid), "syscall"))
+			if err == nil && strings.HasPrefix(string(b), strconv.Itoa(unix.SYS_READ)+" ") {
+				return true
+			}
+		}
+		return false
+	}
+}
+
 // tmuxRecording is the part of rac out list --json the suite reads.
 type tmuxRecording struct {
 	Ref         string   `json:"ref"`
@@ -1162,6 +1182,10 @@ func tmuxPagerCtrlZ(t *testing.T, s *tmuxSuite) {
 			p.clear()
 			p.typeLine(v.rac + "git log")
 			p.waitScreen("git log's pager", pager)
+			// less acts on a Ctrl-Z at once only while it waits for a key:
+			// one that comes while it still works is left until the next
+			// key (so it would not stop, nor draw its page after fg)
+			p.waitProcs("less waiting for a key", blockedInRead("less", "pager"))
 			p.keys("C-z")
 			p.waitScreen("the shell's Stopped line and prompt", func(l []string) bool {
 				i := lastIndex(l, func(s string) bool { return strings.Contains(s, "Stopped") })
