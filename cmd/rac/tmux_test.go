@@ -573,6 +573,24 @@ func running(comm string) func([]tmuxProc) bool {
 	}
 }
 
+// stopped: the processes named one of comms are all stopped, and there
+// is one.
+func stopped(comms ...string) func([]tmuxProc) bool {
+	return func(ps []tmuxProc) bool {
+		seen := false
+		for _, pr := range ps {
+			if !slices.Contains(comms, pr.comm) {
+				continue
+			}
+			if pr.state != "T" && pr.state != "t" {
+				return false
+			}
+			seen = true
+		}
+		return seen
+	}
+}
+
 // blockedInRead: a process named one of comms is blocked in read(2)
 // (/proc/PID/syscall; Linux only, elsewhere any such process will do).
 func blockedInRead(comms ...string) func([]tmuxProc) bool {
@@ -1187,10 +1205,13 @@ func tmuxPagerCtrlZ(t *testing.T, s *tmuxSuite) {
 			// key (so it would not stop, nor draw its page after fg)
 			p.waitProcs("less waiting for a key", blockedInRead("less", "pager"))
 			p.keys("C-z")
-			p.waitScreen("the shell's Stopped line and prompt", func(l []string) bool {
-				i := lastIndex(l, func(s string) bool { return strings.Contains(s, "Stopped") })
-				return i >= 0 && bottomLine(l) == tmuxBarePrompt
+			// not the prompt: less, stopping, clears its bottom line, which
+			// can be the line bash has just drawn the prompt on (with rac or
+			// without); fg is read all the same
+			p.waitScreen("the shell's Stopped line", func(l []string) bool {
+				return lastIndex(l, func(s string) bool { return strings.Contains(s, "Stopped") }) >= 0
 			})
+			p.waitProcs("git and less stopped", stopped("git", "less", "pager", "rac"))
 			p.typeLine("fg")
 			// no key is pressed: the page comes back by itself
 			p.waitScreen("the pager's page again after fg", func(l []string) bool {
