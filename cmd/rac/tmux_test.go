@@ -93,6 +93,7 @@ func TestTmux(t *testing.T) {
 		{"TypeAhead", tmuxTypeAhead},
 		{"PagerCtrlZ", tmuxPagerCtrlZ},
 		{"Tig", tmuxTig},
+		{"Tostop", tmuxTostop},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -594,6 +595,16 @@ func stopped(comms ...string) func([]tmuxProc) bool {
 // blockedInRead: a process named one of comms is blocked in read(2)
 // (/proc/PID/syscall; Linux only, elsewhere any such process will do).
 func blockedInRead(comms ...string) func([]tmuxProc) bool {
+	return blockedInCall(unix.SYS_READ, comms...)
+}
+
+// blockedInOpen: a process named comm is blocked in openat(2) (libc's
+// open), as blockedInRead.
+func blockedInOpen(comm string) func([]tmuxProc) bool {
+	return blockedInCall(unix.SYS_OPENAT, comm)
+}
+
+func blockedInCall(nr int, comms ...string) func([]tmuxProc) bool {
 	return func(ps []tmuxProc) bool {
 		for _, pr := range ps {
 			if !slices.Contains(comms, pr.comm) {
@@ -603,7 +614,7 @@ func blockedInRead(comms ...string) func([]tmuxProc) bool {
 				return true
 			}
 			b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pr.pid), "syscall"))
-			if err == nil && strings.HasPrefix(string(b), strconv.Itoa(unix.SYS_READ)+" ") {
+			if err == nil && strings.HasPrefix(string(b), strconv.Itoa(nr)+" ") {
 				return true
 			}
 		}
@@ -1228,6 +1239,54 @@ func tmuxPagerCtrlZ(t *testing.T, s *tmuxSuite) {
 	}
 	if len(screens) == 2 {
 		assert.Equal(t, screens["plain"], screens["rac"], "the pager's screen right after fg (capture-pane -e) with rac differs from without")
+	}
+}
+
+// 15. With stty tostop, a job sent to the background with bg stops when
+// it writes to the terminal, and fg shows what it wrote. With rac the
+// command's write goes to its pty: rac's write of it to the terminal is
+// what stops, rac alone (the command may have ended meanwhile).
+func tmuxTostop(t *testing.T, s *tmuxSuite) {
+	for _, v := range tmuxVariants {
+		t.Run(v.name, func(t *testing.T) {
+			dir := t.TempDir()
+			p := s.pane(t, dir)
+			p.clear()
+			// the command waits in a FIFO's open, in the shell itself: one
+			// that forked (sleep) could be stopped between vfork and exec,
+			// and the shell waiting on it would never stop (with rac or
+			// without)
+			fifo := filepath.Join(dir, "go")
+			require.NoError(t, unix.Mkfifo(fifo, 0o600))
+			p.typeLine("stty tostop")
+			p.typeLine(v.rac + `sh -c 'read x < go; echo after""-tostop'`)
+			p.waitProcs("sh waiting", blockedInOpen("sh"))
+			p.keys("C-z")
+			p.waitProcs("the job stopped", stopped("sh", "rac"))
+			p.typeLine("bg")
+			p.waitProcs("the job running in the background", running("sh"))
+			require.NoError(t, os.WriteFile(fifo, []byte("go\n"), 0o600))
+			writer := "sh"
+			if v.rac != "" {
+				writer = "rac"
+			}
+			p.waitProcs("the job stopped by its output", stopped(writer))
+			p.typeLine("")
+			p.waitScreen("the shell's second Stopped line", func(l []string) bool {
+				n := 0
+				for _, s := range l {
+					if strings.Contains(s, "Stopped") {
+						n++
+					}
+				}
+				return n == 2
+			})
+			p.typeLine("fg")
+			p.waitPromptAfter("after-tostop")
+			assert.Equal(t, 0, p.status(), "the job's status after fg")
+			p.typeLine("stty -tostop")
+			p.checkStty("tostop")
+		})
 	}
 }
 

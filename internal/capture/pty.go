@@ -46,8 +46,8 @@ import (
 //   - tcgetpgrp on the pty fails (ENOTTY: the pty is nobody's controlling
 //     terminal); git's progress takes that as the foreground.
 //   - In the background with TOSTOP set, rac's own write to the terminal
-//     stops the job (rac and the command together), not the command's
-//     write to the pty.
+//     stops rac (the shell sees its job stopped), not the command's write
+//     to the pty: the command runs on until the pty is full, or ends.
 // Pushing unread keys back into the input queue (TIOCSTI) is never needed.
 
 // ptyRelayed are the catchable signals passthrough mode passes on to the
