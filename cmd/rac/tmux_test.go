@@ -7,8 +7,8 @@ package main
 // own tmux server (its own socket) running a clean bash; the test types
 // with send-keys and reads the screen with capture-pane, polling for a
 // marker with a deadline, never sleeping for a state. It runs only with
-// RAC_TMUX=1 (make terminal): it needs tmux, less, python3 and git, and
-// starts a few dozen terminals.
+// RAC_TMUX=1 (make terminal): it needs tmux, less, python3 and git (and
+// uses zsh, fish and tig where present), and starts a few dozen terminals.
 
 import (
 	"bytes"
