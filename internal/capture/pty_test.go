@@ -259,6 +259,25 @@ func TestPTYFollowsModesOfOutput(t *testing.T) {
 	assert.Equal(t, before, tm.modes(t))
 }
 
+// Under script(1) with its stdin at end of file, the command reads its
+// stdin (script's terminal) itself, as without rac: head -c 1 gets the
+// end of file, and no key (no NUL) is made up for it.
+func TestPTYStdinEndUnderScript(t *testing.T) {
+	if _, err := exec.LookPath("script"); err != nil {
+		t.Skip("script(1) is not installed")
+	}
+	helper := helperCmd(runspec.ModePTY, "", "head", "-c", "1")
+	cmd := exec.Command("script", "-qec", "'"+strings.Join(helper.Args, "' '")+"'", "/dev/null")
+	cmd.Env = helper.Env
+	var out syncBuf
+	cmd.Stdout, cmd.Stderr = &out, &out
+	require.NoError(t, cmd.Start())
+	assert.Equal(t, 0, waitExit(t, cmd), out.String())
+	assert.Contains(t, out.String(), "helper: status=exited code=0")
+	assert.NotContains(t, out.String(), "\x00")
+	assert.NotContains(t, out.String(), "^@", "no NUL reached the command")
+}
+
 // A redirected stream is the command's own; keys still reach /dev/tty.
 func TestPTYRedirectedStreams(t *testing.T) {
 	tm := newTerm(t, 24, 80)
