@@ -32,8 +32,9 @@ import (
 //     htop, top, nano set raw mode on fd 1) sets them on the pty, while
 //     its keys come from the real terminal: rac copies the pty's modes to
 //     its terminal whenever they change, before it forwards the output
-//     written after the change (followModes). The known full-screen
-//     programs run in passthrough mode anyway (internal/interactive).
+//     written after the change, and every lendWait while they are
+//     non-canonical (followModes). The known full-screen programs run in
+//     passthrough mode anyway (internal/interactive).
 //   - A pager reads its keys from the terminal of its stderr (less opens
 //     ttyname(2)), the pty: rac moves keys there on demand, to a read
 //     blocked on the pty only (pty_keys.go).
@@ -64,8 +65,7 @@ type ptyRun struct {
 	proc *process
 	rel  *relay // pipe mode's rule for the signals that reach rac
 
-	term   int           // rac's terminal (modes, size), -1: none
-	orig   *unix.Termios // its modes when rac started
+	term   int // rac's terminal (modes, size), -1: none
 	master *os.File
 	mfd    int       // master's descriptor, valid while master is open
 	slave  string    // the pty's name (/dev/pts/N)
@@ -73,7 +73,8 @@ type ptyRun struct {
 
 	// the pty's modes as rac last saw them (nil: not followed), and
 	// whether rac has copied a change of them to its terminal; under
-	// modesMu (the output copier and the signal loop both follow them)
+	// modesMu (the output copier, the key lender and the signal loop all
+	// follow them)
 	modesMu  sync.Mutex
 	seen     *unix.Termios
 	mirrored bool
@@ -284,7 +285,6 @@ func (r *ptyRun) openPTY() (*os.File, error) {
 		if t, err := terminal.GetTermios(r.term); err == nil && setTermios(int(tty.Fd()), t) == nil {
 			// the modes are followed only when the pty starts with the
 			// terminal's: a change is then the command's
-			r.orig = t
 			if seen, err := terminal.GetTermios(r.mfd); err == nil {
 				r.seen = seen
 			}
