@@ -1,0 +1,295 @@
+package record
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"strings"
+	"sync"
+
+	"github.com/klauspost/compress/zstd"
+
+	"github.com/rac-cli/rac/internal/store"
+)
+
+// dataFile is a data or index file as a reader sees it: the raw bytes
+// (rawFile) or their compressed form (seekFile), read by the offsets of
+// the raw bytes.
+type dataFile interface {
+	io.ReaderAt
+	io.Closer
+	// dataSize is the number of raw bytes the file holds.
+	dataSize() (int64, error)
+	// hole finds a hole in the file's first size raw bytes (see holeIn).
+	hole(size int64) (int64, bool)
+}
+
+// rawFile is a data file as the recorder wrote it.
+type rawFile struct{ *os.File }
+
+func (f rawFile) dataSize() (int64, error)                { return fileSize(f.File) }
+func (f rawFile) hole(size int64) (int64, bool)           { return holeIn(f.File, size) }
+func (f rawFile) ReadAt(p []byte, off int64) (int, error) { return f.File.ReadAt(p, off) }
+
+// openData opens a data file of the recording: NAME as written, else its
+// compressed form NAME.zst. The raw file comes first: compression
+// renames NAME.zst into place before it removes NAME, so one of the two
+// is always there, and both only hold the same bytes.
+func (r *Recording) openData(name string) (dataFile, int64, error) {
+	f, err := store.OpenSafe(r.dir, name)
+	if err == nil {
+		size, err := fileSize(f)
+		if err != nil {
+			f.Close()
+			return nil, 0, err
+		}
+		return rawFile{f}, size, nil
+	}
+	if !errors.Is(err, fs.ErrNotExist) {
+		return nil, 0, err
+	}
+	zf, zerr := store.OpenSafe(r.dir, name+zstSuffix)
+	if zerr != nil {
+		if errors.Is(zerr, fs.ErrNotExist) {
+			return nil, 0, err // the raw file's error: neither is there
+		}
+		return nil, 0, zerr
+	}
+	s, zerr := openSeekFile(zf, r.Ref()+"/"+name+zstSuffix)
+	if zerr != nil {
+		zf.Close()
+		var de *DamagedError
+		if errors.As(zerr, &de) {
+			return nil, 0, zerr
+		}
+		return nil, 0, r.damagedErr(name+zstSuffix+" cannot be read: "+zerr.Error(), zerr)
+	}
+	return s, s.Size(), nil
+}
+
+// CompressOptions control Compress.
+type CompressOptions struct {
+	// FrameSize is how many raw bytes one frame holds; 0 means
+	// DefaultFrameSize. At most 4 MiB.
+	FrameSize int
+	// Late, when it returns true, stops the work between two frames: the
+	// file being compressed stays raw (its temporary file is removed).
+	Late func() bool
+}
+
+// CompressStats say what Compress did.
+type CompressStats struct {
+	Files    int   // files compressed by this call
+	RawBytes int64 // their raw size
+	ZstBytes int64 // their compressed size
+	// Done says no file of the recording is left raw (an empty file
+	// stays raw: it holds nothing to compress).
+	Done bool
+}
+
+// ErrLate is returned by Compress when Late stopped it.
+var ErrLate = errors.New("compression stopped: out of time")
+
+// IsCompressTemp reports whether name is a temporary file of Compress,
+// which a Compress that was killed leaves in a recording's folder (no
+// reader opens it; the next Compress of the recording removes it).
+func IsCompressTemp(name string) bool { return strings.Contains(name, zstSuffix+tmpInfix) }
+
+const tmpInfix = ".tmp-"
+
+var (
+	encOnce sync.Once
+	enc     *zstd.Encoder
+	encErr  error
+)
+
+// encoder is zstd level 3 (SpeedDefault), one frame at a time: a pass
+// compresses on one core, off every command's path.
+func encoder() (*zstd.Encoder, error) {
+	encOnce.Do(func() {
+		enc, encErr = zstd.NewWriter(nil,
+			zstd.WithEncoderLevel(zstd.SpeedDefault),
+			zstd.WithEncoderConcurrency(1),
+			zstd.WithEncoderCRC(true))
+	})
+	return enc, encErr
+}
+
+// Compress rewrites the data files of a finished recording (each stream's
+// file or files and the chunk index) in their compressed form, one file
+// at a time: NAME.zst is written beside NAME under a temporary name,
+// synced, renamed into place, and only then is NAME removed, so a reader
+// finds one whole form or the other at every moment and a kill at any
+// point leaves a readable recording (and at most a temporary file no
+// reader opens). A recording that is running, died, or whose files do not
+// agree (a reader reports that) is left as it is. The line index and the
+// small files stay raw.
+func (r *Recording) Compress(o CompressOptions) (CompressStats, error) {
+	var st CompressStats
+	if r.Footer == nil || r.MetadataOnly() && r.Footer == nil {
+		return st, nil
+	}
+	if o.FrameSize <= 0 {
+		o.FrameSize = DefaultFrameSize
+	}
+	if o.FrameSize > maxFrameIn {
+		return st, fmt.Errorf("frame size %d is over %d", o.FrameSize, maxFrameIn)
+	}
+	if err := r.removeCompressTemps(); err != nil {
+		return st, err
+	}
+	var names []string
+	for _, s := range r.Meta.Streams {
+		v, err := r.openView(s)
+		if err != nil {
+			var de *DamagedError
+			if errors.As(err, &de) {
+				return st, nil // readers say what is wrong; it stays as it is
+			}
+			return st, err
+		}
+		for _, p := range v.parts {
+			if _, raw := p.f.(rawFile); raw {
+				names = append(names, partName(s, p.start))
+			}
+		}
+		v.Close()
+	}
+	names = append(names, ChunksFile)
+	st.Done = true
+	for _, name := range names {
+		raw, zst, err := r.compressFile(name, o)
+		if err != nil {
+			st.Done = false
+			return st, err
+		}
+		if zst > 0 {
+			st.Files++
+			st.RawBytes += raw
+			st.ZstBytes += zst
+		}
+	}
+	return st, nil
+}
+
+// removeCompressTemps removes what a killed Compress left.
+func (r *Recording) removeCompressTemps() error {
+	d, err := r.dir.Open(".")
+	if err != nil {
+		return err
+	}
+	names, err := d.Readdirnames(-1)
+	d.Close()
+	if err != nil {
+		return err
+	}
+	for _, n := range names {
+		if IsCompressTemp(n) {
+			if err := r.dir.Remove(n); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// compressFile writes NAME.zst from NAME and removes NAME. A missing or
+// empty NAME is left alone (0, 0).
+func (r *Recording) compressFile(name string, o CompressOptions) (rawSize, zstSize int64, err error) {
+	src, err := store.OpenSafe(r.dir, name)
+	if errors.Is(err, fs.ErrNotExist) {
+		return 0, 0, nil
+	}
+	if err != nil {
+		return 0, 0, err
+	}
+	defer src.Close()
+	rawSize, err = fileSize(src)
+	if err != nil || rawSize == 0 {
+		return 0, 0, err
+	}
+	var rnd [6]byte
+	_, _ = rand.Read(rnd[:])
+	tmp := name + zstSuffix + tmpInfix + hex.EncodeToString(rnd[:])
+	dst, err := store.CreateExcl(r.dir, tmp)
+	if err != nil {
+		return 0, 0, err
+	}
+	zstSize, err = writeSeekable(dst, io.NewSectionReader(src, 0, rawSize), o)
+	if err == nil {
+		err = dst.Sync()
+	}
+	if cerr := dst.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = r.dir.Rename(tmp, name+zstSuffix)
+	}
+	if err != nil {
+		_ = r.dir.Remove(tmp)
+		return 0, 0, err
+	}
+	// the new name is made durable before the raw file goes: after a
+	// crash the folder holds the raw file, or both
+	if err := syncDir(r.dir); err != nil {
+		return 0, 0, err
+	}
+	if err := r.dir.Remove(name); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return 0, 0, err
+	}
+	return rawSize, zstSize, nil
+}
+
+func syncDir(dir *os.Root) error {
+	d, err := dir.Open(".")
+	if err != nil {
+		return err
+	}
+	return errors.Join(d.Sync(), d.Close())
+}
+
+// writeSeekable compresses src into w in the seekable format, frame by
+// frame, and returns the bytes written.
+func writeSeekable(w io.Writer, src io.Reader, o CompressOptions) (int64, error) {
+	e, err := encoder()
+	if err != nil {
+		return 0, err
+	}
+	frame := o.FrameSize
+	if frame <= 0 {
+		frame = DefaultFrameSize
+	}
+	in := make([]byte, frame)
+	var out []byte
+	var sizes [][2]uint32
+	var written int64
+	for {
+		if o.Late != nil && o.Late() {
+			return written, ErrLate
+		}
+		n, rerr := io.ReadFull(src, in)
+		if n > 0 {
+			out = e.EncodeAll(in[:n], out[:0])
+			if _, err := w.Write(out); err != nil {
+				return written, err
+			}
+			written += int64(len(out))
+			sizes = append(sizes, [2]uint32{uint32(len(out)), uint32(n)})
+		}
+		if rerr == io.EOF || rerr == io.ErrUnexpectedEOF {
+			break
+		}
+		if rerr != nil {
+			return written, rerr
+		}
+	}
+	table := appendSeekTable(nil, sizes)
+	if _, err := w.Write(table); err != nil {
+		return written, err
+	}
+	return written + int64(len(table)), nil
+}
