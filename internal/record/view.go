@@ -137,7 +137,6 @@ func (r *Recording) openView(stream string) (*streamView, error) {
 	return nil, fmt.Errorf("read %s: its cut kept moving while it was read; try again", r.Ref())
 }
 
-
 // openCapped opens the head file and the kept tail segments of a capped
 // stream as cut says they are.
 func (r *Recording) openCapped(stream string, cuts map[string]StreamCut) (*streamView, error) {
