@@ -76,6 +76,9 @@ type CompressOptions struct {
 	// FrameSize is how many raw bytes one frame holds; 0 means
 	// DefaultFrameSize. At most 4 MiB.
 	FrameSize int
+	// MinSize: a file of at most this many bytes stays raw; 0 means
+	// MinCompressSize.
+	MinSize int64
 	// Late, when it returns true, stops the work between two frames: the
 	// file being compressed stays raw (its temporary file is removed).
 	Late func() bool
@@ -90,6 +93,11 @@ type CompressStats struct {
 	// stays raw: it holds nothing to compress).
 	Done bool
 }
+
+// MinCompressSize is the size up to which a file stays raw: a file system
+// gives a file whole blocks (4 KiB on the usual ones), so a smaller one
+// would take as much room compressed.
+const MinCompressSize = 4 << 10
 
 // ErrLate is returned by Compress when Late stopped it.
 var ErrLate = errors.New("compression stopped: out of time")
@@ -130,7 +138,7 @@ func encoder() (*zstd.Encoder, error) {
 // small files stay raw.
 func (r *Recording) Compress(o CompressOptions) (CompressStats, error) {
 	var st CompressStats
-	if r.Footer == nil || r.MetadataOnly() && r.Footer == nil {
+	if r.Footer == nil {
 		return st, nil
 	}
 	if o.FrameSize <= 0 {
@@ -209,7 +217,11 @@ func (r *Recording) compressFile(name string, o CompressOptions) (rawSize, zstSi
 	}
 	defer src.Close()
 	rawSize, err = fileSize(src)
-	if err != nil || rawSize == 0 {
+	minSize := o.MinSize
+	if minSize == 0 {
+		minSize = MinCompressSize
+	}
+	if err != nil || rawSize == 0 || rawSize <= minSize {
 		return 0, 0, err
 	}
 	var rnd [6]byte

@@ -85,7 +85,7 @@ func TestCompressedReadsAsRaw(t *testing.T) {
 	writes = append(writes, [2]string{Stdout, "no newline at the end"})
 	r := write(t, sd, writes...)
 	before := everything(t, r)
-	st, err := r.Compress(CompressOptions{FrameSize: 4 << 10})
+	st, err := r.Compress(CompressOptions{FrameSize: 4 << 10, MinSize: 1})
 	require.NoError(t, err)
 	assert.True(t, st.Done)
 	assert.Equal(t, 3, st.Files) // stdout, stderr, chunks
@@ -112,7 +112,7 @@ func TestCompressedCappedReadsAsRaw(t *testing.T) {
 	r, _ := capped(t, b.String(), 100, true)
 	opts := []LineOptions{{}, {Stream: Stdout}, {Stream: Stdout, Tail: 5}, {Stream: Stdout, From: 1, To: 3}, {Stream: Stdout, From: 1990, To: 1999}}
 	before := everything(t, r, opts...)
-	st, err := r.Compress(CompressOptions{FrameSize: 512})
+	st, err := r.Compress(CompressOptions{FrameSize: 512, MinSize: 1})
 	require.NoError(t, err)
 	assert.GreaterOrEqual(t, st.Files, 3) // head, a tail segment, chunks
 	for _, n := range names(t, r.Dir()) {
@@ -244,7 +244,7 @@ func FuzzCompressedLines(f *testing.F) {
 			{Stream: Stderr, From: int64(from)},
 		}
 		before := everything(t, r, opts...)
-		_, err := r.Compress(CompressOptions{FrameSize: 1 + int(frame)})
+		_, err := r.Compress(CompressOptions{FrameSize: 1 + int(frame), MinSize: -1})
 		require.NoError(t, err)
 		assert.Equal(t, before, everything(t, reopen(t, r), opts...))
 	})
