@@ -35,6 +35,10 @@ type ListEntry struct {
 	Redacted      bool           `json:"redacted"`
 	Redactions    int            `json:"redactions"`
 	ByRule        map[string]int `json:"redactions_by_rule"`
+	// DiskBytes is what the folder takes on disk, as du counts it;
+	// Compressed says gc stored its output compressed.
+	DiskBytes  int64 `json:"disk_bytes"`
+	Compressed bool  `json:"compressed"`
 }
 
 // ListResult is what List found: the entries, and the sessions it looked
@@ -119,6 +123,7 @@ func entryOf(r *record.Recording, red func(string) string, grammar func([]string
 		e.Notes = append(e.Notes, "rac was killed while stopping the command after "+r.Stopping)
 	}
 	e.KeptBytes = r.KeptBytes()
+	e.DiskBytes, e.Compressed, _ = r.DiskUsage()
 	if cuts, err := r.Cuts(); err == nil && len(cuts) > 0 {
 		e.Truncated = true
 	}

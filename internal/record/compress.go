@@ -1,7 +1,9 @@
 package record
 
 import (
+	"bytes"
 	"crypto/rand"
+	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -10,6 +12,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"syscall"
 
 	"github.com/klauspost/compress/zstd"
 
@@ -105,9 +108,9 @@ var ErrLate = errors.New("compression stopped: out of time")
 // IsCompressTemp reports whether name is a temporary file of Compress,
 // which a Compress that was killed leaves in a recording's folder (no
 // reader opens it; the next Compress of the recording removes it).
-func IsCompressTemp(name string) bool { return strings.Contains(name, zstSuffix+tmpInfix) }
+func IsCompressTemp(name string) bool { return strings.Contains(name, tmpInfix) }
 
-const tmpInfix = ".tmp-"
+const tmpInfix = ".ztmp-"
 
 var (
 	encOnce sync.Once
@@ -169,6 +172,7 @@ func (r *Recording) Compress(o CompressOptions) (CompressStats, error) {
 	}
 	names = append(names, ChunksFile)
 	st.Done = true
+	redo := map[string]bool{}
 	for _, name := range names {
 		raw, zst, err := r.compressFile(name, o)
 		if err != nil {
@@ -179,9 +183,102 @@ func (r *Recording) Compress(o CompressOptions) (CompressStats, error) {
 			st.Files++
 			st.RawBytes += raw
 			st.ZstBytes += zst
+			redo[strings.SplitN(name, tailInfix, 2)[0]] = true
+		}
+	}
+	for _, s := range r.Meta.Streams {
+		if redo[s] {
+			if err := r.rewriteLineIndex(s, int64(o.FrameSize)); err != nil {
+				return st, err
+			}
 		}
 	}
 	return st, nil
+}
+
+// rewriteLineIndex writes the line index of a stream stored compressed
+// anew, with an entry at the start of every frame (at least lineStride
+// apart): a reader that starts from an entry then counts newlines in one
+// frame, where the recorder's entries (one per write that crossed a
+// stride) may be a megabyte apart, four frames to decode. It is written
+// under a temporary name and renamed over the old one, which is as true
+// of the same bytes: a kill leaves one or the other. A stream with a cut,
+// a raw part left, or an index that does not hold (a reader reports it)
+// keeps the index it has.
+func (r *Recording) rewriteLineIndex(stream string, frame int64) error {
+	v, err := r.openView(stream)
+	if err != nil {
+		return nil // readers report it
+	}
+	defer v.Close()
+	if v.cut != nil && v.cut.DroppedBytes > 0 {
+		return nil
+	}
+	var want []int64
+	for _, p := range v.parts {
+		if _, raw := p.f.(rawFile); raw {
+			return nil
+		}
+		for off := p.start; off < p.start+p.size; off += frame {
+			if len(want) == 0 || off-want[len(want)-1] >= lineStride {
+				want = append(want, off)
+			}
+		}
+	}
+	if len(want) == 0 || want[0] != 0 {
+		return nil
+	}
+	if _, err := r.lineIndex(v, stream); err != nil {
+		return nil // the old one does not hold: readers say so
+	}
+	b := make([]byte, 0, len(linesMagic)+lineEntry*len(want))
+	b = append(b, linesMagic...)
+	var nl int64
+	next := 0
+	add := func(at int64) {
+		for next < len(want) && want[next] == at {
+			b = binary.LittleEndian.AppendUint64(b, uint64(nl))
+			b = binary.LittleEndian.AppendUint64(b, uint64(at))
+			next++
+		}
+	}
+	err = v.each(0, v.Size(), make([]byte, readBlock), func(p []byte, at int64) error {
+		for len(p) > 0 {
+			add(at)
+			k := int64(len(p))
+			if next < len(want) && want[next] < at+k {
+				k = want[next] - at
+			}
+			nl += int64(bytes.Count(p[:k], []byte{'\n'}))
+			p, at = p[k:], at+k
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	var rnd [6]byte
+	_, _ = rand.Read(rnd[:])
+	name := linesPfx + stream
+	tmp := name + tmpInfix + hex.EncodeToString(rnd[:])
+	f, err := store.CreateExcl(r.dir, tmp)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(b)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = r.dir.Rename(tmp, name)
+	}
+	if err != nil {
+		_ = r.dir.Remove(tmp)
+	}
+	return err
 }
 
 // removeCompressTemps removes what a killed Compress left.
@@ -304,4 +401,72 @@ func writeSeekable(w io.Writer, src io.Reader, o CompressOptions) (int64, error)
 		return written, err
 	}
 	return written + int64(len(table)), nil
+}
+
+// ErrCompressed is what asking for the raw file of a stream stored
+// compressed is (see CompressedError).
+var ErrCompressed = errors.New("stream is stored compressed")
+
+// CompressedError says a stream's file is stored compressed: no path
+// holds its raw bytes, and 'rac out read --raw' gives them.
+type CompressedError struct {
+	Ref, Stream string
+}
+
+func (e *CompressedError) Error() string {
+	return e.Stream + " of " + e.Ref + " is stored compressed (" + e.Stream + zstSuffix + "), so no file holds its bytes as recorded: read them with rac out read --raw --stream " + e.Stream + " " + e.Ref
+}
+
+// Is makes errors.Is(err, ErrCompressed) hold.
+func (e *CompressedError) Is(target error) bool { return target == ErrCompressed }
+
+// RawFile checks that a stream's bytes are in the file of its name
+// (written raw, or not there at all: an empty stream), for a tool that
+// opens it; a stream stored compressed is a CompressedError.
+func (r *Recording) RawFile(stream string) error {
+	if _, err := r.dir.Lstat(stream); err == nil || !errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if _, err := r.dir.Lstat(stream + zstSuffix); err == nil {
+		return &CompressedError{Ref: r.Ref(), Stream: stream}
+	}
+	return nil
+}
+
+// DiskUsage is what the recording's folder takes on disk: the blocks
+// allocated to its regular files, as du counts them (data, indexes and
+// metadata), and whether any stream is stored compressed.
+func (r *Recording) DiskUsage() (bytes int64, compressed bool, err error) {
+	d, err := r.dir.Open(".")
+	if err != nil {
+		return 0, false, err
+	}
+	defer d.Close()
+	ents, err := d.ReadDir(-1)
+	if err != nil {
+		return 0, false, err
+	}
+	for _, e := range ents {
+		if !e.Type().IsRegular() {
+			continue
+		}
+		fi, err := e.Info()
+		if err != nil {
+			continue // removed meanwhile
+		}
+		bytes += allocated(fi)
+		if strings.HasSuffix(e.Name(), zstSuffix) {
+			compressed = true
+		}
+	}
+	return bytes, compressed, nil
+}
+
+// allocated is the disk a file takes, as du counts it: its allocated
+// blocks (512 bytes each in st_blocks), else its size.
+func allocated(fi fs.FileInfo) int64 {
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		return st.Blocks * 512
+	}
+	return fi.Size()
 }

@@ -164,20 +164,32 @@ func appendSeekTable(b []byte, sizes [][2]uint32) []byte {
 }
 
 // seekFile reads a seekable file by stream offsets: a part of a
-// streamView, as an *os.File of the raw bytes is. It keeps the last frame
-// it decoded (a tail read or a scan forwards decodes each frame once).
+// streamView, as an *os.File of the raw bytes is. It keeps the last few
+// frames it decoded (a tail read counts newlines over the frame of a line
+// index entry and the ones either side of it, then reads the last), and
+// decodes ahead while the file is read forwards.
 type seekFile struct {
 	f     *os.File
 	table *seekTable
 	fsize int64  // the file's size on disk
 	ref   string // SESSION/NAME/FILE, for errors
 	mu    sync.Mutex
-	cur   int // frame held in buf, -1 for none
-	buf   []byte
+	kept  []keptFrame // the most recently used last
 	cbuf  []byte
+	run   int // frames loaded one after the other so far
+	last  int // the frame loaded last, -1 for none
 	// ahead holds frames decoded in advance while the file is read
 	// forwards (see prefetch)
 	ahead map[int]*decoded
+}
+
+// keptFrames bounds the decoded frames a seekFile keeps: 1 MiB at the
+// default frame size.
+const keptFrames = 4
+
+type keptFrame struct {
+	i int
+	b []byte
 }
 
 // openSeekFile checks f's seek table.
@@ -190,7 +202,7 @@ func openSeekFile(f *os.File, ref string) (*seekFile, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &seekFile{f: f, table: t, fsize: size, ref: ref, cur: -1}, nil
+	return &seekFile{f: f, table: t, fsize: size, ref: ref, last: -1}, nil
 }
 
 // Size is the number of stream bytes the file holds.
@@ -227,43 +239,58 @@ func (s *seekFile) ReadAt(p []byte, off int64) (int, error) {
 			return n, io.EOF
 		}
 		i := s.table.frameAt(off)
-		if err := s.load(i); err != nil {
+		b, err := s.load(i)
+		if err != nil {
 			return n, err
 		}
-		fr := s.table.frames[i]
-		k := copy(p[n:], s.buf[off-fr.dOff:])
+		k := copy(p[n:], b[off-s.table.frames[i].dOff:])
 		n += k
 		off += int64(k)
 	}
 	return n, nil
 }
 
-// load makes frame i the one in buf.
-func (s *seekFile) load(i int) error {
-	if s.cur == i {
-		return nil
+// load returns frame i decoded.
+func (s *seekFile) load(i int) ([]byte, error) {
+	for k, f := range s.kept {
+		if f.i == i {
+			if k != len(s.kept)-1 {
+				s.kept = append(append(s.kept[:k:k], s.kept[k+1:]...), f)
+			}
+			return f.b, nil
+		}
 	}
-	prev := s.cur
-	s.cur = -1
+	if i == s.last+1 {
+		s.run++
+	} else {
+		s.run = 1
+	}
+	s.last = i
+	var reuse []byte
+	if len(s.kept) == keptFrames {
+		reuse = s.kept[0].b[:0]
+		s.kept = append(s.kept[:0], s.kept[1:]...)
+	}
+	var b []byte
 	if d, ok := s.ahead[i]; ok {
 		delete(s.ahead, i)
 		<-d.done
 		if d.err != nil {
-			return d.err
+			return nil, d.err
 		}
-		s.buf = d.b
+		b = d.b
 	} else {
-		b, err := s.decode(i, s.buf[:0], &s.cbuf)
-		if err != nil {
-			return err
+		var err error
+		if b, err = s.decode(i, reuse, &s.cbuf); err != nil {
+			return nil, err
 		}
-		s.buf = b
 	}
-	s.cur = i
-	if prev >= 0 && i == prev+1 {
+	s.kept = append(s.kept, keptFrame{i, b})
+	if s.run >= 2 {
+		// read forwards: decode what comes next meanwhile
 		s.prefetch(i + 1)
 	}
-	return nil
+	return b, nil
 }
 
 // decode decodes frame i into dst, reading it into *cbuf.
@@ -315,9 +342,11 @@ type decoded struct {
 }
 
 // prefetchFrames is how many frames a forward read decodes ahead, in
-// parallel with the reader's own work (grep's matching): two, so the
-// decoder never holds more than three frames (3 MiB at most) per file.
-const prefetchFrames = 2
+// parallel with the reader's own work (grep's matching) and with each
+// other: a reader takes up to 1 MiB at a time (grep's block, four frames),
+// so four keep both cores busy; with the frames kept that is 2 MiB of
+// decoded frames per file at most.
+const prefetchFrames = 4
 
 // prefetch decodes frames from..from+prefetchFrames-1 in the background
 // once the file is read forwards; the caller holds mu. On one CPU it

@@ -188,7 +188,7 @@ func TestInterruptedCompressionStates(t *testing.T) {
 	raw, err := os.ReadFile(filepath.Join(dir, "stdout"))
 	require.NoError(t, err)
 	// half a frame file under the temporary name
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "stdout.zst.tmp-0123456789ab"), []byte{0x28, 0xb5, 0x2f, 0xfd, 1, 2}, 0o600))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "stdout.zst.ztmp-0123456789ab"), []byte{0x28, 0xb5, 0x2f, 0xfd, 1, 2}, 0o600))
 	assert.Equal(t, before, everything(t, reopen(t, r)))
 	_, err = r.Compress(CompressOptions{})
 	require.NoError(t, err)
@@ -298,4 +298,31 @@ func newSessionAt(t *testing.T, r *Recording) *store.Session {
 	require.NoError(t, err)
 	t.Cleanup(func() { sd.Close() })
 	return sd
+}
+
+// Compression writes the line index anew with an entry at every frame
+// (at least a stride apart), so a reader counts newlines in one frame.
+func TestCompressedLineIndexAtFrames(t *testing.T) {
+	sd := newSession(t)
+	var writes [][2]string
+	line := strings.Repeat("x", 99) + "\n"
+	for range 40 {
+		writes = append(writes, [2]string{Stdout, strings.Repeat(line, 10000)}) // 1 MB writes
+	}
+	r := write(t, sd, writes...)
+	before, err := r.LineIndex(Stdout)
+	require.NoError(t, err)
+	require.Less(t, len(before), 50)
+	want := everything(t, r)
+	_, err = r.Compress(CompressOptions{FrameSize: 128 << 10})
+	require.NoError(t, err)
+	r2 := reopen(t, r)
+	after, err := r2.LineIndex(Stdout)
+	require.NoError(t, err)
+	assert.Len(t, after, (40*1000000+128<<10-1)/(128<<10))
+	for i, m := range after {
+		assert.Equal(t, int64(i)*128<<10, m.Off)
+		assert.Equal(t, m.Off/100, m.Newlines)
+	}
+	assert.Equal(t, want, everything(t, r2))
 }
