@@ -118,12 +118,13 @@ var (
 	encErr  error
 )
 
-// encoder is zstd level 3 (SpeedDefault), one frame at a time: a pass
-// compresses on one core, off every command's path.
+// encoder is zstd's better level (SpeedBetterCompression, about zstd
+// -7; see DefaultFrameSize), one frame at a time: a pass compresses on
+// one core, off every command's path.
 func encoder() (*zstd.Encoder, error) {
 	encOnce.Do(func() {
 		enc, encErr = zstd.NewWriter(nil,
-			zstd.WithEncoderLevel(zstd.SpeedDefault),
+			zstd.WithEncoderLevel(zstd.SpeedBetterCompression),
 			zstd.WithEncoderConcurrency(1),
 			zstd.WithEncoderCRC(true))
 	})
