@@ -45,6 +45,14 @@ func everything(t *testing.T, r *Recording, opts ...LineOptions) string {
 		fmt.Fprintf(&b, "== piece %d %v\n%s\n", p.FirstLine, err, body)
 	}
 	closeFn()
+	for _, stream := range []string{"", Stdout} {
+		fmt.Fprintf(&b, "== follow %q\n", stream)
+		err := r.Follow(FollowOptions{Stream: stream, Wait: func() error { return fmt.Errorf("waited") }}, func(l Line) error {
+			fmt.Fprintf(&b, "%s:%d:%v:%s\n", l.Stream, l.N, l.Marker, l.Text)
+			return nil
+		})
+		fmt.Fprintf(&b, "err %v\n", err)
+	}
 	chunks, err := r.Chunks()
 	fmt.Fprintf(&b, "== chunks %v %d\n", err, len(chunks))
 	for _, c := range chunks {
