@@ -258,15 +258,26 @@ func (r *Recording) rewriteLineIndex(stream string, frame int64) error {
 	if err != nil {
 		return err
 	}
+	_, err = r.replaceFile(linesPfx+stream, func(w io.Writer) (int64, error) {
+		n, err := w.Write(b)
+		return int64(n), err
+	})
+	return err
+}
+
+// replaceFile writes name anew: under a temporary name (write fills it),
+// synced, then renamed over name, so a reader finds the old file or the
+// new one, whole; on any failure the temporary file is removed (a kill
+// leaves it to removeCompressTemps).
+func (r *Recording) replaceFile(name string, write func(io.Writer) (int64, error)) (int64, error) {
 	var rnd [6]byte
 	_, _ = rand.Read(rnd[:])
-	name := linesPfx + stream
 	tmp := name + tmpInfix + hex.EncodeToString(rnd[:])
 	f, err := store.CreateExcl(r.dir, tmp)
 	if err != nil {
-		return err
+		return 0, err
 	}
-	_, err = f.Write(b)
+	n, err := write(f)
 	if err == nil {
 		err = f.Sync()
 	}
@@ -278,8 +289,9 @@ func (r *Recording) rewriteLineIndex(stream string, frame int64) error {
 	}
 	if err != nil {
 		_ = r.dir.Remove(tmp)
+		return 0, err
 	}
-	return err
+	return n, nil
 }
 
 // removeCompressTemps removes what a killed Compress left.
@@ -322,25 +334,10 @@ func (r *Recording) compressFile(name string, o CompressOptions) (rawSize, zstSi
 	if err != nil || rawSize == 0 || rawSize <= minSize {
 		return 0, 0, err
 	}
-	var rnd [6]byte
-	_, _ = rand.Read(rnd[:])
-	tmp := name + zstSuffix + tmpInfix + hex.EncodeToString(rnd[:])
-	dst, err := store.CreateExcl(r.dir, tmp)
+	zstSize, err = r.replaceFile(name+zstSuffix, func(w io.Writer) (int64, error) {
+		return writeSeekable(w, io.NewSectionReader(src, 0, rawSize), o)
+	})
 	if err != nil {
-		return 0, 0, err
-	}
-	zstSize, err = writeSeekable(dst, io.NewSectionReader(src, 0, rawSize), o)
-	if err == nil {
-		err = dst.Sync()
-	}
-	if cerr := dst.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = r.dir.Rename(tmp, name+zstSuffix)
-	}
-	if err != nil {
-		_ = r.dir.Remove(tmp)
 		return 0, 0, err
 	}
 	// the new name is made durable before the raw file goes: after a
