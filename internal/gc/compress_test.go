@@ -108,3 +108,14 @@ func TestCompressionCatchesUpWithCachedRawRecordings(t *testing.T) {
 	assert.True(t, cacheCompressed(f.st))
 	assert.FileExists(t, filepath.Join(f.root, CacheFile))
 }
+
+// A dry run changes nothing, so it compresses nothing either.
+func TestDryRunDoesNotCompress(t *testing.T) {
+	f := newFixture(t)
+	name := f.record("s", testLog(1, 2000))
+	before := snapshot(t, f.path("s"))
+	res := f.run(Options{Compress: true, DryRun: true})
+	require.Empty(t, res.Errors)
+	assert.Equal(t, before, snapshot(t, f.path("s")))
+	assert.FileExists(t, f.path("s", name, "stdout"))
+}
