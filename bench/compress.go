@@ -220,6 +220,10 @@ func benchCompress(b *bench) {
 		speed := med[1].Seconds() / med[0].Seconds()
 		fmt.Printf("grep %-20q compressed: rac %7.1f ms, grep -rF over raw %7.1f ms: speed %.2fx of grep (target >= %.1fx: %s)\n",
 			needle, ms(med[0]), ms(med[1]), speed, grepSpeedTarget, verdict(speed >= grepSpeedTarget))
+		// CPU, which a loaded machine changes less than wall time
+		_, rc := b.cpuOf(genv, b.rac, "out", "grep", needle)
+		_, gc := b.cpuOf(genv, "grep", "-rF", "--", needle, grepRaw)
+		fmt.Printf("    CPU (user+system): rac %.2f s on compressed, grep -rF %.2f s on raw\n", rc, gc)
 	}
 
 	// every reader's peak RSS on the compressed recordings
@@ -252,6 +256,31 @@ func benchCompress(b *bench) {
 	b.removeAll(rawStore)
 	b.removeAll(zstStore)
 	b.removeAll(grepRaw)
+}
+
+// cpuOf runs argv once under /usr/bin/time and returns its wall and CPU
+// (user+system) seconds; 0, 0 without it.
+func (b *bench) cpuOf(env []string, argv ...string) (wall, cpu float64) {
+	tm := b.timeBin()
+	if tm == "" {
+		return 0, 0
+	}
+	out := filepath.Join(b.work, "cpu.txt")
+	cmd := exec.Command(tm, append([]string{"-f", "%e %U %S", "-o", out}, argv...)...)
+	cmd.Env = env
+	cmd.Stdout, cmd.Stderr = io.Discard, io.Discard
+	_ = cmd.Run() // grep exits 1 on no match
+	data, err := os.ReadFile(out)
+	check(err)
+	f := strings.Fields(string(data))
+	if len(f) < 3 {
+		return 0, 0
+	}
+	var u, sy float64
+	_, _ = fmt.Sscan(f[len(f)-3], &wall)
+	_, _ = fmt.Sscan(f[len(f)-2], &u)
+	_, _ = fmt.Sscan(f[len(f)-1], &sy)
+	return wall, u + sy
 }
 
 // timed runs argv once with its output discarded and returns its wall time.
