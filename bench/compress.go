@@ -244,7 +244,6 @@ func benchCompress(b *bench) {
 		{"read --json --tail 80", zstEnv, []string{b.rac, "out", "read", "last", "--json", "--tail", "80"}},
 		{"explain", zstEnv, []string{b.rac, "out", "explain", "last"}},
 		{"grep (256 MiB session)", genv, []string{b.rac, "out", "grep", "connection refused"}},
-		{"grep -i, many matches", genv, []string{b.rac, "out", "grep", "-i", "error"}},
 	}
 	worst := int64(0)
 	for _, r := range readers {
