@@ -105,10 +105,10 @@ const MinCompressSize = 4 << 10
 // ErrLate is returned by Compress when Late stopped it.
 var ErrLate = errors.New("compression stopped: out of time")
 
-// IsCompressTemp reports whether name is a temporary file of Compress,
+// isCompressTemp reports whether name is a temporary file of Compress,
 // which a Compress that was killed leaves in a recording's folder (no
 // reader opens it; the next Compress of the recording removes it).
-func IsCompressTemp(name string) bool { return strings.Contains(name, tmpInfix) }
+func isCompressTemp(name string) bool { return strings.Contains(name, tmpInfix) }
 
 const tmpInfix = ".ztmp-"
 
@@ -170,6 +170,15 @@ func (r *Recording) Compress(o CompressOptions) (CompressStats, error) {
 			}
 		}
 		v.Close()
+	}
+	// the chunk index is held to a reader's checks first: compressed, a
+	// hole in it would read as entries of zeros, no longer as damage
+	if _, err := r.Chunks(); err != nil {
+		var de *DamagedError
+		if errors.As(err, &de) {
+			return st, nil
+		}
+		return st, err
 	}
 	names = append(names, ChunksFile)
 	st.Done = true
@@ -306,7 +315,7 @@ func (r *Recording) removeCompressTemps() error {
 		return err
 	}
 	for _, n := range names {
-		if IsCompressTemp(n) {
+		if isCompressTemp(n) {
 			if err := r.dir.Remove(n); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				return err
 			}

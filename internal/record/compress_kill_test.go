@@ -70,10 +70,10 @@ func TestKill9DuringCompression(t *testing.T) {
 
 			var temps []string
 			for _, n := range names(t, dir) {
-				if IsCompressTemp(n) {
+				if isCompressTemp(n) {
 					temps = append(temps, n)
 				}
-				assert.False(t, strings.HasPrefix(n, "stdout.zst") && !IsCompressTemp(n), "no frame file under its real name: %s", n)
+				assert.False(t, strings.HasPrefix(n, "stdout.zst") && !isCompressTemp(n), "no frame file under its real name: %s", n)
 			}
 			assert.Len(t, temps, 1, "the half-written file is under its temporary name")
 			assert.Contains(t, names(t, dir), "stdout")
@@ -83,7 +83,7 @@ func TestKill9DuringCompression(t *testing.T) {
 			require.NoError(t, err)
 			assert.True(t, st.Done)
 			for _, n := range names(t, dir) {
-				assert.False(t, IsCompressTemp(n), n)
+				assert.False(t, isCompressTemp(n), n)
 			}
 			assert.Contains(t, names(t, dir), "stdout.zst")
 			assert.Equal(t, want, everything(t, reopen(t, r)))

@@ -201,7 +201,7 @@ func TestInterruptedCompressionStates(t *testing.T) {
 	_, err = r.Compress(CompressOptions{})
 	require.NoError(t, err)
 	for _, n := range names(t, dir) {
-		assert.False(t, IsCompressTemp(n), n)
+		assert.False(t, isCompressTemp(n), n)
 	}
 	// killed between the rename and the removal of the raw file
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "stdout"), raw, 0o600))
@@ -221,7 +221,7 @@ func TestCompressStopsWhenLate(t *testing.T) {
 	_, err := r.Compress(CompressOptions{FrameSize: 4 << 10, Late: func() bool { calls++; return calls > 3 }})
 	require.ErrorIs(t, err, ErrLate)
 	for _, n := range names(t, dir) {
-		assert.False(t, IsCompressTemp(n), n)
+		assert.False(t, isCompressTemp(n), n)
 	}
 	assert.Contains(t, names(t, dir), "stdout")
 	assert.Equal(t, before, everything(t, reopen(t, r)))
@@ -333,4 +333,15 @@ func TestCompressedLineIndexAtFrames(t *testing.T) {
 		assert.Equal(t, m.Off/100, m.Newlines)
 	}
 	assert.Equal(t, want, everything(t, r2))
+}
+
+// A damaged chunk index stays as it is, so readers still say so.
+func TestDamagedChunksStayRaw(t *testing.T) {
+	r, _ := numbered(t, 20000)
+	sparse(t, r.Dir(), ChunksFile, 1<<20)
+	st, err := r.Compress(CompressOptions{})
+	require.NoError(t, err)
+	assert.Zero(t, st.Files)
+	assert.Contains(t, names(t, r.Dir()), ChunksFile)
+	damagedFast(t, reopen(t, r), "chunks", "merged", "raw")
 }
