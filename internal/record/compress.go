@@ -10,6 +10,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"sort"
 	"strings"
 	"sync"
 	"syscall"
@@ -132,12 +133,13 @@ func encoder() (*zstd.Encoder, error) {
 }
 
 // Compress rewrites the data files of a finished recording (each stream's
-// file or files and the chunk index) in their compressed form, one file
-// at a time: NAME.zst is written beside NAME under a temporary name,
-// synced, renamed into place, and only then is NAME removed, so a reader
-// finds one whole form or the other at every moment and a kill at any
-// point leaves a readable recording (and at most a temporary file no
-// reader opens). A recording that is running, died, or whose files do not
+// file or files and the chunk index) in their compressed form: each
+// NAME.zst is written beside NAME under a temporary name, synced and
+// renamed into place, the line index is written anew, the folder is
+// synced, and only then are the raw files removed, so a reader finds one
+// whole form or the other of every file at every moment, and a kill at
+// any point leaves a readable recording (and at most a temporary file no
+// reader opens, which the next Compress removes). A recording that is running, died, or whose files do not
 // agree (a reader reports that) is left as it is. The line index and the
 // small files stay raw.
 func (r *Recording) Compress(o CompressOptions) (CompressStats, error) {
@@ -181,18 +183,18 @@ func (r *Recording) Compress(o CompressOptions) (CompressStats, error) {
 		return st, err
 	}
 	names = append(names, ChunksFile)
-	st.Done = true
+	var done []string // held compressed too now
 	redo := map[string]bool{}
 	for _, name := range names {
 		raw, zst, err := r.compressFile(name, o)
 		if err != nil {
-			st.Done = false
 			return st, err
 		}
 		if zst > 0 {
 			st.Files++
 			st.RawBytes += raw
 			st.ZstBytes += zst
+			done = append(done, name)
 			redo[strings.SplitN(name, tailInfix, 2)[0]] = true
 		}
 	}
@@ -203,18 +205,35 @@ func (r *Recording) Compress(o CompressOptions) (CompressStats, error) {
 			}
 		}
 	}
+	// The raw files go last, once every new name is durable: until then
+	// a kill leaves them all (and the next pass starts again, removing
+	// the temporaries), and while they go the stream files and the chunk
+	// index, which gc looks for (see gc.hasRaw), go after the tail
+	// segments.
+	if err := syncDir(r.dir); err != nil {
+		return st, err
+	}
+	sort.SliceStable(done, func(i, j int) bool {
+		return strings.Contains(done[i], tailInfix) && !strings.Contains(done[j], tailInfix)
+	})
+	for _, name := range done {
+		if err := r.dir.Remove(name); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return st, err
+		}
+	}
+	st.Done = true
 	return st, nil
 }
 
-// rewriteLineIndex writes the line index of a stream stored compressed
-// anew, with an entry at the start of every frame (at least lineStride
+// rewriteLineIndex writes the line index of a stream being stored
+// compressed anew, with an entry at the start of every frame (at least lineStride
 // apart): a reader that starts from an entry then counts newlines in one
 // frame, where the recorder's entries (one per write that crossed a
 // stride) may be a megabyte apart, four frames to decode. It is written
 // under a temporary name and renamed over the old one, which is as true
 // of the same bytes: a kill leaves one or the other. A stream with a cut,
-// a raw part left, or an index that does not hold (a reader reports it)
-// keeps the index it has.
+// or an index that does not hold (a reader reports it), keeps the index
+// it has.
 func (r *Recording) rewriteLineIndex(stream string, frame int64) error {
 	v, err := r.openView(stream)
 	if err != nil {
@@ -226,9 +245,6 @@ func (r *Recording) rewriteLineIndex(stream string, frame int64) error {
 	}
 	var want []int64
 	for _, p := range v.parts {
-		if _, raw := p.f.(rawFile); raw {
-			return nil
-		}
 		for off := p.start; off < p.start+p.size; off += frame {
 			if len(want) == 0 || off-want[len(want)-1] >= lineStride {
 				want = append(want, off)
@@ -347,14 +363,6 @@ func (r *Recording) compressFile(name string, o CompressOptions) (rawSize, zstSi
 		return writeSeekable(w, io.NewSectionReader(src, 0, rawSize), o)
 	})
 	if err != nil {
-		return 0, 0, err
-	}
-	// the new name is made durable before the raw file goes: after a
-	// crash the folder holds the raw file, or both
-	if err := syncDir(r.dir); err != nil {
-		return 0, 0, err
-	}
-	if err := r.dir.Remove(name); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return 0, 0, err
 	}
 	return rawSize, zstSize, nil
