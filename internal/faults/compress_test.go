@@ -86,4 +86,3 @@ func TestKillCompression(t *testing.T) {
 		}
 	}
 }
-
