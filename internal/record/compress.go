@@ -156,33 +156,14 @@ func (r *Recording) Compress(o CompressOptions) (CompressStats, error) {
 	if err := r.removeCompressTemps(); err != nil {
 		return st, err
 	}
-	var names []string
-	for _, s := range r.Meta.Streams {
-		v, err := r.openView(s)
-		if err != nil {
-			var de *DamagedError
-			if errors.As(err, &de) {
-				return st, nil // readers say what is wrong; it stays as it is
-			}
-			return st, err
-		}
-		for _, p := range v.parts {
-			if _, raw := p.f.(rawFile); raw {
-				names = append(names, partName(s, p.start))
-			}
-		}
-		v.Close()
+	names, err := r.rawNames()
+	var de *DamagedError
+	if errors.As(err, &de) {
+		return st, nil // readers say what is wrong; it stays as it is
 	}
-	// the chunk index is held to a reader's checks first: compressed, a
-	// hole in it would read as entries of zeros, no longer as damage
-	if _, err := r.Chunks(); err != nil {
-		var de *DamagedError
-		if errors.As(err, &de) {
-			return st, nil
-		}
+	if err != nil {
 		return st, err
 	}
-	names = append(names, ChunksFile)
 	var done []string // held compressed too now
 	redo := map[string]bool{}
 	for _, name := range names {
@@ -205,24 +186,55 @@ func (r *Recording) Compress(o CompressOptions) (CompressStats, error) {
 			}
 		}
 	}
-	// The raw files go last, once every new name is durable: until then
-	// a kill leaves them all (and the next pass starts again, removing
-	// the temporaries), and while they go the stream files and the chunk
-	// index, which gc looks for (see gc.hasRaw), go after the tail
-	// segments.
-	if err := syncDir(r.dir); err != nil {
+	if err := r.removeRaw(done); err != nil {
 		return st, err
+	}
+	st.Done = true
+	return st, nil
+}
+
+// rawNames are the recording's data files still raw, the chunk index
+// last, once every stream and the chunk index hold to a reader's checks
+// (a DamagedError otherwise: compressed, a hole in the chunk index would
+// read as entries of zeros, no longer as damage).
+func (r *Recording) rawNames() ([]string, error) {
+	var names []string
+	for _, s := range r.Meta.Streams {
+		v, err := r.openView(s)
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range v.parts {
+			if _, raw := p.f.(rawFile); raw {
+				names = append(names, partName(s, p.start))
+			}
+		}
+		v.Close()
+	}
+	if _, err := r.Chunks(); err != nil {
+		return nil, err
+	}
+	return append(names, ChunksFile), nil
+}
+
+// removeRaw removes the raw files now held compressed, once every new
+// name is durable: until then a kill leaves them all (and the next pass
+// starts again, removing the temporaries). The stream files and the
+// chunk index, which gc looks for (see gc.hasRaw), go after the tail
+// segments.
+func (r *Recording) removeRaw(done []string) error {
+	if err := syncDir(r.dir); err != nil {
+		return err
 	}
 	sort.SliceStable(done, func(i, j int) bool {
 		return strings.Contains(done[i], tailInfix) && !strings.Contains(done[j], tailInfix)
 	})
 	for _, name := range done {
 		if err := r.dir.Remove(name); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return st, err
+			return err
 		}
 	}
-	st.Done = true
-	return st, nil
+	return nil
 }
 
 // rewriteLineIndex writes the line index of a stream being stored
