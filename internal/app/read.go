@@ -305,6 +305,4 @@ func (a *App) noteStatus(rec *record.Recording) {
 
 // CutLineMarker is the marker after a line an incomplete recording ends in
 // without its newline: what a reader must know before trusting it whole.
-func CutLineMarker(n int64, stream string) string {
-	return fmt.Sprintf("[rac: line %d of %s may be cut: the recorder was killed before its newline]", n, stream)
-}
+func CutLineMarker(n int64, stream string) string { return record.CutLineMarker(n, stream) }

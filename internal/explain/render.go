@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/rac-cli/rac/internal/outcome"
+	"github.com/rac-cli/rac/internal/record"
 	"github.com/rac-cli/rac/internal/termtext"
 )
 
@@ -67,6 +68,9 @@ func (r *Report) WriteText(w io.Writer) error {
 			fmt.Fprintf(&b, " (x%d)", l.Count)
 		}
 		b.WriteByte('\n')
+		if l.Cut {
+			b.WriteString(record.CutLineMarker(int64(l.Line), termtext.Escape(l.Stream)) + "\n")
+		}
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
