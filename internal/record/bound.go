@@ -2,7 +2,6 @@ package record
 
 import (
 	"encoding/binary"
-	"errors"
 	"os"
 	"syscall"
 
@@ -116,5 +115,5 @@ func (s *StreamSink) pruneLines(cut *StreamCut) error {
 	}
 	old := s.lines
 	s.lines = f
-	return errors.Join(old.Close())
+	return old.Close()
 }

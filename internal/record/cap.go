@@ -191,9 +191,9 @@ func (c *capper) grow(w *Writer, n int64) error {
 		}
 	}
 	for _, s := range pruned {
-		if err := s.pruneLines(c.cuts[s.stream]); err != nil {
-			return err
-		}
+		// a prune that fails (a full disk) leaves the old index, which
+		// reads as well: the bytes matter, so the recording goes on
+		_ = s.pruneLines(c.cuts[s.stream])
 	}
 	return nil
 }
