@@ -314,12 +314,11 @@ func (r *Recording) Finish(out Outcome) error {
 	for _, n := range out.Notes {
 		footer.Notes = append(footer.Notes, r.a.redactString(n))
 	}
-	// the session is trimmed while this recording still runs (it counts,
-	// and stays): once its footer says it finished, the session's
-	// finished recordings are within the limit
-	r.a.limitSession(r.store, r.w.Session, r.w.Name)
 	var err error
 	withPrivateUmask(func() { err = r.w.Finish(footer) })
+	// after the footer: the recording is measured as it stays (its
+	// footer's reserve cut to the footer), and stays
+	r.a.limitSession(r.store, r.w.Session, r.w.Name)
 	return errors.Join(ferr, r.w.Err(), err)
 }
 

@@ -13,12 +13,12 @@ import (
 const trimBudget = 20 * time.Millisecond
 
 // limitSession holds a session to gc.max_session_bytes as each of its
-// recordings ends, before its footer (gc.TrimSession): the hourly pass
-// alone let a burst of capped recordings take a session far over its
-// limit. Its oldest finished recordings go, never the one ending (still
-// running then, it counts toward the size), so at any moment the
-// session's finished recordings hold at most its limit and the session at
-// most that plus what its running recordings hold (each at most its cap). It waits for no lock: a gc, rm or purge
+// recordings ends (gc.TrimSession): the hourly pass alone let a burst of
+// capped recordings take a session far over its limit. Its oldest
+// finished recordings go, never the one that just ended (whose reference
+// was just given out), so at any moment the session holds at most its
+// limit plus what its running recordings hold and the one that ended
+// last (each at most its cap). It waits for no lock: a gc, rm or purge
 // running now is left to finish (a full pass applies the same rule),
 // and it reports nothing (a removal leaves its tombstone).
 func (a *App) limitSession(storePath, sess, keep string) {
