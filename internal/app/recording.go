@@ -112,6 +112,7 @@ type RecordingRequest struct {
 type Recording struct {
 	a        *App
 	w        *record.Writer
+	store    string // the path of the store it is in
 	reds     *streamRedactors
 	warnings []string
 
@@ -167,7 +168,7 @@ func (a *App) createRecording(id session.Identity, req RecordingRequest) (*Recor
 		mode = defaultMode(streams)
 	}
 	var w *record.Writer
-	var note string
+	var note, storePath string
 	withPrivateUmask(func() {
 		var sd *store.Session
 		sd, note, err = a.openSessionInPlaces(id, a.set.StoreWorkdir)
@@ -176,6 +177,7 @@ func (a *App) createRecording(id session.Identity, req RecordingRequest) (*Recor
 		}
 		defer sd.Close()
 		defer sd.Store.Close()
+		storePath = sd.Store.Path
 		w, err = record.Create(record.CreateOptions{
 			Session: sd, Argv: argv, Cwd: cwd, Mode: mode, Redact: a.set.RedactEnabled,
 			Streams: streams, RacVersion: a.env.Version, Now: a.env.Now,
@@ -187,7 +189,7 @@ func (a *App) createRecording(id session.Identity, req RecordingRequest) (*Recor
 	if err != nil {
 		return nil, err
 	}
-	r := &Recording{a: a, w: w, reds: &streamRedactors{red: red, oneWorker: req.OneWorker}}
+	r := &Recording{a: a, w: w, store: storePath, reds: &streamRedactors{red: red, oneWorker: req.OneWorker}}
 	if note != "" {
 		r.warnings = append(r.warnings, a.redactString(note))
 	}
@@ -333,6 +335,9 @@ func (r *Recording) Finish(out Outcome) error {
 	}
 	var err error
 	withPrivateUmask(func() { err = r.w.Finish(footer) })
+	// after the footer: the recording is measured as it stays (its
+	// footer's reserve cut to the footer), and stays
+	r.a.limitSession(r.store, r.w.Session, r.w.Name)
 	return errors.Join(ferr, r.w.Err(), err)
 }
 
