@@ -146,8 +146,10 @@ func TestClaudeLongOutput(t *testing.T) {
 }
 
 // Codex keeps about 10,000 characters of a result for a model it does not
-// know (a head and a tail): the same four ways but the hook route (a
-// Codex hook runs only once trusted; TestCodexHook covers it).
+// know (a head and a tail): the same five ways, the hook route being
+// agent-init codex's PreToolUse hook (run once trusted: the test passes
+// --dangerously-bypass-hook-trust, as TestCodexHook does), which rewrites
+// the model's make into rac run -- make by rac's absolute path.
 func TestCodexLongOutput(t *testing.T) {
 	bin := need(t, "codex")
 	needMCP(t)
@@ -157,27 +159,50 @@ func TestCodexLongOutput(t *testing.T) {
 		Shell("./build.sh"),
 		Shell(w.Rac+" run -- ./build.sh"),
 		Shell(w.Rac+" run --summary -- ./build.sh"),
+		Shell("make"),
 		mcpCall("run", map[string]any{"command": "./build.sh"}),
 		Say("done"))
-	h := w.harness(bin, append(codexEnv(w.codexMCPHome(m)), "RAC_MCP_RUN=true"), codexArgs(fullAccess, "")...)
+	home := w.codexMCPHome(m)
+	w.RunEnv([]string{"CODEX_HOME=" + home}, w.Rac, "agent-init", "codex", "--user")
+	args := codexArgs(fullAccess, "")
+	args = append(args[:len(args)-1], "--dangerously-bypass-hook-trust", "go")
+	h := w.harness(bin, append(codexEnv(home), "RAC_MCP_RUN=true"), args...)
 	require.NoError(t, h.Err)
-	checkLong(t, "Codex", results(t, m, 4), false, true)
+	cmds := codexCommands(t, h)
+	require.Len(t, cmds, 4, "the shell calls Codex ran")
+	assert.Contains(t, cmds[3], " run -- make", "the hook did not rewrite make")
+	checkLong(t, "Codex", results(t, m, 5), true, true)
 }
 
-// Gemini CLI: rac run and --summary (its hook route is TestGeminiHookResume's
-// BeforeTool rewrite; its MCP registration is not driven here).
+// Gemini CLI: the same five ways, the hook route being agent-init
+// gemini's BeforeTool hook (no trust step), the MCP route agent-init
+// gemini --mcp's registration of rac-mcp in the same settings file.
 func TestGeminiLongOutput(t *testing.T) {
 	bin := need(t, "gemini")
+	needMCP(t)
 	w := newWorld(t)
 	w.writeBuild()
+	gh := w.geminiHome()
+	w.RunEnv([]string{"GEMINI_CLI_HOME=" + gh}, w.Rac, "agent-init", "gemini", "--user")
+	w.RunEnv([]string{"GEMINI_CLI_HOME=" + gh}, w.Rac, "agent-init", "gemini", "--mcp", "--user")
 	m := newMock(t, gemini{},
 		Shell("./build.sh"),
 		Shell("rac run -- ./build.sh"),
 		Shell("rac run --summary -- ./build.sh"),
+		Shell("make"),
+		Step{Tool: geminiMCPTool("run"), Input: map[string]any{"command": "./build.sh"}},
 		Say("done"))
-	require.NoError(t, w.gemini(bin, m, nil).Err)
-	checkLong(t, "Gemini CLI", results(t, m, 3), false, false)
+	h := w.harness(bin, append(geminiEnv(m, gh), "RAC_MCP_RUN=true"), "-p", "go", "--yolo", "--output-format", "json")
+	require.NoError(t, h.Err)
+	if len(m.Results()) != 5 {
+		t.Logf("tools offered: %v", offeredTools(m))
+	}
+	checkLong(t, "Gemini CLI", results(t, m, 5), true, true)
 }
+
+// geminiMCPTool is the name Gemini CLI gives rac-mcp's tool (server
+// "rac").
+func geminiMCPTool(tool string) string { return "mcp_rac_" + tool }
 
 // Commands in a pipeline or a substitution under an agent write into the
 // pipe the same bytes as without rac: with agent-init claude's functions
