@@ -3,6 +3,8 @@
 # Code, Codex CLI, Gemini CLI at pinned versions from the npm registry),
 # each driven offline by a mock of its model API (internal/harnesstest).
 # Usage: scripts/harness.sh [RAC_BINARY]   (make harness passes bin/rac)
+# RAC_HARNESS_CORPUS=N|all: how many failures of explain's corpora
+# TestExplainCorpusThroughHarnesses replays (default 24; all: about 15 min)
 #
 # The packages go into a cache folder (RAC_HARNESS_CACHE, default
 # ~/.cache/rac-harness), installed once per version set. When they (or
@@ -91,6 +93,12 @@ if [ "$status" = 0 ] && unshare --pid --fork --mount-proc true 2>/dev/null; then
   unshare --pid --fork --mount-proc go test -count=1 -timeout $((10 * ${RAC_TEST_SCALE:-1}))m -v -run 'Session|MCP' ./internal/harnesstest/ 2>&1 | tee -a "$out" | grep -E '^(--- |    --- |PASS|FAIL|ok|panic)|SKIP'
   status=${PIPESTATUS[0]}
 fi
+# the measured tables (docs/agents.md, "Long output"): per harness, what
+# the model received of the long failing build and of explain's corpora
+# (RAC_HARNESS_CORPUS: how many of the corpora's failures, default 24; all)
+echo
+echo "harness: what the model received (characters of the first tool result; the causal line in it):"
+grep -E '^ +([a-z_]+_test\.go:[0-9]+: measured|\||[A-Za-z ]+, .*: the cause did not reach)' "$out" | sed -E 's/^ +//; s/^[a-z_]+_test\.go:[0-9]+: //'
 echo
 echo "harness: $(grep -c -- '--- PASS' "$out") passed, $(grep -c -- '--- FAIL' "$out") failed, $(grep -c -- '--- SKIP' "$out") skipped"
 if [ "$status" != 0 ]; then
