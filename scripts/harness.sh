@@ -83,7 +83,11 @@ RAC=$(cd "$(dirname "$RAC")" && pwd)/$(basename "$RAC")
 # may write /tmp, not a home): under the cache folder
 export RAC_HARNESS=1 RAC_HARNESS_BIN="$BIN" RAC_HARNESS_RAC="$RAC" RAC_HARNESS_WORLDS="$CACHE/worlds"
 out=$(mktemp)
-go test -count=1 -timeout $((10 * ${RAC_TEST_SCALE:-1}))m -v ./internal/harnesstest/ 2>&1 | tee "$out" | grep -E '^(=== RUN|--- |    --- |PASS|FAIL|ok|panic)|SKIP'
+# the bound: 10 minutes, 40 when every failure of explain's corpora is
+# replayed (that alone took about 15 minutes)
+bound=10
+[ "${RAC_HARNESS_CORPUS:-}" = all ] && bound=40
+go test -count=1 -timeout $((bound * ${RAC_TEST_SCALE:-1}))m -v ./internal/harnesstest/ 2>&1 | tee "$out" | grep -E '^(=== RUN|--- |    --- |PASS|FAIL|ok|panic)|SKIP'
 status=${PIPESTATUS[0]}
 # The session tests again in a PID namespace of their own, where the
 # process session's leader is outside and its id reads 0: a container's
