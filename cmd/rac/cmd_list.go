@@ -1,6 +1,8 @@
 package main
 
 import (
+	"strings"
+
 	"github.com/spf13/cobra"
 
 	"github.com/rac-cli/rac/internal/app"
@@ -55,6 +57,12 @@ func listRows(entries []app.ListEntry) []ui.ListRow {
 		rows[i] = ui.ListRow{Ref: e.Ref, Session: e.Session, Name: e.Name, Parent: e.Parent, Argv: e.Argv,
 			Status: e.Status, ExitCode: e.ExitCode, StartedAt: e.StartedAt, EndedAt: e.EndedAt,
 			Bytes: e.StdoutBytes + e.StderrBytes + e.CombinedBytes, Truncated: e.Truncated, Signal: deref(e.Signal)}
+		if g := e.Agent; g != nil {
+			rows[i].Agent = strings.TrimSpace(g.Model + " " + g.Outcome)
+			if rows[i].Agent == "" {
+				rows[i].Agent = g.Kind
+			}
+		}
 	}
 	return rows
 }

@@ -126,6 +126,10 @@ func (dec *Decoder) lift(s string, n int) (string, bool) {
 	return c, long || c != s
 }
 
+// Cut tells the decoder that frames are missing from the middle of the
+// stream (a capped recording): its pairing of calls is not complete.
+func (dec *Decoder) Cut() { dec.d.Tools.Complete = false }
+
 func (dec *Decoder) field(s string) string {
 	c, _ := dec.lift(s, MaxField)
 	return c

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/rac-cli/rac/internal/termtext"
 )
@@ -52,6 +53,11 @@ func (dec *Decoder) Digest(stderrTail string, failed bool) *Digest {
 	}
 	d.Artifacts.Paths = append([]string{}, dec.d.Artifacts.Paths...)
 	d.Failure = dec.failure(stderrTail, failed)
+	if d.Result.Model == "" {
+		if m := modelOfArgv(dec.opt.Argv); m != "" {
+			d.Result.Model, d.Result.ModelFrom = dec.field(m), "argv"
+		}
+	}
 	if d.Init != nil {
 		in := *d.Init
 		d.Init = &in
@@ -208,4 +214,18 @@ func encode(d *Digest) ([]byte, error) {
 		return nil, err
 	}
 	return termtext.EscapeC1JSON(bytes.TrimSuffix(b.Bytes(), []byte{'\n'})), nil
+}
+
+// modelOfArgv is the model a command line asks for (-m M, --model M,
+// --model=M), "" for none.
+func modelOfArgv(argv []string) string {
+	for i, a := range argv {
+		switch {
+		case (a == "-m" || a == "--model") && i+1 < len(argv):
+			return argv[i+1]
+		case strings.HasPrefix(a, "--model="):
+			return strings.TrimPrefix(a, "--model=")
+		}
+	}
+	return ""
 }

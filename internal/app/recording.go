@@ -106,6 +106,8 @@ type Recording struct {
 	feeds map[string]*feed
 	// feedOrder are the feeds' names in the order they were made
 	feedOrder []string
+	// agent watches for an agent's transcript (agentrun.go)
+	agent agentWatch
 }
 
 // CreateRecording creates the recording in the current session and
@@ -225,9 +227,13 @@ func (r *Recording) Stream(name string) (io.Writer, error) {
 		return nil, fmt.Errorf("recording %s has no stream %q", r.Ref(), name)
 	}
 	now := r.a.env.Now
-	f := &feed{dst: nopCloser{sink}, arrived: func() { sink.Arrived(now()) }}
+	store := io.Writer(sink)
+	if w := r.watcher(name); w != nil {
+		store = io.MultiWriter(sink, w)
+	}
+	f := &feed{dst: nopCloser{store}, arrived: func() { sink.Arrived(now()) }}
 	if fl := r.filter(); fl != nil {
-		f.dst = fl(name, sink)
+		f.dst = fl(name, store)
 	}
 	if r.feeds == nil {
 		r.feeds = map[string]*feed{}
@@ -312,6 +318,7 @@ func (r *Recording) Finish(out Outcome) error {
 	for _, n := range out.Notes {
 		footer.Notes = append(footer.Notes, r.a.redactString(n))
 	}
+	footer.Agent = r.agentNote(out.Status != StatusExited || out.ExitCode != 0)
 	var err error
 	withPrivateUmask(func() { err = r.w.Finish(footer) })
 	return errors.Join(ferr, r.w.Err(), err)
