@@ -26,6 +26,9 @@ type agentWatch struct {
 	mu  sync.Mutex
 	obs map[string]*agentrun.Observer
 	red func(string) string
+	// argv is the command as stored: the model when the stream does not
+	// name it
+	argv []string
 }
 
 // Write of one stream's watcher; the lock is for Finish, which reads
@@ -56,7 +59,7 @@ func (r *Recording) watcher(name string) io.Writer {
 	}
 	o, ok := w.obs[name]
 	if !ok {
-		o = agentrun.NewObserver(agentrun.Options{Redact: w.red})
+		o = agentrun.NewObserver(agentrun.Options{Redact: w.red, Argv: w.argv})
 		w.obs[name] = o
 	}
 	return agentWriter{w: w, o: o}

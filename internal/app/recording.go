@@ -173,6 +173,7 @@ func (a *App) createRecording(id session.Identity, req RecordingRequest) (*Recor
 		return nil, err
 	}
 	r := &Recording{a: a, w: w, reds: &streamRedactors{red: red, oneWorker: req.OneWorker}}
+	r.agent.argv = argv
 	if note != "" {
 		r.warnings = append(r.warnings, a.redactString(note))
 	}
