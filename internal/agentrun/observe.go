@@ -77,7 +77,14 @@ func (dec *Decoder) feed(n int64, line []byte) {
 // line is the stream line rac out read takes. It returns what it read:
 // bytes and lines (a last line without a newline counts).
 func (dec *Decoder) Read(r io.Reader, first int64) (bytes, lines int64, err error) {
-	s := &splitter{fn: dec.feed, n: first}
+	return EachFrame(r, first, dec.feed)
+}
+
+// EachFrame calls fn with each line of r and its number (first is the
+// number before r's first line); a line longer than MaxFrame is handed on
+// as nil. It returns the bytes and lines read.
+func EachFrame(r io.Reader, first int64, fn func(n int64, line []byte)) (bytes, lines int64, err error) {
+	s := &splitter{fn: fn, n: first}
 	bytes, err = io.CopyBuffer(s, r, make([]byte, 64<<10))
 	s.flush()
 	return bytes, s.n - first, err

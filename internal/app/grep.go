@@ -19,6 +19,9 @@ type GrepRequest struct {
 	IgnoreCase bool
 	Context    int
 	JSON       bool
+	// Decoded searches only recordings of agents' transcripts, in their
+	// decoded view (grepDecoded)
+	Decoded bool
 	// Write prints one hit for a person (ui.GrepHit: grep's shape, its
 	// colours are the front end's); sep says a "--" starts a new group.
 	Write func(w io.Writer, ref string, h search.Hit, sep bool) error
@@ -66,7 +69,7 @@ func (a *App) Grep(ctx context.Context, req GrepRequest, w io.Writer) (int, erro
 	enc := json.NewEncoder(termtext.JSONWriter(bw))
 	hits := 0
 	var last groupEnd
-	err = s.Walk(jobs, func(r search.Result) error {
+	each := func(r search.Result) error {
 		if err := canceled(ctx); err != nil {
 			return err
 		}
@@ -96,7 +99,12 @@ func (a *App) Grep(ctx context.Context, req GrepRequest, w io.Writer) (int, erro
 			}
 		}
 		return nil
-	})
+	}
+	if req.Decoded {
+		err = a.grepDecoded(ctx, s, req.Context, jobs, each)
+	} else {
+		err = s.Walk(jobs, each)
+	}
 	if err != nil {
 		return hits, err
 	}

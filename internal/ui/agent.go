@@ -61,4 +61,3 @@ func AgentDigestJSON(w io.Writer, d *agentrun.Digest) error {
 	_, err = w.Write(append(b, '\n'))
 	return err
 }
-
