@@ -175,8 +175,9 @@ func TestAgentRunPass(t *testing.T) {
 				assert.FileExists(t, made)
 			} else {
 				// Codex names files in file_change items, made by its
-				// apply_patch tool, which it does not offer the mock's
-				// unknown model: its shell calls name no files
+				// apply_patch tool, which 0.169.0 does not offer the mock's
+				// models (a scripted apply_patch call made no item): its
+				// shell calls name no files
 				assert.Equal(t, 0, d.Artifacts.Count)
 			}
 			assert.Nil(t, d.Failure)
