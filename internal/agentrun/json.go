@@ -26,6 +26,7 @@ const (
 	CutFailure   = "failure excerpt cut to 256 bytes"
 	CutCounts8   = "counts cut to 8 tools"
 	CutAll32     = "every string cut to 32 bytes, init left out"
+	CutCounts0   = "counts cut to 0 tools"
 	CutCommand   = "command cut to 1 KiB"
 	CutRef       = "ref cut to 256 bytes"
 	cutLastField = 32
@@ -98,7 +99,14 @@ func (dec *Decoder) failure(stderrTail string, failed bool) *Failure {
 // bytes with init left out. The fields that say so stay true to what is
 // shown: shown_calls < total_calls, artifacts.count > len(paths),
 // final.truncated, failure.truncated, tools_total > len(counts).
-func (d *Digest) JSON() ([]byte, error) {
+func (d *Digest) JSON() ([]byte, error) { return d.JSONWithin(MaxJSON) }
+
+// JSONWithin is JSON with a smaller bound, limit bytes (at most MaxJSON),
+// for a caller with less room (an MCP result's budget); past the last
+// resort of JSON it also leaves the counts out ("counts cut to 0 tools").
+// What cannot be made to fit limit is returned as small as it gets.
+func (d *Digest) JSONWithin(limit int) ([]byte, error) {
+	limit = min(limit, MaxJSON)
 	j := *d
 	j.Cut = append([]string{}, d.Cut...)
 	note := func(changed bool, name string) {
@@ -110,7 +118,7 @@ func (d *Digest) JSON() ([]byte, error) {
 	note(cutField(&j.Ref, 256), CutRef)
 	out, err := encode(&j)
 	for _, s := range shrinkSteps {
-		if err != nil || len(out) <= MaxJSON {
+		if err != nil || len(out) <= limit {
 			break
 		}
 		if s.apply(&j) {
@@ -151,6 +159,7 @@ var shrinkSteps = []struct {
 	}},
 	{CutCounts8, func(j *Digest) bool { return cutSlice(&j.Tools.Counts, 8) }},
 	{CutAll32, cutAll},
+	{CutCounts0, func(j *Digest) bool { return cutSlice(&j.Tools.Counts, 0) }},
 }
 
 func cutCalls(j *Digest, n int) bool {

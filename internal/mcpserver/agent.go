@@ -16,10 +16,6 @@ func (s *Server) explainAgent(ctx context.Context, c *callApp, ref string) (*mcp
 	if err != nil || d == nil {
 		return nil, err
 	}
-	j, err := d.JSON()
-	if err != nil {
-		return nil, err
-	}
 	var tb strings.Builder
 	if err := d.WriteText(&tb); err != nil {
 		return nil, err
@@ -28,9 +24,15 @@ func (s *Server) explainAgent(ctx context.Context, c *callApp, ref string) (*mcp
 	for _, n := range c.notes {
 		text += "rac: " + n + "\n"
 	}
+	budget := int(s.o.Budget)
+	// the digest gets the room the text leaves, and at least half
+	j, err := d.JSONWithin(max(budget-len(text), budget/2))
+	if err != nil {
+		return nil, err
+	}
 	res := textResult(text)
 	res.StructuredContent = json.RawMessage(j)
-	if budget := int(s.o.Budget); ResultSize(res) > budget {
+	if ResultSize(res) > budget {
 		// the text gives way; the structured content has the digest
 		t := res.Content[0].(*mcp.TextContent)
 		room := max(0, budget-ResultSize(res)+len(t.Text)-64)
