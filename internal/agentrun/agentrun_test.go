@@ -310,6 +310,7 @@ func TestFailureOrder(t *testing.T) {
 	d := digestOf(t, toolErr, Options{}, true)
 	assert.Equal(t, FailTool, d.Failure.Kind, "the last tool error")
 	assert.Equal(t, FailNoResult, NewDecoderDigest(t, `{"type":"thread.started","thread_id":"t"}`, true).Failure.Kind)
+	assert.Nil(t, NewDecoderDigest(t, `{"type":"thread.started","thread_id":"t"}`, false).Failure, "still running: no result yet is no failure")
 	dec := NewDecoder(Format{Codex, ExecJSON, ""}, Options{})
 	dec.Frame(1, []byte(`{"type":"thread.started","thread_id":"t"}`))
 	dec.Frame(2, []byte(`{"type":"turn.completed","usage":{}}`))

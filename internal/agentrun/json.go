@@ -32,9 +32,10 @@ const (
 	cutLastField = 32
 )
 
-// Digest is the decoder's digest so far. stderrTail (redacted by the
-// caller) is the failure of last resort, used when failed says the
-// attempt failed and the stream names no failure.
+// Digest is the decoder's digest so far. failed says the attempt failed
+// (not for one still running): only then do the end of stderr (redacted by
+// the caller, stderrTail) and a stream without a result count as its
+// failure.
 func (dec *Decoder) Digest(stderrTail string, failed bool) *Digest {
 	d := dec.d // a copy: the decoder may go on
 	counts := make([]ToolCount, 0, len(dec.order))
@@ -82,7 +83,7 @@ func (dec *Decoder) failure(stderrTail string, failed bool) *Failure {
 		}
 		return &Failure{Kind: FailStderr, Excerpt: ex, Truncated: cut}
 	}
-	if dec.d.Result.Subtype == "" {
+	if failed && dec.d.Result.Subtype == "" {
 		return &Failure{Kind: FailNoResult, Excerpt: "the stream ended without a result"}
 	}
 	return nil

@@ -149,7 +149,7 @@ func (a *App) ExplainAgent(ctx context.Context, ref string) (*agentrun.Digest, e
 	if err != nil {
 		return nil, err
 	}
-	failed := meta.Status != StatusExited || meta.ExitCode == nil || *meta.ExitCode != 0
+	failed := meta.Status != record.StatusRunning && (meta.Status != StatusExited || meta.ExitCode == nil || *meta.ExitCode != 0)
 	tail := ""
 	if stream == StreamStdout && failed {
 		tail = red.String(string(bytes.TrimSpace(streamTail(rec, StreamStderr, 4<<10))))
