@@ -89,36 +89,60 @@ func Recognize(frame []byte) (Format, bool) {
 
 // Sniff looks for a transcript's first frame at the start of a stream: the
 // first line that is a JSON object decides, after at most DetectLines
-// other lines, within DetectBytes. Any other stream (other JSON lines, a
-// log, a binary) is not a transcript.
+// other lines (blank lines aside), within DetectBytes. Any other stream
+// (other JSON lines, a log, a binary) is not a transcript.
 func Sniff(head []byte) (Format, bool) {
-	f, _, ok := sniff(head, true)
-	return f, ok
+	var s sniffer
+	s.feed(head, true)
+	return s.f, s.ok
 }
 
-// sniff is Sniff on a head that may grow (final: it will not): decided
-// says whether more bytes could change the answer.
-func sniff(head []byte, final bool) (f Format, decided, ok bool) {
+// sniffer is Sniff on a head that grows: each feed looks only at the
+// lines it has not seen, so a head that comes a byte at a time costs no
+// more than one that comes whole.
+type sniffer struct {
+	at      int // the head's bytes already looked at (whole lines)
+	skipped int // lines that were not JSON objects
+	decided bool
+	f       Format
+	ok      bool
+}
+
+// feed looks at head (which starts with what earlier feeds had); final
+// says it will not grow. It reports whether the answer is known.
+func (s *sniffer) feed(head []byte, final bool) bool {
+	if s.decided {
+		return true
+	}
 	if len(head) >= DetectBytes {
 		head, final = head[:DetectBytes], true
 	}
-	for skipped := 0; skipped <= DetectLines; {
-		line, rest, complete := bytes.Cut(head, []byte{'\n'})
-		if !complete && !final {
-			return Format{}, false, false
+	for s.skipped <= DetectLines {
+		rest := head[s.at:]
+		i := bytes.IndexByte(rest, '\n')
+		if i < 0 && !final {
+			return false
 		}
-		head = rest
+		line := rest
+		if i >= 0 {
+			line = rest[:i]
+			s.at += i + 1
+		} else {
+			s.at = len(head)
+		}
 		t := bytes.TrimSpace(line)
 		switch {
 		case len(t) > 0 && t[0] == '{':
-			f, ok := Recognize(t)
-			return f, true, ok
+			s.f, s.ok = Recognize(t)
+			s.decided = true
+			return true
 		case len(t) > 0:
-			skipped++
+			s.skipped++
 		}
-		if !complete {
-			return Format{}, true, false
+		if i < 0 {
+			break
 		}
 	}
-	return Format{}, true, false
+	s.decided = true
+	return true
 }

@@ -97,6 +97,7 @@ func EachFrame(r io.Reader, first int64, fn func(n int64, line []byte)) (bytes, 
 type Observer struct {
 	opt     Options
 	head    []byte
+	sniff   sniffer
 	decided bool
 	dec     *Decoder
 	split   *splitter
@@ -114,31 +115,31 @@ func (o *Observer) Write(p []byte) (int, error) {
 		return len(p), nil
 	}
 	o.head = append(o.head, p...)
-	f, decided, ok := sniff(o.head, false)
-	if !decided {
-		return len(p), nil
+	if o.sniff.feed(o.head, false) {
+		o.decide()
 	}
+	return len(p), nil
+}
+
+// decide starts decoding what was held, when it is a transcript, and
+// lets it go.
+func (o *Observer) decide() {
 	o.decided = true
 	head := o.head
 	o.head = nil
-	if ok {
-		o.dec = NewDecoder(f, o.opt)
+	if o.sniff.ok {
+		o.dec = NewDecoder(o.sniff.f, o.opt)
 		o.split = &splitter{fn: o.dec.feed}
 		_, _ = o.split.Write(head)
 	}
-	return len(p), nil
 }
 
 // Digest is the digest of what was written (the last line need not end
 // in a newline); nil when the stream is not a transcript.
 func (o *Observer) Digest(failed bool) *Digest {
-	if o.dec == nil && !o.decided {
-		if f, ok := Sniff(o.head); ok {
-			o.dec = NewDecoder(f, o.opt)
-			o.split = &splitter{fn: o.dec.feed}
-			_, _ = o.split.Write(o.head)
-		}
-		o.decided = true
+	if !o.decided {
+		o.sniff.feed(o.head, true)
+		o.decide()
 	}
 	if o.dec == nil {
 		return nil
