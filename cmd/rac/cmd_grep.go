@@ -43,7 +43,6 @@ suffix saying how many bytes went.`,
 		Example: `  rac out grep 'error:'
   rac out grep -i -C 2 "connection refused"
   rac out grep --all-sessions 'ghp_'
-  rac out grep --json 'FAIL'
   rac out grep --decoded 'No such file'`,
 	}
 	f := cmd.Flags()
