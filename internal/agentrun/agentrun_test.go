@@ -344,3 +344,28 @@ final text: all done here
 transcript: 7 frames, 7.4 KiB on stdout; rac out read s/0001-claude for all of it
 `, b.String())
 }
+
+// Gemini CLI streams its answer in pieces: the final text is what came
+// after the last tool call, its size counted whole however long.
+func TestGeminiFinalText(t *testing.T) {
+	dec := NewDecoder(Format{GeminiCLI, StreamJSON, ""}, Options{})
+	frames := []string{
+		`{"type":"init","timestamp":"t","session_id":"g","model":"m"}`,
+		`{"type":"message","role":"assistant","content":"let me look","delta":true}`,
+		`{"type":"tool_use","tool_name":"ls","tool_id":"a","parameters":{}}`,
+		`{"type":"tool_result","tool_id":"a","status":"success","output":"x"}`,
+		`{"type":"message","role":"assistant","content":"all ","delta":true}`,
+		`{"type":"message","role":"assistant","content":"good","delta":true}`,
+	}
+	for i, f := range frames {
+		dec.Frame(int64(i+1), []byte(f))
+	}
+	assert.Equal(t, FinalText{Text: "all good", Bytes: 8}, dec.Digest("", false).Final)
+	for i := range 3 {
+		dec.Frame(int64(10+i), []byte(`{"type":"message","role":"assistant","content":"`+strings.Repeat("z", 10000)+`","delta":true}`))
+	}
+	f := dec.Digest("", false).Final
+	assert.Equal(t, 30008, f.Bytes)
+	assert.True(t, f.Truncated)
+	assert.LessOrEqual(t, len(f.Text), MaxFinalText)
+}

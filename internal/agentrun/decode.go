@@ -58,8 +58,9 @@ type Decoder struct {
 	codexTurns int64
 	// Gemini CLI streams the final answer in pieces: the text since the
 	// last tool call
-	text strings.Builder
-	line int64
+	text      strings.Builder // at most maxLifted bytes of it
+	textBytes int
+	line      int64
 }
 
 // NewDecoder starts a digest of a stream recognised as f.

@@ -208,13 +208,15 @@ func (dec *Decoder) gemini(m map[string]any) {
 		dec.model(str(m, "model"))
 	case "message":
 		if str(m, "role") == "assistant" {
-			dec.text.WriteString(str(m, "content"))
-			if dec.text.Len() <= maxLifted {
-				dec.finalText(dec.text.String())
+			c := str(m, "content")
+			dec.textBytes += len(c)
+			if room := maxLifted - dec.text.Len(); room > 0 {
+				dec.text.WriteString(c[:min(len(c), room)])
 			}
 		}
 	case "tool_use":
 		dec.text.Reset()
+		dec.textBytes = 0
 		params := obj(m, "parameters")
 		dec.call(str(m, "tool_id"), str(m, "tool_name"), m["parameters"])
 		if n := str(m, "tool_name"); n == "write_file" || n == "replace" {
@@ -234,6 +236,17 @@ func (dec *Decoder) gemini(m map[string]any) {
 	case "result":
 		dec.geminiResult(m)
 	}
+}
+
+// geminiFinal is the final text: what the assistant said after its last
+// tool call (lifted once, at the end, not per piece).
+func (dec *Decoder) geminiFinal() {
+	if dec.format.Kind != GeminiCLI {
+		return
+	}
+	dec.finalText(dec.text.String())
+	dec.d.Final.Bytes = dec.textBytes
+	dec.d.Final.Truncated = dec.d.Final.Truncated || dec.textBytes > dec.text.Len()
 }
 
 func (dec *Decoder) geminiResult(m map[string]any) {

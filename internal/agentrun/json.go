@@ -37,6 +37,7 @@ const (
 // the caller, stderrTail) and a stream without a result count as its
 // failure.
 func (dec *Decoder) Digest(stderrTail string, failed bool) *Digest {
+	dec.geminiFinal()
 	d := dec.d // a copy: the decoder may go on
 	counts := make([]ToolCount, 0, len(dec.order))
 	for _, n := range dec.order {
