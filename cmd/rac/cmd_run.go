@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"os"
 
 	"github.com/spf13/cobra"
 
@@ -84,8 +85,26 @@ func (o *runOptions) run(cmd *cobra.Command, args []string) error {
 		_ = ui.JSONLine(errw, res.View())
 	}
 	if res.Ref != "" && !req.Summary && res.EndLine() {
-		c.p.Infof("ref %s", res.Ref)
+		c.refLine(res)
 	}
 	c.app.AutoGC(cmd.Context())
 	return app.RunExit(res)
+}
+
+// refLine prints the closing "rac: ref" line, placed beside a Ctrl-C's
+// "^C" the way the shell places its prompt after a bare command's.
+func (c *cli) refLine(res app.RunResult) {
+	var errTerm *os.File
+	if c.streams.IsStderrTTY() && c.streams.ErrFile != nil {
+		errTerm = c.streams.ErrFile
+	}
+	before, after := app.InterruptedAt(res, errTerm)
+	if before {
+		c.p.SetMidLine(true)
+	}
+	if after {
+		c.p.Infof("ref %s", res.Ref)
+	} else {
+		c.p.InfoUnendedf("ref %s", res.Ref)
+	}
 }

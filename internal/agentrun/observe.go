@@ -106,6 +106,15 @@ type Observer struct {
 // NewObserver watches a stream; opt is the decoder's.
 func NewObserver(opt Options) *Observer { return &Observer{opt: opt} }
 
+// NewObserverOf watches the continuation of a stream already recognised as
+// f (an append to a recording): it decodes from the first byte.
+func NewObserverOf(f Format, opt Options) *Observer {
+	o := &Observer{opt: opt}
+	o.sniff.decided, o.sniff.ok, o.sniff.f = true, true, f
+	o.decide()
+	return o
+}
+
 // Write never fails: watching must not break a recording.
 func (o *Observer) Write(p []byte) (int, error) {
 	switch {

@@ -29,6 +29,9 @@ type agentWatch struct {
 	// argv is the command as stored: the model when the stream does not
 	// name it
 	argv []string
+	// before is the note of the parts before an append: the stream it
+	// names continues a transcript, whose first frame is not in this part
+	before *record.AgentNote
 }
 
 // Write of one stream's watcher; the lock is for Finish, which reads
@@ -59,7 +62,12 @@ func (r *Recording) watcher(name string) io.Writer {
 	}
 	o, ok := w.obs[name]
 	if !ok {
-		o = agentrun.NewObserver(agentrun.Options{Redact: w.red, Argv: w.argv})
+		opt := agentrun.Options{Redact: w.red, Argv: w.argv}
+		if b := w.before; b != nil && b.Stream == name {
+			o = agentrun.NewObserverOf(agentrun.Format{Kind: b.Kind, Format: b.Format, Version: b.Version}, opt)
+		} else {
+			o = agentrun.NewObserver(opt)
+		}
 		w.obs[name] = o
 	}
 	return agentWriter{w: w, o: o}
@@ -95,13 +103,30 @@ func (r *Recording) agentNote(failed bool) *record.AgentNote {
 			continue
 		}
 		if d := o.Digest(failed); d != nil {
-			return &record.AgentNote{
+			return continuedNote(w.before, &record.AgentNote{
 				Kind: d.Agent.Kind, Format: d.Agent.Format, Version: d.Agent.Version, Stream: name,
 				Model: d.Result.Model, Outcome: agentOutcome(d), Frames: d.Frames.Read + d.Frames.Unparsed,
-			}
+			})
 		}
 	}
-	return nil
+	return w.before
+}
+
+// continuedNote is an appended part's note after the parts before it (b):
+// their frames and, where this part says nothing, their model and
+// outcome.
+func continuedNote(b, n *record.AgentNote) *record.AgentNote {
+	if b == nil {
+		return n
+	}
+	n.Frames += b.Frames
+	if n.Model == "" {
+		n.Model = b.Model
+	}
+	if n.Outcome == "" {
+		n.Outcome = b.Outcome
+	}
+	return n
 }
 
 // agentOutcome is the run's own word for how it ended: its result's

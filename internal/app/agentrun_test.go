@@ -114,3 +114,39 @@ func TestAgentDigestRedactsUnredactedRecording(t *testing.T) {
 	assert.Contains(t, d.Failure.Excerpt, "the token is [REDACTED:")
 	assert.Contains(t, d.Tools.LastCalls[1].InputExcerpt, "echo [REDACTED:")
 }
+
+// A transcript fed by rac record, and continued by an append after a
+// reconnect: the note spans both parts (the second has no first frame of
+// its own), and explain digests the whole stream.
+func TestAgentTranscriptRecordedAndAppended(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	stream := syntheticClaude(4, 10, "")
+	lines := strings.SplitAfter(stream, "\n")
+	first, second := strings.Join(lines[:5], ""), strings.Join(lines[5:], "")
+	res, err := f.app().Record(ctx, RecordRequest{In: strings.NewReader(first), Cmd: "claude -p go --output-format stream-json --verbose"})
+	require.NoError(t, err)
+	list, err := f.app().List(ctx, Scope{Session: "test"})
+	require.NoError(t, err)
+	require.NotNil(t, list.Entries[0].Agent, "rac record notes a transcript too")
+	assert.Empty(t, list.Entries[0].Agent.Outcome, "no result yet")
+
+	code := 0
+	_, err = f.app().Record(ctx, RecordRequest{In: strings.NewReader(second), Append: res.Ref, Stated: StatedOutcome{ExitCode: &code}})
+	require.NoError(t, err)
+	list, err = f.app().List(ctx, Scope{Session: "test"})
+	require.NoError(t, err)
+	assert.Equal(t, &ListAgent{Kind: agentrun.ClaudeCode, Format: agentrun.StreamJSON, Version: "9.9.9", Model: "claude-test", Outcome: "success"},
+		list.Entries[0].Agent)
+	rec, err := f.app().Open(res.Ref)
+	require.NoError(t, err)
+	defer rec.Close()
+	assert.Equal(t, int64(len(lines)-1), rec.Footer.Agent.Frames, "frames of both parts")
+
+	d, err := f.app().ExplainAgent(ctx, res.Ref)
+	require.NoError(t, err)
+	require.NotNil(t, d)
+	assert.EqualValues(t, 4, d.Tools.TotalCalls)
+	assert.True(t, d.Tools.Complete)
+	assert.Equal(t, "all steps done", d.Final.Text)
+}

@@ -98,6 +98,7 @@ func explainMeta(rec *record.Recording) explain.Meta {
 		// why it failed to start, a drain that timed out, a broken pipe
 		notes = append(notes, f.Notes...)
 	}
+	notes = append(notes, provenanceOf(rec).notes(func(s string) string { return s })...)
 	m.Note = strings.Join(notes, "; ")
 	return m
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rac-cli/rac/internal/outcome"
 	"github.com/rac-cli/rac/internal/record"
 	"github.com/rac-cli/rac/internal/termtext"
 )
@@ -274,6 +275,11 @@ func (a *App) noteStatus(rec *record.Recording) {
 		a.Note(rec.Ref() + " is incomplete: the recorder stopped before the command ended; this is the output it kept")
 	default:
 		f := rec.Footer
+		if p := provenanceOf(rec); f != nil && p.OutcomeFrom != "" {
+			// where the outcome came from: rac saw no command end
+			a.Note(rec.Ref() + " " + outcome.Of(f.Status, f.ExitCode, f.Signal).Long() + ": " +
+				strings.Join(p.notes(a.redactString), "; "))
+		}
 		switch {
 		case rec.MetadataOnly():
 			a.Note(rec.Ref() + " is metadata only: the command ran on the terminal itself (passthrough mode), so rac kept no output")

@@ -609,3 +609,24 @@ func boundArgv(argv []string, limit int) []string {
 	}
 	return out
 }
+
+// InterruptedAt says how rac run's closing line sits beside a Ctrl-C on the
+// terminal errTerm (rac's stderr, nil when it is not one). The terminal
+// echoed "^C" with no newline after it (its own echo in pipe and passthrough
+// mode; in pty mode rac relayed the pty's echo and knows the line is open),
+// and a shell that sees its command die of SIGINT ends the line itself
+// (bash and zsh print a newline; fish marks the open line), as after a bare
+// command's "^C". So the ref line starts on a line of its own (before) and
+// leaves its newline to the shell (!after): no "^Crac: ref" and no blank
+// line under it. Anything but a SIGINT death at a terminal: after only.
+func InterruptedAt(res RunResult, errTerm *os.File) (before, after bool) {
+	if errTerm == nil || res.Outcome.Status != StatusSignaled || res.Outcome.Signal != "SIGINT" {
+		return false, true
+	}
+	if res.Mode == record.ModePTY {
+		return false, false
+	}
+	tio, err := terminal.GetTermios(int(errTerm.Fd()))
+	echoed := err == nil && tio.Lflag&unix.ECHO != 0 && tio.Lflag&unix.ECHOCTL != 0
+	return echoed, false
+}

@@ -33,7 +33,8 @@ func Of(status string, exitCode *int, signal string) Outcome {
 
 // Short is the outcome for a table column: exit 2, exited (no code
 // known), SIGTERM, killed (no signal known), timed out, failed to start,
-// running, incomplete, unknown (no status).
+// running, incomplete, stream ended, transport error, cancelled, unknown
+// (no status).
 func (o Outcome) Short() string {
 	switch o.Status {
 	case record.StatusExited:
@@ -52,6 +53,12 @@ func (o Outcome) Short() string {
 		return "failed to start"
 	case record.StatusRunning, record.StatusIncomplete:
 		return o.Status
+	case record.StatusStreamEnded:
+		return "stream ended"
+	case record.StatusTransportError:
+		return "transport error"
+	case record.StatusCancelled:
+		return "cancelled"
 	case "":
 		return "unknown"
 	}
@@ -106,6 +113,12 @@ func (o Outcome) Took(d time.Duration, known bool) string {
 			return s + " (started " + span + " ago)"
 		}
 		return s
+	case record.StatusStreamEnded:
+		return "stream ended" + after + " (no exit status stated)"
+	case record.StatusTransportError:
+		return "transport error" + after + " (no exit status)"
+	case record.StatusCancelled:
+		return "cancelled" + after + " (no exit status)"
 	case "":
 		return "status unknown"
 	}

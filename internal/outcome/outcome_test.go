@@ -27,6 +27,9 @@ func TestWords(t *testing.T) {
 		{Of(record.StatusFailedToStart, nil, ""), "failed to start", "failed to start"},
 		{Of(record.StatusRunning, nil, ""), "running", "running"},
 		{Of(record.StatusIncomplete, nil, ""), "incomplete", "incomplete: the recorder stopped before the command ended"},
+		{Of(record.StatusStreamEnded, nil, ""), "stream ended", "stream ended (no exit status stated)"},
+		{Of(record.StatusTransportError, nil, ""), "transport error", "transport error (no exit status)"},
+		{Of(record.StatusCancelled, nil, ""), "cancelled", "cancelled (no exit status)"},
 		{Of("", nil, ""), "unknown", "status unknown"},
 		{Of("weird\x1b[2J", nil, ""), `weird\x1b[2J`, `status weird\x1b[2J`},
 		{Of(record.StatusSignaled, nil, "SIG\u009bTERM"), `SIG\x9bTERM`, `killed by SIG\x9bTERM`},
@@ -49,6 +52,8 @@ func TestTook(t *testing.T) {
 		{Of(record.StatusTimedOut, nil, "SIGKILL"), "timed out after 2.3s (killed by SIGKILL)"},
 		{Of(record.StatusFailedToStart, nil, ""), "failed to start"},
 		{Of(record.StatusRunning, nil, ""), "running for 2.3s"},
+		{Of(record.StatusStreamEnded, nil, ""), "stream ended after 2.3s (no exit status stated)"},
+		{Of(record.StatusTransportError, nil, ""), "transport error after 2.3s (no exit status)"},
 		{Of(record.StatusIncomplete, nil, ""), "incomplete: the recorder stopped before the command ended (started 2.3s ago)"},
 	} {
 		assert.Equal(t, tc.want, tc.o.Took(d, true))
@@ -62,4 +67,8 @@ func TestSucceeded(t *testing.T) {
 	assert.False(t, Of(record.StatusExited, &one, "").Succeeded())
 	assert.False(t, Of(record.StatusExited, nil, "").Succeeded())
 	assert.False(t, Of(record.StatusFailedToStart, &zero, "").Succeeded())
+	// an outcome nobody stated never reads as success, whatever code
+	for _, st := range []string{record.StatusStreamEnded, record.StatusTransportError, record.StatusCancelled, record.StatusIncomplete} {
+		assert.False(t, Of(st, &zero, "").Succeeded(), st)
+	}
 }
