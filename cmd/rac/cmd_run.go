@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 
@@ -14,6 +15,9 @@ import (
 type runOptions struct {
 	c     *cli
 	quiet bool
+	// stopIsCancel is rac mcp's run tool's: a SIGTERM is its client
+	// cancelling the call
+	stopIsCancel bool
 }
 
 func newRunCmd(c *cli) *cobra.Command {
@@ -28,8 +32,9 @@ they arrive, while recording both into the current session ('rac session'
 names it; --session or RAC_SESSION=NAME picks one, which two terminals can
 share). Everything from CMD on belongs to CMD, flags too.
 
-rac names the recording on stderr: "rac: recording SESSION/NAME" first and
-"rac: ref SESSION/NAME" last; paste it into 'rac out read' from any shell.
+rac names the recording on stderr: "rac: recording SESSION/NAME (cut? rac
+out explain SESSION/NAME)" first and "rac: ref SESSION/NAME" last; paste
+it into 'rac out read' from any shell.
 By default (--announce auto) it prints both lines when no terminal shows
 the run (neither stdout nor stderr is one: scripts, CI, agents), and at a
 terminal only the last line, only when CMD failed or its recording was cut.
@@ -53,6 +58,8 @@ CMD cannot be executed, 127 when it is not found. Durations take a unit:
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "print no rac: lines (same as --announce none)")
 	f.Bool("strict-config", false, "refuse to run CMD when a setting or the config file is bad (RAC_STRICT_CONFIG=1), instead of a warning and the defaults")
 	bindSettings(f, "run.summary", "run.summary_head", "run.summary_tail", "run.json", "redact.enabled")
+	f.BoolVar(&o.stopIsCancel, "stop-is-cancel", false, "a SIGTERM, SIGHUP or SIGINT to rac is its caller cancelling the run: CMD killed by it ends cancelled (rac mcp's run tool)")
+	_ = f.MarkHidden("stop-is-cancel")
 	return cmd
 }
 
@@ -65,7 +72,8 @@ func (o *runOptions) run(cmd *cobra.Command, args []string) error {
 	req.Stdin, req.Stdout, req.Stderr = c.streams.InFile, c.streams.OutFile, c.streams.ErrFile
 	req.OutErrShared = c.streams.OutErrShared
 	req.Signals = c.sigs
-	req.OnStart = func(ref string) { c.p.Infof("recording %s", ref) }
+	req.StopIsCancel = o.stopIsCancel
+	req.OnStart = func(ref string) { c.p.Infof("%s", app.StartLine(ref)) }
 	req.OnExit = func(e app.CommandEnded) {
 		if e.StartErr != "" {
 			// before the ref line, which stays the last line rac writes
@@ -80,6 +88,23 @@ func (o *runOptions) run(cmd *cobra.Command, args []string) error {
 	}
 	for _, l := range res.Summary {
 		fmt.Fprintln(c.streams.Out, ui.EscapeLine(l))
+	}
+	if e := res.AgentEnd; e != nil {
+		// run.agent_view held the middle back: what was left out, the
+		// cause, then the tail of each stream, as the command wrote it
+		for _, l := range e.Lines {
+			c.p.Infof("%s", l)
+		}
+		for _, t := range e.Tails {
+			w := c.streams.Out
+			if t.Stream == "stderr" {
+				w = c.streams.Err
+			}
+			_, _ = w.Write(t.Bytes)
+		}
+		if n := len(e.Tails); n > 0 && len(e.Tails[n-1].Bytes) > 0 && !bytes.HasSuffix(e.Tails[n-1].Bytes, []byte("\n")) {
+			c.p.SetMidLine(true)
+		}
 	}
 	if r.JSON.V {
 		_ = ui.JSONLine(errw, res.View())

@@ -109,7 +109,7 @@ func (a *App) Path(ctx context.Context, ref, stream string) (string, error) {
 	if err := ctx.Err(); err != nil {
 		return "", err
 	}
-	if err := checkStream(stream); err != nil {
+	if err := checkStream(stream, flagWords); err != nil {
 		return "", err
 	}
 	rec, err := a.Open(ref)
@@ -119,14 +119,20 @@ func (a *App) Path(ctx context.Context, ref, stream string) (string, error) {
 	defer rec.Close()
 	p := rec.Dir()
 	if stream != "" {
+		// a finished recording gc compressed has no file of the stream's
+		// raw bytes; a path to the compressed one would mislead a tool
+		// that reads it as text (docs/reading.md)
+		if err := rec.RawFile(stream); err != nil {
+			return "", err
+		}
 		p = filepath.Join(p, stream)
 	}
 	return p, nil
 }
 
-func checkStream(s string) error {
+func checkStream(s string, w words) error {
 	if s != "" && s != record.Stdout && s != record.Stderr && s != record.Combined {
-		return Usagef("invalid --stream %q: use stdout, stderr or combined", s)
+		return Usagef("invalid %s %q: use stdout, stderr or combined", w.name("stream"), s)
 	}
 	return nil
 }

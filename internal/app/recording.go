@@ -57,7 +57,7 @@ type StreamCounts struct {
 // Outcome is how what fed a recording ended, whoever fed it (rac run's
 // child, a stream on stdin, a remote runner).
 type Outcome struct {
-	// Status is StatusExited, StatusSignaled, StatusTimedOut or
+	// Status is StatusExited, StatusSignaled, StatusTimedOut, StatusCancelled or
 	// StatusFailedToStart.
 	Status string
 	// ExitCode is the code of an exited command (126 or 127 for one that
@@ -332,7 +332,7 @@ func (r *Recording) Finish(out Outcome) error {
 	case StatusExited:
 		code := out.ExitCode
 		footer.ExitCode = &code
-	case StatusSignaled, StatusTimedOut:
+	case StatusSignaled, StatusTimedOut, StatusCancelled:
 		footer.Signal = out.Signal
 	}
 	for _, n := range out.Notes {

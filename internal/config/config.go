@@ -114,6 +114,7 @@ type RunSettings struct {
 	Mode         Value[runspec.Mode]
 	Interactive  Value[[]string]
 	Announce     Value[runspec.Announce]
+	AgentView    Value[runspec.AgentView]
 	Summary      Value[bool]
 	SummaryHead  Value[int]
 	SummaryTail  Value[int]
@@ -133,6 +134,7 @@ type RedactSettings struct {
 type RecordSettings struct {
 	MaxBytes  Value[int64]
 	HeadBytes Value[int64]
+	Compress  Value[bool]
 }
 
 // SessionSettings holds the entries as written; session.ParseIDVars and

@@ -49,6 +49,8 @@ func (o Outcome) Short() string {
 		return termtext.Escape(o.Signal)
 	case record.StatusTimedOut:
 		return "timed out"
+	case record.StatusCancelled:
+		return "cancelled"
 	case record.StatusFailedToStart:
 		return "failed to start"
 	case record.StatusRunning, record.StatusIncomplete:
@@ -57,8 +59,6 @@ func (o Outcome) Short() string {
 		return "stream ended"
 	case record.StatusTransportError:
 		return "transport error"
-	case record.StatusCancelled:
-		return "cancelled"
 	case "":
 		return "unknown"
 	}
@@ -74,7 +74,8 @@ func (o Outcome) Long() string { return o.Took(0, false) }
 
 // Took is Long with how long the command ran, when known (known false
 // leaves it out): exited with code 1 after 2.3s, killed by SIGTERM after
-// 5.0s, timed out after 30.0s (killed by SIGKILL), running for 12.0s,
+// 5.0s, timed out after 30.0s (killed by SIGKILL), cancelled after 4.0s
+// (killed by SIGTERM), running for 12.0s,
 // incomplete: the recorder stopped before the command ended (started
 // 3m04s ago). For a command that has not ended (running, or incomplete
 // without an end), d is the time since its start.
@@ -97,6 +98,12 @@ func (o Outcome) Took(d time.Duration, known bool) string {
 			return "timed out" + after
 		}
 		return "timed out" + after + " (killed by " + o.signal() + ")"
+	case record.StatusCancelled:
+		if o.Signal == "" {
+			// a producer that cancelled states no signal, nor a status
+			return "cancelled" + after + " (no exit status)"
+		}
+		return "cancelled" + after + " (killed by " + o.signal() + ")"
 	case record.StatusFailedToStart:
 		if o.ExitCode == nil {
 			return "failed to start"
@@ -117,8 +124,6 @@ func (o Outcome) Took(d time.Duration, known bool) string {
 		return "stream ended" + after + " (no exit status stated)"
 	case record.StatusTransportError:
 		return "transport error" + after + " (no exit status)"
-	case record.StatusCancelled:
-		return "cancelled" + after + " (no exit status)"
 	case "":
 		return "status unknown"
 	}

@@ -75,11 +75,14 @@ const (
 	// Statuses of a recording fed by a producer other than rac run's
 	// child (rac record, pkg/racrecord), which states the outcome or
 	// does not: the stream ended and nobody said how the command did;
-	// the producer lost its connection to the command (no exit status);
-	// the producer gave up on it.
+	// the producer lost its connection to the command (no exit status).
 	StatusStreamEnded    = "stream_ended"
 	StatusTransportError = "transport_error"
-	StatusCancelled      = "cancelled"
+	// StatusCancelled: whoever started the run gave up on it: a producer
+	// cancelled (no exit status), or the MCP run tool's client cancelled
+	// the call or went away and the command died of the signal rac passed
+	// on (the footer's signal).
+	StatusCancelled = "cancelled"
 )
 
 var streamIDs = map[string]byte{Stdout: 1, Stderr: 2, Combined: 3}
