@@ -5,8 +5,10 @@
 # corpus in pipe and pty mode, the wild corpus (testdata/redact/wild.txt:
 # three rows, one class a recording in six capture forms with the store,
 # every rac out view and the MCP tools checked, the same with --no-redact,
-# and the real git, jq, yq and grep in colour) (internal/faults,
-# RAC_FAULTS=1), the fault testscripts (testdata/script/faults_*.txtar),
+# and the real git, jq, yq and grep in colour), a chatty writer under a
+# small cap, a burst of recordings over a session's limit, future-dated
+# files, a tail after a 100 MB line and a tampered seq counter
+# (internal/faults, RAC_FAULTS=1), the fault testscripts (testdata/script/faults_*.txtar),
 # and every fuzz target for FAULTS_FUZZTIME (20s) each. Prints one table
 # (scenario, iterations, failures, seed) and exits 1 on any failure.
 # RAC_FAULTS_SEED=N replays the randomised parts; RAC_FAULTS_SHORT=1 runs

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 
 	"github.com/rac-cli/rac/internal/search"
@@ -37,12 +38,16 @@ type GrepHit struct {
 	Text    string     `json:"text"`
 	Before  []GrepLine `json:"before"`
 	After   []GrepLine `json:"after"`
+	// Cut: the matching line is an incomplete recording's last, without
+	// its newline: the recorder's kill may have cut it (as read's "cut")
+	Cut bool `json:"cut,omitempty"`
 }
 
 // GrepLine is a context line of a GrepHit.
 type GrepLine struct {
 	Line int64  `json:"line"`
 	Text string `json:"text"`
+	Cut  bool   `json:"cut,omitempty"` // as GrepHit.Cut
 }
 
 // Grep searches the scope's recordings in sequence order (on every core)
@@ -97,6 +102,12 @@ func (a *App) Grep(ctx context.Context, req GrepRequest, w io.Writer) (int, erro
 			if err := req.Write(bw, ref, h, sep); err != nil {
 				return err
 			}
+			if n, ok := cutLineOf(h); ok {
+				// after the hit's lines, as read prints it after the line
+				if _, err := fmt.Fprintln(bw, CutLineMarker(n, h.Stream)); err != nil {
+					return err
+				}
+			}
 		}
 		return nil
 	}
@@ -121,12 +132,24 @@ func jsonHit(j search.Job, h search.Hit) GrepHit {
 	conv := func(ls []search.Line) []GrepLine {
 		out := make([]GrepLine, 0, len(ls))
 		for _, l := range ls {
-			out = append(out, GrepLine{Line: l.N, Text: ValidUTF8(string(l.Text))})
+			out = append(out, GrepLine{Line: l.N, Text: ValidUTF8(string(l.Text)), Cut: l.Cut})
 		}
 		return out
 	}
 	return GrepHit{Ref: j.Session.Name + "/" + j.Name, Session: j.Session.Name, Name: j.Name, Stream: h.Stream, Line: h.N,
-		Text: ValidUTF8(string(h.Text)), Before: conv(h.Before), After: conv(h.After)}
+		Text: ValidUTF8(string(h.Text)), Before: conv(h.Before), After: conv(h.After), Cut: h.Cut}
+}
+
+// cutLineOf is the number of the cut line among a hit's lines: the hit's
+// own, or its last context line (a cut line ends its stream).
+func cutLineOf(h search.Hit) (int64, bool) {
+	if h.Cut {
+		return h.N, true
+	}
+	if k := len(h.After); k > 0 && h.After[k-1].Cut {
+		return h.After[k-1].N, true
+	}
+	return 0, false
 }
 
 // grepJobs opens every store's folder of each session of the scope (a

@@ -112,6 +112,7 @@ type RecordingRequest struct {
 type Recording struct {
 	a        *App
 	w        *record.Writer
+	store    string // the path of the store it is in
 	reds     *streamRedactors
 	warnings []string
 
@@ -169,7 +170,7 @@ func (a *App) createRecording(id session.Identity, req RecordingRequest) (*Recor
 		mode = defaultMode(streams)
 	}
 	var w *record.Writer
-	var note string
+	var note, storePath string
 	withPrivateUmask(func() {
 		var sd *store.Session
 		sd, note, err = a.openSessionInPlaces(id, a.set.StoreWorkdir)
@@ -178,6 +179,7 @@ func (a *App) createRecording(id session.Identity, req RecordingRequest) (*Recor
 		}
 		defer sd.Close()
 		defer sd.Store.Close()
+		storePath = sd.Store.Path
 		w, err = record.Create(record.CreateOptions{
 			Session: sd, Argv: argv, Cwd: cwd, Mode: mode, Redact: a.set.RedactEnabled,
 			Streams: streams, RacVersion: a.env.Version, Now: a.env.Now,
@@ -189,7 +191,7 @@ func (a *App) createRecording(id session.Identity, req RecordingRequest) (*Recor
 	if err != nil {
 		return nil, err
 	}
-	r := &Recording{a: a, w: w, reds: &streamRedactors{red: red, oneWorker: req.OneWorker}}
+	r := &Recording{a: a, w: w, store: storePath, reds: &streamRedactors{red: red, oneWorker: req.OneWorker}}
 	r.agent.argv = argv
 	if note != "" {
 		r.warnings = append(r.warnings, a.redactString(note))
@@ -341,6 +343,9 @@ func (r *Recording) Finish(out Outcome) error {
 	footer.Agent = r.agentNote(out.Status != StatusExited || out.ExitCode != 0)
 	var err error
 	withPrivateUmask(func() { err = r.w.Finish(footer) })
+	// after the footer: the recording is measured as it stays (its
+	// footer's reserve cut to the footer), and stays
+	r.a.limitSession(r.store, r.w.Session, r.w.Name)
 	return errors.Join(ferr, r.w.Err(), err)
 }
 

@@ -261,15 +261,18 @@ func grepText(o GrepOut, in GrepIn) string {
 		if in.Context > 0 && i > 0 {
 			b.WriteString("--\n")
 		}
-		line := func(n int64, text, mark string) {
+		line := func(n int64, text, mark string, cut bool) {
 			fmt.Fprintf(&b, "%s%s%s%s%d%s%s\n", h.Ref, mark, h.Stream, mark, n, mark, termtext.EscapeLine(text))
+			if cut {
+				b.WriteString(app.CutLineMarker(n, h.Stream) + "\n")
+			}
 		}
 		for _, l := range h.Before {
-			line(l.Line, l.Text, "-")
+			line(l.Line, l.Text, "-", l.Cut)
 		}
-		line(h.Line, h.Text, ":")
+		line(h.Line, h.Text, ":", h.Cut)
 		for _, l := range h.After {
-			line(l.Line, l.Text, "-")
+			line(l.Line, l.Text, "-", l.Cut)
 		}
 	}
 	for _, n := range o.Notes {
