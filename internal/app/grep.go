@@ -111,15 +111,19 @@ func (a *App) Grep(ctx context.Context, req GrepRequest, w io.Writer) (int, erro
 		}
 		return nil
 	}
-	if req.Decoded {
-		err = a.grepDecoded(ctx, s, req.Context, jobs, each)
-	} else {
-		err = s.Walk(jobs, each)
-	}
-	if err != nil {
+	if err := a.walkGrep(ctx, s, req, jobs, each); err != nil {
 		return hits, err
 	}
 	return hits, bw.Flush()
+}
+
+// walkGrep searches the jobs' recordings as stored, or with req.Decoded
+// the agents' transcripts among them decoded (grepDecoded).
+func (a *App) walkGrep(ctx context.Context, s *search.Searcher, req GrepRequest, jobs []search.Job, each func(search.Result) error) error {
+	if req.Decoded {
+		return a.grepDecoded(ctx, s, req.Context, jobs, each)
+	}
+	return s.Walk(jobs, each)
 }
 
 // groupEnd is where the last printed group of context ended.
