@@ -20,6 +20,9 @@ type GrepRequest struct {
 	IgnoreCase bool
 	Context    int
 	JSON       bool
+	// Decoded searches only recordings of agents' transcripts, in their
+	// decoded view (grepDecoded)
+	Decoded bool
 	// Write prints one hit for a person (ui.GrepHit: grep's shape, its
 	// colours are the front end's); sep says a "--" starts a new group.
 	Write func(w io.Writer, ref string, h search.Hit, sep bool) error
@@ -71,7 +74,7 @@ func (a *App) Grep(ctx context.Context, req GrepRequest, w io.Writer) (int, erro
 	enc := json.NewEncoder(termtext.JSONWriter(bw))
 	hits := 0
 	var last groupEnd
-	err = s.Walk(jobs, func(r search.Result) error {
+	each := func(r search.Result) error {
 		if err := canceled(ctx); err != nil {
 			return err
 		}
@@ -107,11 +110,20 @@ func (a *App) Grep(ctx context.Context, req GrepRequest, w io.Writer) (int, erro
 			}
 		}
 		return nil
-	})
-	if err != nil {
+	}
+	if err := a.walkGrep(ctx, s, req, jobs, each); err != nil {
 		return hits, err
 	}
 	return hits, bw.Flush()
+}
+
+// walkGrep searches the jobs' recordings as stored, or with req.Decoded
+// the agents' transcripts among them decoded (grepDecoded).
+func (a *App) walkGrep(ctx context.Context, s *search.Searcher, req GrepRequest, jobs []search.Job, each func(search.Result) error) error {
+	if req.Decoded {
+		return a.grepDecoded(ctx, s, req.Context, jobs, each)
+	}
+	return s.Walk(jobs, each)
 }
 
 // groupEnd is where the last printed group of context ended.

@@ -45,7 +45,8 @@ func (s *Server) addTools() {
 		Name:  "explain",
 		Title: "Explain a recording",
 		Description: "Explain a recorded command: its outcome and the output lines most likely to be the cause of a failure (or its last lines when nothing stands out), " +
-			"folded and bounded, with line numbers to read around.",
+			"folded and bounded, with line numbers to read around." +
+			" For a headless agent's event stream (claude -p --output-format stream-json, codex exec --json, gemini --output-format stream-json) it gives the agent's digest instead: outcome, model, cost, tool calls, the failure, the final text.",
 		Annotations: ro, InputSchema: inputSchema[ExplainIn](),
 	}, s.explain)
 	if s.o.Run {
@@ -299,6 +300,12 @@ func (s *Server) explain(ctx context.Context, _ *mcp.CallToolRequest, in Explain
 	c, err := s.appFor(in.Session, in.Ref)
 	if err != nil {
 		return nil, nil, s.toolError(err)
+	}
+	if res, err := s.explainAgent(ctx, c, in.Ref); err != nil || res != nil {
+		if err != nil {
+			return nil, nil, s.toolError(s.elsewhereErr(c, err))
+		}
+		return res, nil, nil
 	}
 	rep, err := c.Explain(ctx, in.Ref)
 	if err != nil {

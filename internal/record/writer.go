@@ -219,6 +219,13 @@ func (w *Writer) Finish(f Footer) error {
 		f.Notes = append(f.Notes, boundString("recording broken off: "+firstLine(err.Error()), maxBrokenNote))
 	}
 	f.Redactions = boundRedactions(f.Redactions, maxRedactionsJSON)
+	if g := f.Agent; g != nil {
+		b := *g
+		for _, s := range []*string{&b.Kind, &b.Format, &b.Version, &b.Stream, &b.Model, &b.Outcome} {
+			*s = boundString(*s, maxAgentField)
+		}
+		f.Agent = &b
+	}
 	// Everything but the footer is written and closed: the folder is as
 	// it stays. A folder that cannot be measured only costs GC a stat of
 	// each file, so that is no reason to break the recording off.
@@ -266,6 +273,8 @@ func (w *Writer) Abandon() error {
 const (
 	footerReserveFile = "footer.reserve"
 	footerReserve     = 4 << 10
+	// maxAgentField bounds each string of the footer's agent note
+	maxAgentField     = 128
 	maxNotesJSON      = 1536
 	maxRedactionsJSON = 1 << 10
 	maxBrokenNote     = 512
