@@ -75,6 +75,7 @@ type Report struct {
 	Duration time.Duration // run time; for running and incomplete runs, the time since the start
 	Shows    string        // ShowsCause, ShowsTail or ShowsPass
 	Lines    []Line        // the cause lines, most likely first, or the tail in stream order
+	Rest     []Line        // a short output shown whole (ShortOutput): its other lines, in stream order, after the cause
 	Matched  int           // output lines that matched an error term or shape, before folding
 	Streams  []StreamStat  // what was read
 }
@@ -167,6 +168,9 @@ func Explain(in Input) (*Report, error) {
 			// redacted whole, then cut: a secret is never split before the redactor sees it
 			rep.Lines = append(rep.Lines, Line{Stream: name(c.stream), Line: c.line, Text: keepReason(redact(c.text)), Count: c.count, Kind: c.kind})
 		}
+		if short(in.Streams, rings) {
+			rep.addRest(in.Streams, rings, top, redact)
+		}
 		return rep, nil
 	}
 	tail := MaxTail
@@ -191,6 +195,7 @@ func (r *Report) scan(streams []Stream, st *store) ([]*ring, error) {
 				return nil, fmt.Errorf("explain: read %s: %w", s.Name, err)
 			}
 		}
+		sc.ring.seen = sc.next - max(s.FirstLine, 1)
 		rings[i] = sc.ring
 		r.addStream(s.Name, sc.next-1, sc.bytes)
 	}
@@ -237,6 +242,44 @@ func (r *Report) addTail(streams []Stream, rings []*ring, tail int, passed bool,
 	for i, n := range shares {
 		for _, e := range rings[i].last(n) {
 			r.Lines = append(r.Lines, Line{Stream: streams[i].Name, Line: e.line, Text: redact(e.text), Count: 1, Kind: kindTail})
+		}
+	}
+}
+
+// ShortOutput is the most non-blank lines a failed run may print and be
+// shown whole: with the command, outcome and header lines the report
+// stays within the 12 lines a reader takes in at once, as the tail does
+// (MaxTail). Below it, the lines explain did not pick (a tool's one-line
+// reason without an error word beside the generic "test failed" it did
+// pick) cost fewer tokens than a second look at the recording.
+const ShortOutput = MaxTail
+
+// short says whether the streams are short enough to be shown whole: each
+// fits its tail ring, and all their non-blank lines fit ShortOutput.
+func short(streams []Stream, rings []*ring) bool {
+	n := 0
+	for i, r := range rings {
+		if r.seen > tailRing || streams[i].FirstLine > 1 {
+			return false
+		}
+		n += r.n
+	}
+	return n <= ShortOutput
+}
+
+// addRest adds, after the cause lines of a short output, its other
+// non-blank lines in stream order (kind tail), so the whole output is
+// shown.
+func (r *Report) addRest(streams []Stream, rings []*ring, shown []*candidate, redact func(string) string) {
+	for i, rg := range rings {
+	next:
+		for _, e := range rg.last(rg.n) {
+			for _, c := range shown {
+				if c.stream == i && c.line == e.line {
+					continue next
+				}
+			}
+			r.Rest = append(r.Rest, Line{Stream: streams[i].Name, Line: e.line, Text: redact(e.text), Count: 1, Kind: kindTail})
 		}
 	}
 }
@@ -754,6 +797,7 @@ type ring struct {
 	lines [tailRing]tailLine
 	n     int // lines held
 	head  int // index of the oldest
+	seen  int // lines of the stream, blank or not (set when it is read)
 }
 
 type tailLine struct {

@@ -61,7 +61,7 @@ func (r *Report) WriteText(w io.Writer) error {
 
 	b.WriteString(r.header())
 	b.WriteByte('\n')
-	for _, l := range r.Lines {
+	for _, l := range append(r.Lines[:len(r.Lines):len(r.Lines)], r.Rest...) {
 		fmt.Fprintf(&b, "%s:%d: %s", termtext.Escape(l.Stream), l.Line, cut(termtext.EscapeLine(l.Text), TextLineBytes))
 		if l.Count > 1 {
 			fmt.Fprintf(&b, " (x%d)", l.Count)
@@ -75,6 +75,10 @@ func (r *Report) WriteText(w io.Writer) error {
 // header is the line that says what follows.
 func (r *Report) header() string {
 	if r.Shows == ShowsCause {
+		if len(r.Rest) > 0 {
+			// a short output shown whole: its other lines follow the cause
+			return fmt.Sprintf("cause (%d of %d matching lines), then the rest of the short output:", len(r.Lines), r.Matched)
+		}
 		return fmt.Sprintf("cause (%d of %d matching lines):", len(r.Lines), r.Matched)
 	}
 	if r.Shows == ShowsPass {
