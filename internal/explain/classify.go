@@ -129,6 +129,8 @@ type lineState struct {
 	output      *pendingLine             // the last line a failed test printed under its result line
 	inOutput    bool                     // inside that output
 	outputLines int                      // the lines of it seen
+	cont        bool                     // the line before is a candidate: this one may continue it ("{1001348003}>:" under a wrapped heading)
+	contDepth   int                      // that candidate's indent: a continuation is indented deeper
 }
 
 // hold keeps a log line of the running test until its end says whether
@@ -162,7 +164,19 @@ func testNameBytes(t []byte) []byte {
 
 // wantAll says the next line must be classified even without an anchor.
 func (s *lineState) wantAll() bool {
-	return s.traceback || s.next != "" || s.heading || s.detail > 0 || s.pair || s.frames || s.inOutput || s.values > 0
+	return s.traceback || s.next != "" || s.heading || s.detail > 0 || s.pair || s.frames || s.inOutput || s.values > 0 || s.cont
+}
+
+// continues says whether raw, the line after a candidate, is its wrapped
+// continuation ending a heading: indented deeper than the candidate, and
+// ending with ':'. Checked on the raw bytes before the line is read, so
+// the lines after most candidates are left to the prefilter.
+func (s *lineState) continues(raw []byte) bool {
+	t := bytes.TrimRight(raw, " \t\r")
+	if len(t) == 0 || t[len(t)-1] != ':' {
+		return false
+	}
+	return len(t)-len(trimIndent(t)) > s.contDepth
 }
 
 // maxValueLook bounds how far below a failed assertion its values are
@@ -281,6 +295,12 @@ func (sc *scanner) classify(s []byte, line int) (int, string) {
 	if tier, kind, ok := klogLine(t); ok {
 		return tier, kind
 	}
+	if g := boxGutter(t); g > 0 {
+		// An exception inside an exception group's box ("  | ValueError: ...").
+		if name, ok := exceptionPrefix(t[g:]); ok && !bytes.HasSuffix(name, []byte("Warning")) {
+			return tierCause, kindException
+		}
+	}
 	if tier, kind, ok := toolShape(t, indent, &sc.state); ok {
 		return tier, kind
 	}
@@ -295,6 +315,12 @@ func (sc *scanner) classify(s []byte, line int) (int, string) {
 			return tierSummary, kindSummary // "ld returned 1 exit status": the undefined reference above it is the cause
 		}
 		return tierCause, kindTool
+	}
+	if isElixirException(t) {
+		return tierCause, kindException
+	}
+	if actualLabel(t) {
+		return tierCause, kindDetail
 	}
 	if name, ok := exceptionPrefix(t); ok && (indent == 0 || !bytes.HasSuffix(name, []byte("Warning"))) {
 		// Test runners indent the error of a failed test under its name.
@@ -1276,4 +1302,47 @@ func trimIndent(b []byte) []byte {
 		b = b[1:]
 	}
 	return b
+}
+
+// boxGutter is the length of a box's left edge before a line's text
+// ("| " under Python's "+ Exception Group Traceback"), 0 when there is
+// none.
+func boxGutter(t []byte) int {
+	if len(t) < 3 || t[0] != '|' || t[1] != ' ' {
+		return 0
+	}
+	return 1 + len(t[1:]) - len(trimIndent(t[1:]))
+}
+
+// isElixirException recognises Elixir's and Erlang's report of an
+// exception: "** (ArgumentError) message".
+func isElixirException(t []byte) bool {
+	if !hasPrefix(t, "** (") {
+		return false
+	}
+	j := bytes.IndexByte(t, ')')
+	return j > 4 && 'A' <= t[4] && t[4] <= 'Z'
+}
+
+// actualLabels are the labels under which test runners of many
+// ecosystems print the value a failed assertion got: the line a reader
+// looks at first, though it holds no error word.
+var actualLabels = []string{"got:", "actual:", "left:", "received:", "found:", "value:"}
+
+// actualLabel recognises a failed assertion's actual value, "got: '80'"
+// (also behind a TAP comment's "#"), or its label alone, "Got:", over the
+// value: it opens with one of actualLabels, in any case.
+func actualLabel(t []byte) bool {
+	if len(t) > 0 && t[0] == '#' {
+		t = trimIndent(t[1:])
+	}
+	if len(t) < 4 || len(t) > 200 {
+		return false
+	}
+	for _, l := range actualLabels {
+		if len(t) >= len(l) && bytes.EqualFold(t[:len(l)], []byte(l)) && (len(t) == len(l) || t[len(l)] == ' ' || t[len(l)] == '\t') {
+			return true
+		}
+	}
+	return false
 }

@@ -643,6 +643,9 @@ func (sc *scanner) endLong() {
 
 // lastLine handles a final line that has no newline.
 func (sc *scanner) lastLine(b []byte) {
+	if sc.state.cont && !sc.state.continues(b) {
+		sc.state.cont = false
+	}
 	if sc.state.wantAll() || pfOnce().index(b) >= 0 {
 		sc.line(b, sc.next)
 	}
@@ -654,6 +657,9 @@ func (sc *scanner) lastLine(b []byte) {
 // anchor are only counted; that is where the time goes on a big recording.
 func (sc *scanner) chunk(b []byte) {
 	for pos := 0; pos < len(b); {
+		if sc.state.cont && !sc.state.continues(b[pos:pos+bytes.IndexByte(b[pos:], '\n')]) {
+			sc.state.cont = false // most candidates are not wrapped: the next line is left to the prefilter
+		}
 		if sc.state.wantAll() {
 			e := pos + bytes.IndexByte(b[pos:], '\n')
 			sc.prevIn, sc.prevAt = b, pos
@@ -706,6 +712,8 @@ func (sc *scanner) line(raw []byte, n int) {
 			sc.store.promote(tierCause, kindReport, sc.stream, st.headLine, st.headText)
 		}
 	}
+	cont := st.cont
+	st.cont = false
 	detail := st.detail > 0 && sc.isDetail(c, t)
 	sc.endOutput(n, t)
 	tier, kind := sc.classify(c, n)
@@ -721,8 +729,15 @@ func (sc *scanner) line(raw []byte, n int) {
 		sc.store.promote(tierCause, kindDetail, sc.stream, n, s)
 	}
 	if tier == tierNone {
+		// A heading wrapped over two lines ("Unhandled SIMPLE-ERROR in
+		// thread #<... RUNNING" over "  {1001348003}>:"): its message
+		// follows the continuation.
+		if cont && !detail && st.continues(c) {
+			st.detail, st.body = maxDetailLook, false
+		}
 		return
 	}
+	st.cont, st.contDepth = true, len(c)-len(t)
 	sc.addText(tier, kind, n, s)
 	if tier == tierCause && (kind == kindPanic || kind == kindTest || kind == kindException) {
 		st.values, st.value = maxValueLook, nil
@@ -736,11 +751,28 @@ func (sc *scanner) line(raw []byte, n int) {
 	// values, or a tool's "Error: Summary" whose detail follows its
 	// indented source excerpt. The block is reported by both lines.
 	if tier >= tierTerm && !detail {
-		colon := t[len(t)-1] == ':'
+		colon := announces(t)
 		if colon || len(c) == len(t) && hasPrefix(t, "Error: ") {
 			st.detail, st.body = maxDetailLook, !colon
 		}
 	}
+}
+
+// announces says whether a heading announces the line under it: it ends
+// with ':' ("Error in f(x) : "), with '!' ("rake aborted!"), with "=>"
+// (an ansible result over its fields), or is a banner between "=="s
+// ("== Compilation error in file lib/x.ex ==").
+func announces(t []byte) bool {
+	t = bytes.TrimRight(t, " \t")
+	switch {
+	case len(t) < 2:
+		return false
+	case t[len(t)-1] == ':', t[len(t)-1] == '!' && t[len(t)-2] != '!':
+		return true
+	case bytes.HasSuffix(t, []byte("=>")):
+		return true
+	}
+	return len(t) > 4 && hasPrefix(t, "== ") && bytes.HasSuffix(t, []byte(" =="))
 }
 
 // maxDetailLook bounds how far below its heading a detail is looked for.

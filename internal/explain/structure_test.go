@@ -1,0 +1,40 @@
+package explain
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The shapes that carry a cause by their structure rather than by an
+// error word: each output is padded past ShortOutput so that the line is
+// shown because it was picked, not because the output was shown whole.
+func TestStructuralShapes(t *testing.T) {
+	pad := strings.Repeat("step done\n", ShortOutput+1)
+	code := 1
+	for _, tc := range []struct{ name, out, want string }{
+		{"a banner ending in '!' brings its message", "rake aborted!\nthe tag exists\n/x/Rakefile:3:in 'block'\n", "the tag exists"},
+		{"a heading ending in ' : ' brings its message", "Error in load(\"p\") : \n  column 'price' is missing\nExecution halted\n", "column 'price' is missing"},
+		{"a banner between == brings its message", "== Compilation error in file lib/a.ex ==\n** (CompileError) lib/a.ex:2: undefined function f/1\n", "** (CompileError) lib/a.ex:2: undefined function f/1"},
+		{"a wrapped heading brings the message under its continuation", "Unhandled SIMPLE-ERROR in thread #<THREAD RUNNING\n                  {100}>:\n  the inventory has 3 items\n\nBacktrace:\n", "the inventory has 3 items"},
+		{"an exception inside an exception group's box", "  + Exception Group Traceback (most recent call last):\n  | ExceptionGroup: check failed (2 sub-exceptions)\n  +-+---- 1 ----\n    | ValueError: shard 3 has no replicas\n", "| ValueError: shard 3 has no replicas"},
+		{"an actual value under a failed test", "not ok 2 - reads the port\n#   Failed test 'reads the port'\n#   at t/port.t line 7.\n#          got: '80'\n#     expected: '8080'\n", "#          got: '80'"},
+		{"a label alone over the value", "Failed example:\n    fmt(1250)\nExpected:\n    'EUR 12.50'\nGot:\n    'EUR 12.5'\n", "'EUR 12.5'"},
+		{"a log level in brackets", "2026/12/07 15:30:14 [emerg] 7949#7949: unknown directive \"locaton\" in ./nginx.conf:9\nnginx: configuration file ./nginx.conf test failed\n", "[emerg]"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rep, err := Explain(Input{Meta: Meta{Argv: []string{"x"}, Status: StatusExited, ExitCode: &code},
+				Streams: []Stream{{Name: "stderr", R: strings.NewReader(pad + tc.out)}}})
+			require.NoError(t, err)
+			require.Equal(t, ShowsCause, rep.Shows, rep.String())
+			assert.Empty(t, rep.Rest)
+			var shown []string
+			for _, l := range rep.Lines {
+				shown = append(shown, l.Text)
+			}
+			assert.True(t, containsAny(shown, tc.want), "%q not shown:\n%s", tc.want, rep.String())
+		})
+	}
+}
