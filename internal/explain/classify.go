@@ -2,7 +2,10 @@ package explain
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/binary"
+	"encoding/json"
+	"errors"
 	"math/bits"
 	"regexp"
 	"strings"
@@ -1345,4 +1348,49 @@ func actualLabel(t []byte) bool {
 		}
 	}
 	return false
+}
+
+// jsonEvent holds the fields of a JSON line that carry text: a test
+// runner's event ("Output" of go test -json) or a structured logger's
+// record ("msg", "message", "level", "error"). Field names match in any
+// case.
+type jsonEvent struct {
+	Output   string
+	Msg      string
+	Message  string
+	Error    string
+	Err      string
+	Reason   string
+	Level    string
+	Lvl      string
+	Severity string
+}
+
+// jsonText decodes a JSON-lines record for ranking: ok when t is one JSON
+// object, and then the text a person would read, the level first when
+// the record has one ("ERROR replica lag exceeds the budget"), and empty
+// when it has no text field. The report shows this text.
+func jsonText(t []byte) ([]byte, bool) {
+	t = bytes.TrimSpace(t)
+	if len(t) < 2 || t[0] != '{' || t[len(t)-1] != '}' || t[1] != '"' {
+		return nil, false
+	}
+	var e jsonEvent
+	if err := json.Unmarshal(t, &e); err != nil {
+		var te *json.UnmarshalTypeError
+		if !errors.As(err, &te) {
+			return nil, false
+		}
+	}
+	text := strings.TrimRight(e.Output, "\n")
+	if text == "" {
+		text = cmp.Or(e.Msg, e.Message)
+		if reason := cmp.Or(e.Error, e.Err, e.Reason); reason != "" {
+			text = strings.TrimSpace(text + ": " + reason)
+		}
+		if level := cmp.Or(e.Level, e.Lvl, e.Severity); level != "" && text != "" {
+			text = strings.ToUpper(level) + " " + text
+		}
+	}
+	return []byte(text[:min(len(text), maxLine)]), true
 }

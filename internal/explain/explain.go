@@ -703,6 +703,12 @@ func prevLine(b []byte, ls int) []byte {
 // of the indentation.
 func (sc *scanner) line(raw []byte, n int) {
 	s := termtext.CleanLine(raw[:min(len(raw), maxLine)])
+	if j, ok := jsonText(s); ok {
+		if len(j) == 0 {
+			return // an event without text ({"Action":"pass"}): its output lines say more
+		}
+		s = j
+	}
 	c := s[reportPrefix(s):]
 	t := trimIndent(c)
 	st := &sc.state

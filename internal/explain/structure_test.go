@@ -38,3 +38,31 @@ func TestStructuralShapes(t *testing.T) {
 		})
 	}
 }
+
+// JSON lines are ranked by the text of their fields, and the report shows
+// that text, with a logger's level in front.
+func TestJSONLines(t *testing.T) {
+	for _, tc := range []struct {
+		in, want string
+		ok       bool
+	}{
+		{`{"Action":"output","Test":"TestKeep","Output":"    cache_test.go:7: kept 3, want 2\n"}`, "    cache_test.go:7: kept 3, want 2", true},
+		{`{"time":"x","level":"error","msg":"replica lag","error":"budget exceeded"}`, "ERROR replica lag: budget exceeded", true},
+		{`{"Action":"fail","Test":"TestKeep","Elapsed":0}`, "", true},
+		{`{"msg":{"nested":1},"level":"warn"}`, "", true},
+		{`{not json}`, "", false},
+		{`[1, 2]`, "", false},
+	} {
+		got, ok := jsonText([]byte(tc.in))
+		assert.Equal(t, tc.ok, ok, tc.in)
+		assert.Equal(t, tc.want, string(got), tc.in)
+	}
+	code := 1
+	out := strings.Repeat(`{"level":"INFO","msg":"replicated batch","rows":500}`+"\n", 12) +
+		`{"level":"ERROR","msg":"replica lag exceeds the budget","lag_ms":5400}` + "\n"
+	rep, err := Explain(Input{Meta: Meta{Argv: []string{"x"}, Status: StatusExited, ExitCode: &code},
+		Streams: []Stream{{Name: "stderr", R: strings.NewReader(out)}}})
+	require.NoError(t, err)
+	require.NotEmpty(t, rep.Lines)
+	assert.Equal(t, "ERROR replica lag exceeds the budget", rep.Lines[0].Text)
+}
