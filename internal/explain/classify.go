@@ -84,6 +84,7 @@ const (
 	kindSummary   = "summary"   // a consequence or summary line
 	kindContext   = "context"   // a hint, note, warning or info line that mentions a term
 	kindTail      = "tail"      // a tail line (no line matched)
+	kindPass      = "pass"      // a passing run's pass line, shown above its last lines when a teardown log follows it
 )
 
 // Go test markers, remembered per stream to tell whose log lines follow.
@@ -1021,7 +1022,7 @@ func termIndex(t []byte) int {
 		switch string(w) {
 		case "errored", "failed", "failing", "panicked", "denied", "cannot", "can't", "couldn't", "unable",
 			"refused", "rejected", "aborted", "aborting", "crashloopbackoff", "imagepullbackoff", "errimagepull",
-			"invalid":
+			"invalid", "unhandled", "uncaught":
 			term = true
 		case "race":
 			term = prev == prevData

@@ -96,7 +96,7 @@ type Line struct {
 	Line   int    // per-stream line number, counted from 1 as rac out read counts
 	Text   string // the line as a terminal showed it, trimmed and redacted
 	Count  int    // similar lines folded into this one (1: none)
-	Kind   string // why it was picked (compiler, exception, panic, test, tool, git, log, make, report, term, detail, summary, context, tail)
+	Kind   string // why it was picked (compiler, exception, panic, test, tool, git, log, make, report, term, detail, summary, context, tail, pass)
 }
 
 // StreamStat says how much of a stream was read.
@@ -240,6 +240,14 @@ func (r *Report) addTail(streams []Stream, rings []*ring, tail int, passed bool,
 		passShares(rings, shares)
 	}
 	for i, n := range shares {
+		if passed && n > 1 {
+			// A pass line further up than the share, above a teardown log
+			// ("14 passed" over the server's shutdown lines), is shown first.
+			if p, ok := passLineAbove(rings[i], n); ok {
+				r.Lines = append(r.Lines, Line{Stream: streams[i].Name, Line: p.line, Text: redact(p.text), Count: 1, Kind: kindPass})
+				n--
+			}
+		}
 		for _, e := range rings[i].last(n) {
 			r.Lines = append(r.Lines, Line{Stream: streams[i].Name, Line: e.line, Text: redact(e.text), Count: 1, Kind: kindTail})
 		}
@@ -407,6 +415,18 @@ func passShares(rings []*ring, shares []int) {
 		}
 		return
 	}
+}
+
+// passLineAbove finds the last pass line a ring holds above its last n
+// lines.
+func passLineAbove(r *ring, n int) (tailLine, bool) {
+	lines := r.last(r.n)
+	for k := len(lines) - 1; k >= 0; k-- {
+		if isPassLine([]byte(strings.TrimSpace(lines[k].text))) {
+			return lines[k], k < len(lines)-n
+		}
+	}
+	return tailLine{}, false
 }
 
 // isPassLine recognises a line that says a run passed: a count that

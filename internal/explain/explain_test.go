@@ -155,7 +155,7 @@ func TestToolShapes(t *testing.T) {
 		{name: "logfmt level=error", stdout: lines(`time=2025-01-02T03:04:05Z level=info msg="up"`, `time=2025-01-02T03:04:06Z level=error msg="disk full"`),
 			first: `time=2025-01-02T03:04:06Z level=error msg="disk full"`, kind: kindLog},
 		{name: "json level", stdout: lines(`{"level":"info","msg":"up"}`, `{"level":"error","msg":"quota reached"}`),
-			first: `{"level":"error","msg":"quota reached"}`, kind: kindLog},
+			first: "ERROR quota reached", kind: kindLog},
 		{name: "python logging", stderr: lines("ERROR:root:could not reach broker"),
 			first: "ERROR:root:could not reach broker", kind: kindLog},
 		{name: "gcc link", stderr: lines("/usr/bin/ld: /tmp/cc1.o: in function `main':", "main.c:(.text+0xa): undefined reference to `flush'",

@@ -97,7 +97,8 @@ const (
 // "line" is the per-stream line number as rac out read counts it, "count"
 // the number of similar lines folded into this one, "kind" why the line
 // was picked: compiler, exception, panic, test, tool, git, log, make, report,
-// term, detail, summary, context, or tail. A line whose reason lies past
+// term, detail, summary, context, tail, or pass (a passing run's pass line
+// shown above its last lines). A line whose reason lies past
 // 200 bytes starts with "…" where its preamble was cut.
 //
 // The object is at most MaxJSON bytes. Strings are redacted first and

@@ -82,19 +82,27 @@ func (r *Report) header() string {
 		return fmt.Sprintf("cause (%d of %d matching lines):", len(r.Lines), r.Matched)
 	}
 	if r.Shows == ShowsPass {
-		warn := 0
+		warn, pass := 0, 0
 		for _, l := range r.Lines {
-			if l.Kind != kindTail {
+			switch l.Kind {
+			case kindTail:
+			case kindPass:
+				pass++
+			default:
 				warn++
 			}
+		}
+		last := fmt.Sprintf("last %d lines:", len(r.Lines)-warn-pass)
+		if pass > 0 {
+			last = "pass line, then the " + last
 		}
 		switch {
 		case len(r.Lines) == 0:
 			return "passed; no output"
 		case warn == 0:
-			return fmt.Sprintf("passed; last %d lines:", len(r.Lines))
+			return "passed; " + last
 		}
-		return fmt.Sprintf("passed; %d warning lines, then the last %d lines:", warn, len(r.Lines)-warn)
+		return fmt.Sprintf("passed; %d warning lines, then the %s", warn, last)
 	}
 	if len(r.Lines) == 0 {
 		return "no error lines; no output"

@@ -66,3 +66,17 @@ func TestJSONLines(t *testing.T) {
 	require.NotEmpty(t, rep.Lines)
 	assert.Equal(t, "ERROR replica lag exceeds the budget", rep.Lines[0].Text)
 }
+
+// A passing run's pass line above a teardown log longer than the tail is
+// shown first, and the header says so.
+func TestPassLineAboveTeardown(t *testing.T) {
+	code := 0
+	out := "checking 14 assets\n14 passed, 0 failed\n" + strings.Repeat("teardown: closed a pool connection\n", MaxPassTail+1)
+	rep, err := Explain(Input{Meta: Meta{Argv: []string{"x"}, Status: StatusExited, ExitCode: &code},
+		Streams: []Stream{{Name: "stdout", R: strings.NewReader(out)}}})
+	require.NoError(t, err)
+	require.Equal(t, ShowsPass, rep.Shows)
+	require.Len(t, rep.Lines, MaxPassTail)
+	assert.Equal(t, Line{Stream: "stdout", Line: 2, Text: "14 passed, 0 failed", Count: 1, Kind: kindPass}, rep.Lines[0])
+	assert.Contains(t, rep.String(), "passed; pass line, then the last 5 lines:\n")
+}
