@@ -178,6 +178,21 @@ func Explain(in Input) (*Report, error) {
 		tail = MaxPassTail
 	} else {
 		rep.Shows = ShowsTail
+		// No line matched: the lines that stand out by their shape come
+		// first, when the tail does not hold them already.
+		var offs []Line
+		for i, r := range rings {
+			for _, o := range r.oneOffs {
+				offs = append(offs, Line{Stream: name(i), Line: o.line, Text: redact(o.text), Count: 1, Kind: kindShape})
+			}
+		}
+		offs = offs[max(len(offs)-maxOneOffs, 0):]
+		rep.addTail(in.Streams, rings, tail-len(offs), passed, redact)
+		offs = slices.DeleteFunc(offs, func(o Line) bool {
+			return slices.ContainsFunc(rep.Lines, func(l Line) bool { return l.Stream == o.Stream && l.Line == o.Line })
+		})
+		rep.Lines = append(offs, rep.Lines...)
+		return rep, nil
 	}
 	rep.addTail(in.Streams, rings, tail, passed, redact)
 	return rep, nil
@@ -196,6 +211,7 @@ func (r *Report) scan(streams []Stream, st *store) ([]*ring, error) {
 			}
 		}
 		sc.ring.seen = sc.next - max(s.FirstLine, 1)
+		sc.ring.oneOffs = sc.shapes.oneOffs
 		rings[i] = sc.ring
 		r.addStream(s.Name, sc.next-1, sc.bytes)
 	}
@@ -580,6 +596,7 @@ type scanner struct {
 	bytes  int64
 	state  lineState
 	ring   *ring
+	shapes lineShapes // one-off lines between blocks of one template
 
 	// A line longer than the read buffer arrives in pieces: its first
 	// maxLine bytes are kept and judged once it ends.
@@ -663,6 +680,7 @@ func (sc *scanner) endLong() {
 
 // lastLine handles a final line that has no newline.
 func (sc *scanner) lastLine(b []byte) {
+	sc.shapes.lines(b, sc.next)
 	if sc.state.cont && !sc.state.continues(b) {
 		sc.state.cont = false
 	}
@@ -676,6 +694,7 @@ func (sc *scanner) lastLine(b []byte) {
 // chunk handles whole lines (b ends with a newline). Lines without an
 // anchor are only counted; that is where the time goes on a big recording.
 func (sc *scanner) chunk(b []byte) {
+	sc.shapes.lines(b, sc.next)
 	for pos := 0; pos < len(b); {
 		if sc.state.cont && !sc.state.continues(b[pos:pos+bytes.IndexByte(b[pos:], '\n')]) {
 			sc.state.cont = false // most candidates are not wrapped: the next line is left to the prefilter
@@ -856,6 +875,9 @@ type ring struct {
 	n     int // lines held
 	head  int // index of the oldest
 	seen  int // lines of the stream, blank or not (set when it is read)
+	// oneOffs: the last lines of a kind of their own between blocks of
+	// one template (see shapes), set when the stream is read
+	oneOffs []tailLine
 }
 
 type tailLine struct {

@@ -107,6 +107,15 @@ func (r *Report) header() string {
 	if len(r.Lines) == 0 {
 		return "no error lines; no output"
 	}
+	shape := 0
+	for _, l := range r.Lines {
+		if l.Kind == kindShape {
+			shape++
+		}
+	}
+	if shape > 0 {
+		return fmt.Sprintf("no error lines; %d lines that stand out by their shape, then the last %d lines:", shape, len(r.Lines)-shape)
+	}
 	return fmt.Sprintf("no error lines; last %d lines:", len(r.Lines))
 }
 

@@ -1,6 +1,7 @@
 package explain
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -79,4 +80,41 @@ func TestPassLineAboveTeardown(t *testing.T) {
 	require.Len(t, rep.Lines, MaxPassTail)
 	assert.Equal(t, Line{Stream: "stdout", Line: 2, Text: "14 passed, 0 failed", Count: 1, Kind: kindPass}, rep.Lines[0])
 	assert.Contains(t, rep.String(), "passed; pass line, then the last 5 lines:\n")
+}
+
+// With no line matched, a line of its own kind between blocks of one
+// template is shown above the tail; a log of phases, each a block, has
+// none.
+func TestOneOffLine(t *testing.T) {
+	code := 1
+	run := func(out string) *Report {
+		rep, err := Explain(Input{Meta: Meta{Argv: []string{"x"}, Status: StatusExited, ExitCode: &code},
+			Streams: []Stream{{Name: "pty", R: strings.NewReader(out)}}})
+		require.NoError(t, err)
+		return rep
+	}
+	var b strings.Builder
+	for i := 1; i <= 30; i++ {
+		fmt.Fprintf(&b, "[stage %d/30] unpacked layer %d\n", i, i*7)
+	}
+	b.WriteString("billing.proto:4:12: \"Line\" is not defined.\n")
+	for i := 1; i <= 20; i++ {
+		fmt.Fprintf(&b, "[cleanup] released volume vol-%d\n", i)
+	}
+	rep := run(b.String())
+	require.Equal(t, ShowsTail, rep.Shows)
+	assert.Equal(t, Line{Stream: "pty", Line: 31, Text: "billing.proto:4:12: \"Line\" is not defined.", Count: 1, Kind: kindShape}, rep.Lines[0])
+	assert.Len(t, rep.Lines, MaxTail)
+	assert.Contains(t, rep.String(), "no error lines; 1 lines that stand out by their shape, then the last 7 lines:\n")
+
+	b.Reset()
+	for _, phase := range []string{"compiling", "linking", "packing"} {
+		for i := 1; i <= 10; i++ {
+			fmt.Fprintf(&b, "%s unit %d\n", phase, i)
+		}
+	}
+	rep = run(b.String())
+	for _, l := range rep.Lines {
+		assert.Equal(t, kindTail, l.Kind, "a phase's first line is not a one-off: %+v", l)
+	}
 }
