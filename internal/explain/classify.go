@@ -136,6 +136,9 @@ type lineState struct {
 	outputLines int                      // the lines of it seen
 	cont        bool                     // the line before is a candidate: this one may continue it ("{1001348003}>:" under a wrapped heading)
 	contDepth   int                      // that candidate's indent: a continuation is indented deeper
+	lastCand    int                      // the number of the last line that was a candidate of tier term or above
+	diffSign    byte                     // under a diff's legend ("+++ actual", "(- actual, + expected)"): the sign of the actual lines
+	diffLines   int                      // lines left to look for the first of them
 }
 
 // hold keeps a log line of the running test until its end says whether
@@ -169,7 +172,7 @@ func testNameBytes(t []byte) []byte {
 
 // wantAll says the next line must be classified even without an anchor.
 func (s *lineState) wantAll() bool {
-	return s.traceback || s.next != "" || s.heading || s.detail > 0 || s.pair || s.frames || s.inOutput || s.values > 0 || s.cont
+	return s.traceback || s.next != "" || s.heading || s.detail > 0 || s.pair || s.frames || s.inOutput || s.values > 0 || s.cont || s.diffLines > 0
 }
 
 // continues says whether raw, the line after a candidate, is its wrapped
@@ -324,7 +327,24 @@ func (sc *scanner) classify(s []byte, line int) (int, string) {
 	if isElixirException(t) {
 		return tierCause, kindException
 	}
+	if st := &sc.state; st.diffLines > 0 {
+		st.diffLines--
+		if t[0] == st.diffSign && !hasPrefix(t, "+++") && !hasPrefix(t, "---") {
+			st.diffLines = 0
+			return tierCause, kindDetail // the actual value in a diff of a failed assertion
+		}
+	}
+	if sign := diffLegend(t); sign != 0 {
+		sc.state.diffSign, sc.state.diffLines = sign, maxDiffLook
+		return tierNone, ""
+	}
 	if actualLabel(t) {
+		return tierCause, kindDetail
+	}
+	if indent > 0 && sc.state.lastCand > 0 && line-sc.state.lastCand <= maxFieldLook && messageField(t) {
+		// A record printed under its heading ("fatal: [host]: FAILED! =>"
+		// over "msg: ...", "data.json invalid" over "message: '...'"):
+		// its message field says what was wrong.
 		return tierCause, kindDetail
 	}
 	if name, ok := exceptionPrefix(t); ok && (indent == 0 || !bytes.HasSuffix(name, []byte("Warning"))) {
@@ -1395,4 +1415,50 @@ func jsonText(t []byte) ([]byte, bool) {
 		}
 	}
 	return []byte(text[:min(len(text), maxLine)]), true
+}
+
+// maxFieldLook bounds how far below a candidate a record's message field
+// is looked for.
+const maxFieldLook = 20
+
+// messageField recognises a record's message field: msg, message or
+// reason, quoted or not, then ':' ("msg: ...", "\"message\": \"...\"").
+func messageField(t []byte) bool {
+	if len(t) > 0 && t[0] == '"' {
+		t = t[1:]
+	}
+	for _, f := range []string{"msg", "message", "reason"} {
+		if hasPrefix(t, f) {
+			r := t[len(f):]
+			if len(r) > 0 && r[0] == '"' {
+				r = r[1:]
+			}
+			return len(r) > 1 && r[0] == ':' && r[1] == ' '
+		}
+	}
+	return false
+}
+
+// maxDiffLook bounds how far below a diff's legend its first actual line
+// is looked for.
+const maxDiffLook = 6
+
+// diffLegend recognises the legend of a diff a test runner prints for a
+// failed assertion, and returns the sign that marks the actual value:
+// '+' under "+++ actual", '-' under "Difference (- actual, + expected):"
+// or "- Received" style legends; 0 when t is no legend.
+func diffLegend(t []byte) byte {
+	switch {
+	case hasPrefix(t, "+++ actual"), hasPrefix(t, "+++ received"):
+		return '+'
+	case hasPrefix(t, "--- actual"), hasPrefix(t, "--- received"):
+		return '-'
+	}
+	if i := bytes.Index(t, []byte("- actual")); i >= 0 && i < 20 {
+		return '-'
+	}
+	if i := bytes.Index(t, []byte("+ actual")); i >= 0 && i < 20 {
+		return '+'
+	}
+	return 0
 }

@@ -783,6 +783,9 @@ func (sc *scanner) line(raw []byte, n int) {
 		return
 	}
 	st.cont, st.contDepth = true, len(c)-len(t)
+	if tier >= tierTerm {
+		st.lastCand = n
+	}
 	sc.addText(tier, kind, n, s)
 	if tier == tierCause && (kind == kindPanic || kind == kindTest || kind == kindException) {
 		st.values, st.value = maxValueLook, nil

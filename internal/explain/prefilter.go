@@ -83,11 +83,17 @@ var anchors = []anchor{
 	{"unhandled", 1, false},
 	// the actual value of a failed assertion, which holds no error word
 	{"got:", 2, false},
-	{"actual:", 5, false},
+	{"actual", 2, false}, // "actual: 3", and a diff's legend ("+++ actual")
 	{"left:", 3, false},
-	{"received:", 7, false},
+	{"received", 3, false},
 	{"found:", 4, false},
 	{"value:", 4, false},
+	// a record's message field under its heading
+	{"msg\": ", 1, false},
+	{"msg: ", 1, false},
+	{"message: ", 6, false},
+	{"message\": ", 6, false},
+	{"reason: ", 5, false},
 }
 
 // prefilter finds the first line holding an anchor.

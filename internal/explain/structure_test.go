@@ -23,6 +23,10 @@ func TestStructuralShapes(t *testing.T) {
 		{"an exception inside an exception group's box", "  + Exception Group Traceback (most recent call last):\n  | ExceptionGroup: check failed (2 sub-exceptions)\n  +-+---- 1 ----\n    | ValueError: shard 3 has no replicas\n", "| ValueError: shard 3 has no replicas"},
 		{"an actual value under a failed test", "not ok 2 - reads the port\n#   Failed test 'reads the port'\n#   at t/port.t line 7.\n#          got: '80'\n#     expected: '8080'\n", "#          got: '80'"},
 		{"a label alone over the value", "Failed example:\n    fmt(1250)\nExpected:\n    'EUR 12.50'\nGot:\n    'EUR 12.5'\n", "'EUR 12.5'"},
+		{"a record's msg field under its heading", "failed: [web1] (item=9100) => {\n    \"ansible_loop_var\": \"item\",\n    \"changed\": false,\n    \"item\": 9100,\n    \"msg\": \"port 9100 is reserved\"\n}\n", "\"msg\": \"port 9100 is reserved\""},
+		{"a message field in a dumped object", "conf.json invalid\n[\n  {\n    instancePath: '/port',\n    keyword: 'type',\n    message: 'must be integer'\n  }\n]\n", "message: 'must be integer'"},
+		{"the actual line of a diff under its legend", "  1) Failure:\nTermsTest#test_terms [terms_test.rb:5]:\n--- expected\n+++ actual\n@@ -1 +1 @@\n-\"net-60\"\n+\"net-30\"\n", "+\"net-30\""},
+		{"the actual line of a legend that names it first", "  Difference (- actual, + expected):\n\n  - 'net-30'\n  + 'net-60'\n", "- 'net-30'"},
 		{"a log level in brackets", "2026/12/07 15:30:14 [emerg] 7949#7949: unknown directive \"locaton\" in ./nginx.conf:9\nnginx: configuration file ./nginx.conf test failed\n", "[emerg]"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
