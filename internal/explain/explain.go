@@ -211,7 +211,7 @@ func (r *Report) scan(streams []Stream, st *store) ([]*ring, error) {
 			}
 		}
 		sc.ring.seen = sc.next - max(s.FirstLine, 1)
-		sc.ring.oneOffs = sc.shapes.oneOffs
+		sc.ring.oneOffs = sc.shapes.oneOffs()
 		rings[i] = sc.ring
 		r.addStream(s.Name, sc.next-1, sc.bytes)
 	}

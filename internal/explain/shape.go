@@ -19,13 +19,33 @@ const (
 	maxOneOffs    = 2
 )
 
-// lineShapes follows the templates of one stream's lines.
+// lineShapes follows the templates of one stream's lines. It allocates
+// nothing per line: the pending line's bytes alias the read buffer until
+// the chunk ends, and the one-offs are kept in reused buffers.
 type lineShapes struct {
-	prev    uint64 // template of the line before
-	run     int    // lines of that template in a row
-	pending *tailLine
-	pendRun uint64 // the pending line's template
-	oneOffs []tailLine
+	prev     uint64 // template of the line before
+	run      int    // lines of that template in a row
+	pending  bool   // the line after a block waits for the next to say it is a one-off
+	pendLine int
+	pendText []byte
+	pendOwn  []byte // pendText's copy when a chunk ends before the next line
+	pendTmpl uint64
+	offs     [maxOneOffs]oneOff
+	nOffs    int
+}
+
+type oneOff struct {
+	line int
+	text []byte
+}
+
+// oneOffs returns the one-off lines kept, oldest first.
+func (s *lineShapes) oneOffs() []tailLine {
+	out := make([]tailLine, 0, s.nOffs)
+	for _, o := range s.offs[:s.nOffs] {
+		out = append(out, tailLine{line: o.line, text: string(o.text)})
+	}
+	return out
 }
 
 // digitFold maps digits to '0' and every other byte to itself.
@@ -52,13 +72,16 @@ func template(l []byte) uint64 {
 // add judges one non-blank line, number n.
 func (s *lineShapes) add(n int, l []byte) {
 	t := template(l)
-	if p := s.pending; p != nil {
-		s.pending = nil
-		if t != s.pendRun {
-			if len(s.oneOffs) == maxOneOffs {
-				s.oneOffs = append(s.oneOffs[:0], s.oneOffs[1:]...)
+	if s.pending {
+		s.pending = false
+		if t != s.pendTmpl {
+			if s.nOffs == maxOneOffs {
+				s.offs[0], s.offs[1] = s.offs[1], s.offs[0]
+				s.nOffs--
 			}
-			s.oneOffs = append(s.oneOffs, *p)
+			o := &s.offs[s.nOffs]
+			o.line, o.text = s.pendLine, append(o.text[:0], s.pendText...)
+			s.nOffs++
 		}
 	}
 	if t == s.prev {
@@ -66,7 +89,7 @@ func (s *lineShapes) add(n int, l []byte) {
 		return
 	}
 	if s.run >= minBlock {
-		s.pending, s.pendRun = &tailLine{line: n, text: string(bytes.TrimSpace(l[:min(len(l), maxLine)]))}, t
+		s.pending, s.pendLine, s.pendText, s.pendTmpl = true, n, bytes.TrimSpace(l[:min(len(l), maxLine)]), t
 	}
 	s.prev, s.run = t, 1
 }
@@ -88,5 +111,10 @@ func (s *lineShapes) lines(b []byte, first int) {
 			break
 		}
 		b = b[e+1:]
+	}
+	if s.pending {
+		// the read buffer is reused for the next chunk
+		s.pendOwn = append(s.pendOwn[:0], s.pendText...)
+		s.pendText = s.pendOwn
 	}
 }
