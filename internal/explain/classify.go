@@ -303,12 +303,6 @@ func (sc *scanner) classify(s []byte, line int) (int, string) {
 	if tier, kind, ok := klogLine(t); ok {
 		return tier, kind
 	}
-	if g := boxGutter(t); g > 0 {
-		// An exception inside an exception group's box ("  | ValueError: ...").
-		if name, ok := exceptionPrefix(t[g:]); ok && !bytes.HasSuffix(name, []byte("Warning")) {
-			return tierCause, kindException
-		}
-	}
 	if tier, kind, ok := toolShape(t, indent, &sc.state); ok {
 		return tier, kind
 	}
@@ -327,25 +321,8 @@ func (sc *scanner) classify(s []byte, line int) (int, string) {
 	if isElixirException(t) {
 		return tierCause, kindException
 	}
-	if st := &sc.state; st.diffLines > 0 {
-		st.diffLines--
-		if t[0] == st.diffSign && !hasPrefix(t, "+++") && !hasPrefix(t, "---") {
-			st.diffLines = 0
-			return tierCause, kindDetail // the actual value in a diff of a failed assertion
-		}
-	}
-	if sign := diffLegend(t); sign != 0 {
-		sc.state.diffSign, sc.state.diffLines = sign, maxDiffLook
-		return tierNone, ""
-	}
-	if actualLabel(t) {
-		return tierCause, kindDetail
-	}
-	if indent > 0 && sc.state.lastCand > 0 && line-sc.state.lastCand <= maxFieldLook && messageField(t) {
-		// A record printed under its heading ("fatal: [host]: FAILED! =>"
-		// over "msg: ...", "data.json invalid" over "message: '...'"):
-		// its message field says what was wrong.
-		return tierCause, kindDetail
+	if tier, kind, ok := sc.valueShape(t, indent, line); ok {
+		return tier, kind
 	}
 	if name, ok := exceptionPrefix(t); ok && (indent == 0 || !bytes.HasSuffix(name, []byte("Warning"))) {
 		// Test runners indent the error of a failed test under its name.
@@ -526,6 +503,11 @@ func diagnostic(t, rest []byte) (tier int, kind string, ok bool) {
 //
 //nolint:funlen // one ordered table of the tools' shapes: its order is their precedence, read in one place
 func toolShape(t []byte, indent int, st *lineState) (int, string, bool) {
+	if g := boxGutter(t); g > 0 {
+		if name, ok := exceptionPrefix(t[g:]); ok && !bytes.HasSuffix(name, []byte("Warning")) {
+			return tierCause, kindException, true // inside an exception group's box ("  | ValueError: ...")
+		}
+	}
 	// Most lines hold no '*': make's and ctest's shapes below need one.
 	star := bytes.IndexByte(t, '*') >= 0
 	switch {
@@ -1461,4 +1443,36 @@ func diffLegend(t []byte) byte {
 		return '+'
 	}
 	return 0
+}
+
+// valueShape judges the lines that say what a failed check got, whatever
+// words they hold: the first actual line of a diff under its legend, an
+// actual value's label, a record's message field under a heading; and
+// Elixir's exception line. ok is false when it leaves the line to the
+// rules after.
+func (sc *scanner) valueShape(t []byte, indent, line int) (tier int, kind string, ok bool) {
+	if isElixirException(t) {
+		return tierCause, kindException, true
+	}
+	if st := &sc.state; st.diffLines > 0 {
+		st.diffLines--
+		if t[0] == st.diffSign && !hasPrefix(t, "+++") && !hasPrefix(t, "---") {
+			st.diffLines = 0
+			return tierCause, kindDetail, true // the actual value in a diff of a failed assertion
+		}
+	}
+	if sign := diffLegend(t); sign != 0 {
+		sc.state.diffSign, sc.state.diffLines = sign, maxDiffLook
+		return tierNone, "", true
+	}
+	if actualLabel(t) {
+		return tierCause, kindDetail, true
+	}
+	if indent > 0 && sc.state.lastCand > 0 && line-sc.state.lastCand <= maxFieldLook && messageField(t) {
+		// A record printed under its heading ("fatal: [host]: FAILED! =>"
+		// over "msg: ...", "data.json invalid" over "message: '...'"):
+		// its message field says what was wrong.
+		return tierCause, kindDetail, true
+	}
+	return tierNone, "", false
 }
