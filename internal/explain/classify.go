@@ -503,9 +503,11 @@ func diagnostic(t, rest []byte) (tier int, kind string, ok bool) {
 //
 //nolint:funlen // one ordered table of the tools' shapes: its order is their precedence, read in one place
 func toolShape(t []byte, indent int, st *lineState) (int, string, bool) {
-	if g := boxGutter(t); g > 0 {
+	if g := max(boxGutter(t), markPrefix(t)); g > 0 {
+		// inside an exception group's box ("  | ValueError: ..."), or
+		// behind a tool's mark ("[!] RollupError: ...")
 		if name, ok := exceptionPrefix(t[g:]); ok && !bytes.HasSuffix(name, []byte("Warning")) {
-			return tierCause, kindException, true // inside an exception group's box ("  | ValueError: ...")
+			return tierCause, kindException, true
 		}
 	}
 	// Most lines hold no '*': make's and ctest's shapes below need one.
@@ -1475,4 +1477,22 @@ func (sc *scanner) valueShape(t []byte, indent, line int) (tier int, kind string
 		return tierCause, kindDetail, true
 	}
 	return tierNone, "", false
+}
+
+// markPrefix is the length of a short mark in brackets that opens a
+// line, with the blank after it ("[!] ", "(!) ", "[E] "); 0 when there is
+// none.
+func markPrefix(t []byte) int {
+	if len(t) < 4 || t[0] != '[' && t[0] != '(' {
+		return 0
+	}
+	end := byte(']')
+	if t[0] == '(' {
+		end = ')'
+	}
+	i := bytes.IndexByte(t[:min(len(t), 5)], end)
+	if i < 2 || i+1 >= len(t) || t[i+1] != ' ' {
+		return 0
+	}
+	return i + 2
 }

@@ -27,6 +27,7 @@ func TestStructuralShapes(t *testing.T) {
 		{"a message field in a dumped object", "conf.json invalid\n[\n  {\n    instancePath: '/port',\n    keyword: 'type',\n    message: 'must be integer'\n  }\n]\n", "message: 'must be integer'"},
 		{"the actual line of a diff under its legend", "  1) Failure:\nTermsTest#test_terms [terms_test.rb:5]:\n--- expected\n+++ actual\n@@ -1 +1 @@\n-\"net-60\"\n+\"net-30\"\n", "+\"net-30\""},
 		{"the actual line of a legend that names it first", "  Difference (- actual, + expected):\n\n  - 'net-30'\n  + 'net-60'\n", "- 'net-30'"},
+		{"an error type behind a tool's mark", "src/main.js → dist/out.js...\n[!] RollupError: \"missing\" is not exported by \"src/lib.js\", imported by \"src/main.js\".\n", "[!] RollupError"},
 		{"a log level in brackets", "2026/12/07 15:30:14 [emerg] 7949#7949: unknown directive \"locaton\" in ./nginx.conf:9\nnginx: configuration file ./nginx.conf test failed\n", "[emerg]"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
