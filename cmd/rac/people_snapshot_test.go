@@ -136,8 +136,9 @@ other/0001-echo:1:an error elsewhere
 `, []string{"\x1b[35minproc/0001-sh\x1b[0m\x1b[36m:\x1b[0mstderr\x1b[36m:\x1b[0m\x1b[32m1\x1b[0m\x1b[36m:\x1b[0m\x1b[31;1merror\x1b[0;22m: undefined: openDB\n"}},
 		{"explain", []string{"out", "explain", "1"}, 0, `$ sh -c 'echo building; printf '\''\033[31merror\033[0m: undefined: openDB\n'\'' >&2; exit 2'  # in CWD
 exited with code 2 after 0ms
-cause (1 of 1 matching lines):
+cause (1 of 1 matching lines), then the rest of the short output:
 stderr:1: error: undefined: openDB
+stdout:1: building
 `, []string{"\n\x1b[31mexited with code 2 after 0ms\x1b[0m\n", "\x1b[36mstderr:1:\x1b[0m \x1b[31merror: undefined: openDB\x1b[0m\n"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -2,7 +2,10 @@ package explain
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/binary"
+	"encoding/json"
+	"errors"
 	"math/bits"
 	"regexp"
 	"strings"
@@ -81,6 +84,8 @@ const (
 	kindSummary   = "summary"   // a consequence or summary line
 	kindContext   = "context"   // a hint, note, warning or info line that mentions a term
 	kindTail      = "tail"      // a tail line (no line matched)
+	kindShape     = "shape"     // no line matched: a line of a kind of its own between blocks of one template (shape.go)
+	kindPass      = "pass"      // a passing run's pass line, shown above its last lines when a teardown log follows it
 )
 
 // Go test markers, remembered per stream to tell whose log lines follow.
@@ -129,6 +134,11 @@ type lineState struct {
 	output      *pendingLine             // the last line a failed test printed under its result line
 	inOutput    bool                     // inside that output
 	outputLines int                      // the lines of it seen
+	cont        bool                     // the line before is a candidate: this one may continue it ("{1001348003}>:" under a wrapped heading)
+	contDepth   int                      // that candidate's indent: a continuation is indented deeper
+	lastCand    int                      // the number of the last line that was a candidate of tier term or above
+	diffSign    byte                     // under a diff's legend ("+++ actual", "(- actual, + expected)"): the sign of the actual lines
+	diffLines   int                      // lines left to look for the first of them
 }
 
 // hold keeps a log line of the running test until its end says whether
@@ -162,7 +172,19 @@ func testNameBytes(t []byte) []byte {
 
 // wantAll says the next line must be classified even without an anchor.
 func (s *lineState) wantAll() bool {
-	return s.traceback || s.next != "" || s.heading || s.detail > 0 || s.pair || s.frames || s.inOutput || s.values > 0
+	return s.traceback || s.next != "" || s.heading || s.detail > 0 || s.pair || s.frames || s.inOutput || s.values > 0 || s.cont || s.diffLines > 0
+}
+
+// continues says whether raw, the line after a candidate, is its wrapped
+// continuation ending a heading: indented deeper than the candidate, and
+// ending with ':'. Checked on the raw bytes before the line is read, so
+// the lines after most candidates are left to the prefilter.
+func (s *lineState) continues(raw []byte) bool {
+	t := bytes.TrimRight(raw, " \t\r")
+	if len(t) == 0 || t[len(t)-1] != ':' {
+		return false
+	}
+	return len(t)-len(trimIndent(t)) > s.contDepth
 }
 
 // maxValueLook bounds how far below a failed assertion its values are
@@ -295,6 +317,12 @@ func (sc *scanner) classify(s []byte, line int) (int, string) {
 			return tierSummary, kindSummary // "ld returned 1 exit status": the undefined reference above it is the cause
 		}
 		return tierCause, kindTool
+	}
+	if isElixirException(t) {
+		return tierCause, kindException
+	}
+	if tier, kind, ok := sc.valueShape(t, indent, line); ok {
+		return tier, kind
 	}
 	if name, ok := exceptionPrefix(t); ok && (indent == 0 || !bytes.HasSuffix(name, []byte("Warning"))) {
 		// Test runners indent the error of a failed test under its name.
@@ -475,6 +503,13 @@ func diagnostic(t, rest []byte) (tier int, kind string, ok bool) {
 //
 //nolint:funlen // one ordered table of the tools' shapes: its order is their precedence, read in one place
 func toolShape(t []byte, indent int, st *lineState) (int, string, bool) {
+	if g := max(boxGutter(t), markPrefix(t)); g > 0 {
+		// inside an exception group's box ("  | ValueError: ..."), or
+		// behind a tool's mark ("[!] RollupError: ...")
+		if name, ok := exceptionPrefix(t[g:]); ok && !bytes.HasSuffix(name, []byte("Warning")) {
+			return tierCause, kindException, true
+		}
+	}
 	// Most lines hold no '*': make's and ctest's shapes below need one.
 	star := bytes.IndexByte(t, '*') >= 0
 	switch {
@@ -992,7 +1027,7 @@ func termIndex(t []byte) int {
 		switch string(w) {
 		case "errored", "failed", "failing", "panicked", "denied", "cannot", "can't", "couldn't", "unable",
 			"refused", "rejected", "aborted", "aborting", "crashloopbackoff", "imagepullbackoff", "errimagepull",
-			"invalid":
+			"invalid", "unhandled", "uncaught":
 			term = true
 		case "race":
 			term = prev == prevData
@@ -1276,4 +1311,188 @@ func trimIndent(b []byte) []byte {
 		b = b[1:]
 	}
 	return b
+}
+
+// boxGutter is the length of a box's left edge before a line's text
+// ("| " under Python's "+ Exception Group Traceback"), 0 when there is
+// none.
+func boxGutter(t []byte) int {
+	if len(t) < 3 || t[0] != '|' || t[1] != ' ' {
+		return 0
+	}
+	return 1 + len(t[1:]) - len(trimIndent(t[1:]))
+}
+
+// isElixirException recognises Elixir's and Erlang's report of an
+// exception: "** (ArgumentError) message".
+func isElixirException(t []byte) bool {
+	if !hasPrefix(t, "** (") {
+		return false
+	}
+	j := bytes.IndexByte(t, ')')
+	return j > 4 && 'A' <= t[4] && t[4] <= 'Z'
+}
+
+// actualLabels are the labels under which test runners of many
+// ecosystems print the value a failed assertion got: the line a reader
+// looks at first, though it holds no error word.
+var actualLabels = []string{"got:", "actual:", "left:", "received:", "found:", "value:"}
+
+// actualLabel recognises a failed assertion's actual value, "got: '80'"
+// (also behind a TAP comment's "#"), or its label alone, "Got:", over the
+// value: it opens with one of actualLabels, in any case.
+func actualLabel(t []byte) bool {
+	if len(t) > 0 && t[0] == '#' {
+		t = trimIndent(t[1:])
+	}
+	if len(t) < 4 || len(t) > 200 {
+		return false
+	}
+	for _, l := range actualLabels {
+		if len(t) >= len(l) && bytes.EqualFold(t[:len(l)], []byte(l)) && (len(t) == len(l) || t[len(l)] == ' ' || t[len(l)] == '\t') {
+			return true
+		}
+	}
+	return false
+}
+
+// jsonEvent holds the fields of a JSON line that carry text: a test
+// runner's event ("Output" of go test -json) or a structured logger's
+// record ("msg", "message", "level", "error"). Field names match in any
+// case.
+type jsonEvent struct {
+	Output   string
+	Msg      string
+	Message  string
+	Error    string
+	Err      string
+	Reason   string
+	Level    string
+	Lvl      string
+	Severity string
+}
+
+// jsonText decodes a JSON-lines record for ranking: ok when t is one JSON
+// object, and then the text a person would read, the level first when
+// the record has one ("ERROR replica lag exceeds the budget"), and empty
+// when it has no text field. The report shows this text.
+func jsonText(t []byte) ([]byte, bool) {
+	t = bytes.TrimSpace(t)
+	if len(t) < 2 || t[0] != '{' || t[len(t)-1] != '}' || t[1] != '"' {
+		return nil, false
+	}
+	var e jsonEvent
+	if err := json.Unmarshal(t, &e); err != nil {
+		var te *json.UnmarshalTypeError
+		if !errors.As(err, &te) {
+			return nil, false
+		}
+	}
+	text := strings.TrimRight(e.Output, "\n")
+	if text == "" {
+		text = cmp.Or(e.Msg, e.Message)
+		if reason := cmp.Or(e.Error, e.Err, e.Reason); reason != "" {
+			text = strings.TrimSpace(text + ": " + reason)
+		}
+		if level := cmp.Or(e.Level, e.Lvl, e.Severity); level != "" && text != "" {
+			text = strings.ToUpper(level) + " " + text
+		}
+	}
+	return []byte(text[:min(len(text), maxLine)]), true
+}
+
+// maxFieldLook bounds how far below a candidate a record's message field
+// is looked for.
+const maxFieldLook = 20
+
+// messageField recognises a record's message field: msg, message or
+// reason, quoted or not, then ':' ("msg: ...", "\"message\": \"...\"").
+func messageField(t []byte) bool {
+	if len(t) > 0 && t[0] == '"' {
+		t = t[1:]
+	}
+	for _, f := range []string{"msg", "message", "reason"} {
+		if hasPrefix(t, f) {
+			r := t[len(f):]
+			if len(r) > 0 && r[0] == '"' {
+				r = r[1:]
+			}
+			return len(r) > 1 && r[0] == ':' && r[1] == ' '
+		}
+	}
+	return false
+}
+
+// maxDiffLook bounds how far below a diff's legend its first actual line
+// is looked for.
+const maxDiffLook = 6
+
+// diffLegend recognises the legend of a diff a test runner prints for a
+// failed assertion, and returns the sign that marks the actual value:
+// '+' under "+++ actual", '-' under "Difference (- actual, + expected):"
+// or "- Received" style legends; 0 when t is no legend.
+func diffLegend(t []byte) byte {
+	switch {
+	case hasPrefix(t, "+++ actual"), hasPrefix(t, "+++ received"):
+		return '+'
+	case hasPrefix(t, "--- actual"), hasPrefix(t, "--- received"):
+		return '-'
+	}
+	if i := bytes.Index(t, []byte("- actual")); i >= 0 && i < 20 {
+		return '-'
+	}
+	if i := bytes.Index(t, []byte("+ actual")); i >= 0 && i < 20 {
+		return '+'
+	}
+	return 0
+}
+
+// valueShape judges the lines that say what a failed check got, whatever
+// words they hold: the first actual line of a diff under its legend, an
+// actual value's label, a record's message field under a heading; and
+// Elixir's exception line. ok is false when it leaves the line to the
+// rules after.
+func (sc *scanner) valueShape(t []byte, indent, line int) (tier int, kind string, ok bool) {
+	if isElixirException(t) {
+		return tierCause, kindException, true
+	}
+	if st := &sc.state; st.diffLines > 0 {
+		st.diffLines--
+		if t[0] == st.diffSign && !hasPrefix(t, "+++") && !hasPrefix(t, "---") {
+			st.diffLines = 0
+			return tierCause, kindDetail, true // the actual value in a diff of a failed assertion
+		}
+	}
+	if sign := diffLegend(t); sign != 0 {
+		sc.state.diffSign, sc.state.diffLines = sign, maxDiffLook
+		return tierNone, "", true
+	}
+	if actualLabel(t) {
+		return tierCause, kindDetail, true
+	}
+	if indent > 0 && sc.state.lastCand > 0 && line-sc.state.lastCand <= maxFieldLook && messageField(t) {
+		// A record printed under its heading ("fatal: [host]: FAILED! =>"
+		// over "msg: ...", "data.json invalid" over "message: '...'"):
+		// its message field says what was wrong.
+		return tierCause, kindDetail, true
+	}
+	return tierNone, "", false
+}
+
+// markPrefix is the length of a short mark in brackets that opens a
+// line, with the blank after it ("[!] ", "(!) ", "[E] "); 0 when there is
+// none.
+func markPrefix(t []byte) int {
+	if len(t) < 4 || t[0] != '[' && t[0] != '(' {
+		return 0
+	}
+	end := byte(']')
+	if t[0] == '(' {
+		end = ')'
+	}
+	i := bytes.IndexByte(t[:min(len(t), 5)], end)
+	if i < 2 || i+1 >= len(t) || t[i+1] != ' ' {
+		return 0
+	}
+	return i + 2
 }

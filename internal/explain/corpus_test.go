@@ -78,7 +78,9 @@ type corpusSet struct {
 }
 
 var corpusSets = []corpusSet{
-	{name: "tuning", dir: corpusDir, cases: func() []corpusCase { return append(append(corpusCases(), tuningWideCases()...), tuningRankCases()...) }},
+	{name: "tuning", dir: corpusDir, cases: func() []corpusCase {
+		return append(append(append(corpusCases(), tuningWideCases()...), tuningRankCases()...), tuningThirdCases()...)
+	}},
 	{name: "held-out", dir: heldoutDir, cases: heldoutCases},
 	{name: "held-out-3", dir: heldoutThirdDir, cases: heldoutThirdCases, report: true},
 }

@@ -76,6 +76,7 @@ type Report struct {
 	Duration time.Duration // run time; for running and incomplete runs, the time since the start
 	Shows    string        // ShowsCause, ShowsTail or ShowsPass
 	Lines    []Line        // the cause lines, most likely first, or the tail in stream order
+	Rest     []Line        // a short output shown whole (ShortOutput): its other lines, in stream order, after the cause
 	Matched  int           // output lines that matched an error term or shape, before folding
 	Streams  []StreamStat  // what was read
 }
@@ -96,7 +97,7 @@ type Line struct {
 	Line   int    // per-stream line number, counted from 1 as rac out read counts
 	Text   string // the line as a terminal showed it, trimmed and redacted
 	Count  int    // similar lines folded into this one (1: none)
-	Kind   string // why it was picked (compiler, exception, panic, test, tool, git, log, make, report, term, detail, summary, context, tail)
+	Kind   string // why it was picked (compiler, exception, panic, test, tool, git, log, make, report, term, detail, summary, context, tail, pass, shape)
 	// Cut: the line is the last of a stream of an incomplete recording and
 	// has no newline: the recorder's kill may have cut it (record.Line.Cut)
 	Cut bool
@@ -174,6 +175,9 @@ func Explain(in Input) (*Report, error) {
 			// redacted whole, then cut: a secret is never split before the redactor sees it
 			rep.Lines = append(rep.Lines, Line{Stream: name(c.stream), Line: c.line, Text: keepReason(redact(c.text)), Count: c.count, Kind: c.kind})
 		}
+		if short(in.Streams, rings) {
+			rep.addRest(in.Streams, rings, top, redact)
+		}
 		return rep, nil
 	}
 	tail := MaxTail
@@ -181,6 +185,21 @@ func Explain(in Input) (*Report, error) {
 		tail = MaxPassTail
 	} else {
 		rep.Shows = ShowsTail
+		// No line matched: the lines that stand out by their shape come
+		// first, when the tail does not hold them already.
+		var offs []Line
+		for i, r := range rings {
+			for _, o := range r.oneOffs {
+				offs = append(offs, Line{Stream: name(i), Line: o.line, Text: redact(o.text), Count: 1, Kind: kindShape})
+			}
+		}
+		offs = offs[max(len(offs)-maxOneOffs, 0):]
+		rep.addTail(in.Streams, rings, tail-len(offs), passed, redact)
+		offs = slices.DeleteFunc(offs, func(o Line) bool {
+			return slices.ContainsFunc(rep.Lines, func(l Line) bool { return l.Stream == o.Stream && l.Line == o.Line })
+		})
+		rep.Lines = append(offs, rep.Lines...)
+		return rep, nil
 	}
 	rep.addTail(in.Streams, rings, tail, passed, redact)
 	return rep, nil
@@ -201,6 +220,8 @@ func (r *Report) scan(streams []Stream, st *store) ([]*ring, map[string]int, err
 				return nil, nil, fmt.Errorf("explain: read %s: %w", s.Name, err)
 			}
 		}
+		sc.ring.seen = sc.next - max(s.FirstLine, 1)
+		sc.ring.oneOffs = sc.shapes.oneOffs()
 		rings[i] = sc.ring
 		r.addStream(s.Name, sc.next-1, sc.bytes)
 		// a stream cut to its head and tail comes as two Streams: only
@@ -216,9 +237,11 @@ func (r *Report) scan(streams []Stream, st *store) ([]*ring, map[string]int, err
 // markCut marks the shown lines that are a stream's last line without
 // its newline, in an incomplete recording: open says which (see scan).
 func (r *Report) markCut(open map[string]int) {
-	for i := range r.Lines {
-		if l := &r.Lines[i]; l.Line > 0 && open[l.Stream] == l.Line {
-			l.Cut = true
+	for _, lines := range [][]Line{r.Lines, r.Rest} {
+		for i := range lines {
+			if l := &lines[i]; l.Line > 0 && open[l.Stream] == l.Line {
+				l.Cut = true
+			}
 		}
 	}
 }
@@ -261,8 +284,54 @@ func (r *Report) addTail(streams []Stream, rings []*ring, tail int, passed bool,
 		passShares(rings, shares)
 	}
 	for i, n := range shares {
+		if passed && n > 1 {
+			// A pass line further up than the share, above a teardown log
+			// ("14 passed" over the server's shutdown lines), is shown first.
+			if p, ok := passLineAbove(rings[i], n); ok {
+				r.Lines = append(r.Lines, Line{Stream: streams[i].Name, Line: p.line, Text: redact(p.text), Count: 1, Kind: kindPass})
+				n--
+			}
+		}
 		for _, e := range rings[i].last(n) {
 			r.Lines = append(r.Lines, Line{Stream: streams[i].Name, Line: e.line, Text: redact(e.text), Count: 1, Kind: kindTail})
+		}
+	}
+}
+
+// ShortOutput is the most non-blank lines a failed run may print and be
+// shown whole: with the command, outcome and header lines the report
+// stays within the 12 lines a reader takes in at once, as the tail does
+// (MaxTail). Below it, the lines explain did not pick (a tool's one-line
+// reason without an error word beside the generic "test failed" it did
+// pick) cost fewer tokens than a second look at the recording.
+const ShortOutput = MaxTail
+
+// short says whether the streams are short enough to be shown whole: each
+// fits its tail ring, and all their non-blank lines fit ShortOutput.
+func short(streams []Stream, rings []*ring) bool {
+	n := 0
+	for i, r := range rings {
+		if r.seen > tailRing || streams[i].FirstLine > 1 {
+			return false
+		}
+		n += r.n
+	}
+	return n <= ShortOutput
+}
+
+// addRest adds, after the cause lines of a short output, its other
+// non-blank lines in stream order (kind tail), so the whole output is
+// shown.
+func (r *Report) addRest(streams []Stream, rings []*ring, shown []*candidate, redact func(string) string) {
+	for i, rg := range rings {
+	next:
+		for _, e := range rg.last(rg.n) {
+			for _, c := range shown {
+				if c.stream == i && c.line == e.line {
+					continue next
+				}
+			}
+			r.Rest = append(r.Rest, Line{Stream: streams[i].Name, Line: e.line, Text: redact(e.text), Count: 1, Kind: kindTail})
 		}
 	}
 }
@@ -390,6 +459,18 @@ func passShares(rings []*ring, shares []int) {
 		}
 		return
 	}
+}
+
+// passLineAbove finds the last pass line a ring holds above its last n
+// lines.
+func passLineAbove(r *ring, n int) (tailLine, bool) {
+	lines := r.last(r.n)
+	for k := len(lines) - 1; k >= 0; k-- {
+		if isPassLine([]byte(strings.TrimSpace(lines[k].text))) {
+			return lines[k], k < len(lines)-n
+		}
+	}
+	return tailLine{}, false
 }
 
 // isPassLine recognises a line that says a run passed: a count that
@@ -543,7 +624,8 @@ type scanner struct {
 	bytes  int64
 	state  lineState
 	ring   *ring
-	open   bool // the stream ended in a line without its newline
+	open   bool       // the stream ended in a line without its newline
+	shapes lineShapes // one-off lines between blocks of one template
 
 	// A line longer than the read buffer arrives in pieces: its first
 	// maxLine bytes are kept and judged once it ends.
@@ -629,6 +711,10 @@ func (sc *scanner) endLong() {
 
 // lastLine handles a final line that has no newline.
 func (sc *scanner) lastLine(b []byte) {
+	sc.shapes.lines(b, sc.next)
+	if sc.state.cont && !sc.state.continues(b) {
+		sc.state.cont = false
+	}
 	if sc.state.wantAll() || pfOnce().index(b) >= 0 {
 		sc.line(b, sc.next)
 	}
@@ -639,7 +725,11 @@ func (sc *scanner) lastLine(b []byte) {
 // chunk handles whole lines (b ends with a newline). Lines without an
 // anchor are only counted; that is where the time goes on a big recording.
 func (sc *scanner) chunk(b []byte) {
+	sc.shapes.lines(b, sc.next)
 	for pos := 0; pos < len(b); {
+		if sc.state.cont && !sc.state.continues(b[pos:pos+bytes.IndexByte(b[pos:], '\n')]) {
+			sc.state.cont = false // most candidates are not wrapped: the next line is left to the prefilter
+		}
 		if sc.state.wantAll() {
 			e := pos + bytes.IndexByte(b[pos:], '\n')
 			sc.prevIn, sc.prevAt = b, pos
@@ -683,6 +773,12 @@ func prevLine(b []byte, ls int) []byte {
 // of the indentation.
 func (sc *scanner) line(raw []byte, n int) {
 	s := termtext.CleanLine(raw[:min(len(raw), maxLine)])
+	if j, ok := jsonText(s); ok {
+		if len(j) == 0 {
+			return // an event without text ({"Action":"pass"}): its output lines say more
+		}
+		s = j
+	}
 	c := s[reportPrefix(s):]
 	t := trimIndent(c)
 	st := &sc.state
@@ -692,6 +788,8 @@ func (sc *scanner) line(raw []byte, n int) {
 			sc.store.promote(tierCause, kindReport, sc.stream, st.headLine, st.headText)
 		}
 	}
+	cont := st.cont
+	st.cont = false
 	detail := st.detail > 0 && sc.isDetail(c, t)
 	sc.endOutput(n, t)
 	tier, kind := sc.classify(c, n)
@@ -707,7 +805,17 @@ func (sc *scanner) line(raw []byte, n int) {
 		sc.store.promote(tierCause, kindDetail, sc.stream, n, s)
 	}
 	if tier == tierNone {
+		// A heading wrapped over two lines ("Unhandled SIMPLE-ERROR in
+		// thread #<... RUNNING" over "  {1001348003}>:"): its message
+		// follows the continuation.
+		if cont && !detail && st.continues(c) {
+			st.detail, st.body = maxDetailLook, false
+		}
 		return
+	}
+	st.cont, st.contDepth = true, len(c)-len(t)
+	if tier >= tierTerm {
+		st.lastCand = n
 	}
 	sc.addText(tier, kind, n, s)
 	if tier == tierCause && (kind == kindPanic || kind == kindTest || kind == kindException) {
@@ -722,11 +830,28 @@ func (sc *scanner) line(raw []byte, n int) {
 	// values, or a tool's "Error: Summary" whose detail follows its
 	// indented source excerpt. The block is reported by both lines.
 	if tier >= tierTerm && !detail {
-		colon := t[len(t)-1] == ':'
+		colon := announces(t)
 		if colon || len(c) == len(t) && hasPrefix(t, "Error: ") {
 			st.detail, st.body = maxDetailLook, !colon
 		}
 	}
+}
+
+// announces says whether a heading announces the line under it: it ends
+// with ':' ("Error in f(x) : "), with '!' ("rake aborted!"), with "=>"
+// (an ansible result over its fields), or is a banner between "=="s
+// ("== Compilation error in file lib/x.ex ==").
+func announces(t []byte) bool {
+	t = bytes.TrimRight(t, " \t")
+	switch {
+	case len(t) < 2:
+		return false
+	case t[len(t)-1] == ':', t[len(t)-1] == '!' && t[len(t)-2] != '!':
+		return true
+	case bytes.HasSuffix(t, []byte("=>")):
+		return true
+	}
+	return len(t) > 4 && hasPrefix(t, "== ") && bytes.HasSuffix(t, []byte(" =="))
 }
 
 // maxDetailLook bounds how far below its heading a detail is looked for.
@@ -783,6 +908,10 @@ type ring struct {
 	lines [tailRing]tailLine
 	n     int // lines held
 	head  int // index of the oldest
+	seen  int // lines of the stream, blank or not (set when it is read)
+	// oneOffs: the last lines of a kind of their own between blocks of
+	// one template (see shapes), set when the stream is read
+	oneOffs []tailLine
 }
 
 type tailLine struct {

@@ -155,7 +155,7 @@ func TestToolShapes(t *testing.T) {
 		{name: "logfmt level=error", stdout: lines(`time=2025-01-02T03:04:05Z level=info msg="up"`, `time=2025-01-02T03:04:06Z level=error msg="disk full"`),
 			first: `time=2025-01-02T03:04:06Z level=error msg="disk full"`, kind: kindLog},
 		{name: "json level", stdout: lines(`{"level":"info","msg":"up"}`, `{"level":"error","msg":"quota reached"}`),
-			first: `{"level":"error","msg":"quota reached"}`, kind: kindLog},
+			first: "ERROR quota reached", kind: kindLog},
 		{name: "python logging", stderr: lines("ERROR:root:could not reach broker"),
 			first: "ERROR:root:could not reach broker", kind: kindLog},
 		{name: "gcc link", stderr: lines("/usr/bin/ld: /tmp/cc1.o: in function `main':", "main.c:(.text+0xa): undefined reference to `flush'",
@@ -493,11 +493,13 @@ func TestText(t *testing.T) {
 	rep.Meta.Cwd = "/src/my app"
 	assert.Equal(t, `$ go test ./... -run 'Test Total'  # in '/src/my app'
 exited with code 1 after 2.3s
-cause (4 of 5 matching lines):
+cause (4 of 5 matching lines), then the rest of the short output:
 stdout:3: billing_test.go:7: Total(10, 20) = 31, want 30
 stdout:2: --- FAIL: TestTotal (0.00s)
 stdout:4: FAIL (x2)
 stdout:5: FAIL	example.com/m/billing	0.02s
+stdout:1: ok  	example.com/m/a	0.01s
+stdout:6: FAIL
 `, rep.String())
 }
 
@@ -639,7 +641,7 @@ func TestOutcomes(t *testing.T) {
 		rep, err := Explain(Input{Meta: Meta{Argv: []string{"build"}, Status: StatusIncomplete, StartedAt: t0}, Now: now,
 			Streams: []Stream{{Name: "stderr", R: strings.NewReader("compiling\nerror: out of memory\n")}}})
 		require.NoError(t, err)
-		assert.Equal(t, "$ build\nincomplete: the recorder stopped before the command ended (started 5m00s ago)\ncause (1 of 1 matching lines):\nstderr:2: error: out of memory\n", rep.String())
+		assert.Equal(t, "$ build\nincomplete: the recorder stopped before the command ended (started 5m00s ago)\ncause (1 of 1 matching lines), then the rest of the short output:\nstderr:2: error: out of memory\nstderr:1: compiling\n", rep.String())
 	})
 }
 

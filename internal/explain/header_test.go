@@ -30,7 +30,7 @@ func TestHeaderCounts(t *testing.T) {
 		}
 		header := strings.Split(rep.String(), "\n")[2]
 		var shown, matched int
-		_, err = fmt.Sscanf(header, "cause (%d of %d matching lines):", &shown, &matched)
+		_, err = fmt.Sscanf(header, "cause (%d of %d matching lines)", &shown, &matched)
 		require.NoError(t, err, header)
 		assert.Equal(t, len(rep.Lines), shown, "%q", out)
 		assert.LessOrEqual(t, shown, matched, "%s\n%s", header, rep.String())

@@ -32,6 +32,7 @@ type jsonReport struct {
 	Shows      string       `json:"shows"`
 	Matched    int          `json:"matched"`
 	Lines      []jsonLine   `json:"lines"`
+	Rest       []jsonLine   `json:"rest,omitempty"`
 	Streams    []StreamStat `json:"streams"`
 	Cut        []string     `json:"cut"`
 }
@@ -58,6 +59,7 @@ const (
 	CutArgv64     = "argv elements cut to 64 bytes"
 	CutArgv8      = "argv cut to 8 elements"
 	CutCwdNote256 = "cwd and note cut to 256 bytes"
+	CutRest       = "rest left out"
 	CutLines3     = "lines cut to 3"
 	CutLines2     = "lines cut to 2"
 	CutLines1     = "lines cut to 1"
@@ -87,6 +89,8 @@ const (
 //	  "streams" lists each stream once, a stream cut to head and tail included
 //	  "matched": 5,                         output lines that matched an error term or shape, before folding
 //	  "lines": [{"stream": "stdout", "line": 3, "text": "...", "count": 1, "kind": "test"}],
+//	  "rest": [...],                        shows cause and the output is short (ShortOutput): its
+//	                                        other non-blank lines, in stream order; omitted otherwise
 //	  "streams": [{"name": "stdout", "lines": 7, "bytes": 231}],
 //	  "cut": []                             every cut made to fit, in the order made
 //	}
@@ -94,7 +98,8 @@ const (
 // "line" is the per-stream line number as rac out read counts it, "count"
 // the number of similar lines folded into this one, "kind" why the line
 // was picked: compiler, exception, panic, test, tool, git, log, make, report,
-// term, detail, summary, context, or tail. A line whose reason lies past
+// term, detail, summary, context, tail, or pass (a passing run's pass line
+// shown above its last lines). A line whose reason lies past
 // 200 bytes starts with "…" where its preamble was cut.
 //
 // The object is at most MaxJSON bytes. Strings are redacted first and
@@ -104,7 +109,7 @@ const (
 //  0. always: line texts to 200 bytes ("texts cut to 200 bytes"), argv
 //     elements, cwd and note to 1 KiB, ref to 256 bytes, argv to its first
 //     8 KiB ("argv cut to 8 KiB"; argc keeps the real count)
-//  1. line texts to 80 bytes
+//  1. the rest left out ("rest left out"), then line texts to 80 bytes
 //  2. argv elements to 64 bytes
 //  3. argv to its first 8 elements
 //  4. cwd and note to 256 bytes
@@ -118,6 +123,7 @@ func (r *Report) JSON() ([]byte, error) {
 		name  string
 		apply func(*jsonReport) bool
 	}{
+		{CutRest, func(j *jsonReport) bool { return cutSlice(&j.Rest, 0) }},
 		{CutTexts80, func(j *jsonReport) bool { return cutLineTexts(j, 80) }},
 		{CutArgv64, func(j *jsonReport) bool { return cutEach(j.Argv, 64) }},
 		{CutArgv8, func(j *jsonReport) bool { return cutSlice(&j.Argv, 8) }},
@@ -184,6 +190,9 @@ func (r *Report) jsonValue() *jsonReport {
 	for _, l := range r.Lines {
 		j.Lines = append(j.Lines, jsonLine(l))
 	}
+	for _, l := range r.Rest {
+		j.Rest = append(j.Rest, jsonLine(l))
+	}
 	note := func(changed bool, name string) {
 		if changed {
 			j.Cut = append(j.Cut, name)
@@ -236,6 +245,9 @@ func cutLineTexts(j *jsonReport, n int) bool {
 	changed := false
 	for i := range j.Lines {
 		changed = cutField(&j.Lines[i].Text, n) || changed
+	}
+	for i := range j.Rest {
+		changed = cutField(&j.Rest[i].Text, n) || changed
 	}
 	return changed
 }

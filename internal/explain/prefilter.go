@@ -73,6 +73,27 @@ var anchors = []anchor{
 	{": E", 1, true},        // a linter's error code ("E0602: Undefined variable")
 	{"___", 0, true},        // pytest\'s failure sections: what they quote is code
 	{"_ _ _", 0, true},
+	// severity words of more log formats and test protocols
+	{"[emerg", 0, false}, // nginx
+	{"[alert", 0, false}, // nginx, HAProxy
+	{"[crit", 0, false},
+	{"\u2716", 1, true}, // ✖, a linter's or runner's error mark
+	{"\u2718", 1, true}, // ✘
+	{"** (", 0, false},  // Elixir's exception line
+	{"unhandled", 1, false},
+	// the actual value of a failed assertion, which holds no error word
+	{"got:", 2, false},
+	{"actual", 2, false}, // "actual: 3", and a diff's legend ("+++ actual")
+	{"left:", 3, false},
+	{"received", 3, false},
+	{"found:", 4, false},
+	{"value:", 4, false},
+	// a record's message field under its heading
+	{"msg\": ", 1, false},
+	{"msg: ", 1, false},
+	{"message: ", 6, false},
+	{"message\": ", 6, false},
+	{"reason: ", 5, false},
 }
 
 // prefilter finds the first line holding an anchor.

@@ -62,7 +62,7 @@ func (r *Report) WriteText(w io.Writer) error {
 
 	b.WriteString(r.header())
 	b.WriteByte('\n')
-	for _, l := range r.Lines {
+	for _, l := range append(r.Lines[:len(r.Lines):len(r.Lines)], r.Rest...) {
 		b.WriteString(l.text())
 		b.WriteByte('\n')
 		if l.Cut {
@@ -104,25 +104,46 @@ func (l Line) text() string {
 // header is the line that says what follows.
 func (r *Report) header() string {
 	if r.Shows == ShowsCause {
+		if len(r.Rest) > 0 {
+			// a short output shown whole: its other lines follow the cause
+			return fmt.Sprintf("cause (%d of %d matching lines), then the rest of the short output:", len(r.Lines), r.Matched)
+		}
 		return fmt.Sprintf("cause (%d of %d matching lines):", len(r.Lines), r.Matched)
 	}
 	if r.Shows == ShowsPass {
-		warn := 0
+		warn, pass := 0, 0
 		for _, l := range r.Lines {
-			if l.Kind != kindTail {
+			switch l.Kind {
+			case kindTail:
+			case kindPass:
+				pass++
+			default:
 				warn++
 			}
+		}
+		last := fmt.Sprintf("last %d lines:", len(r.Lines)-warn-pass)
+		if pass > 0 {
+			last = "pass line, then the " + last
 		}
 		switch {
 		case len(r.Lines) == 0:
 			return "passed; no output"
 		case warn == 0:
-			return fmt.Sprintf("passed; last %d lines:", len(r.Lines))
+			return "passed; " + last
 		}
-		return fmt.Sprintf("passed; %d warning lines, then the last %d lines:", warn, len(r.Lines)-warn)
+		return fmt.Sprintf("passed; %d warning lines, then the %s", warn, last)
 	}
 	if len(r.Lines) == 0 {
 		return "no error lines; no output"
+	}
+	shape := 0
+	for _, l := range r.Lines {
+		if l.Kind == kindShape {
+			shape++
+		}
+	}
+	if shape > 0 {
+		return fmt.Sprintf("no error lines; %d lines that stand out by their shape, then the last %d lines:", shape, len(r.Lines)-shape)
 	}
 	return fmt.Sprintf("no error lines; last %d lines:", len(r.Lines))
 }

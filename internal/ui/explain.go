@@ -37,7 +37,8 @@ func Explain(w io.Writer, c *Palette, r *explain.Report) error {
 				body = outcomeStyle(c, r.Meta).Sprint(r.Outcome()) + rest
 			}
 		default:
-			body = explainLine(c, body, r.Shows == explain.ShowsCause)
+			// the rest of a short output follows the cause lines, unpainted
+			body = explainLine(c, body, r.Shows == explain.ShowsCause && i-3 < len(r.Lines))
 		}
 		b.WriteString(body)
 		if nl {

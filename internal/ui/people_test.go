@@ -78,6 +78,8 @@ func TestExplain(t *testing.T) {
 	assert.Equal(t, "\x1b[1m$ go test  # in /src\x1b[22m", lines[0])
 	assert.Equal(t, "\x1b[31mexited with code 1\x1b[0m", lines[1], "no start time: no duration")
 	assert.Contains(t, coloured.String(), "\x1b[36mstdout:3:\x1b[0m \x1b[31madd_test.go:8: got 5, want 4\x1b[0m")
+	require.NotEmpty(t, r.Rest, "a short output: its other lines follow")
+	assert.Contains(t, coloured.String(), "\x1b[36mstdout:1:\x1b[0m ok\n", "the rest of a short output is not red")
 
 	ok := explainReport(t, explain.StatusExited, 0, "all good\n")
 	coloured.Reset()

@@ -1,0 +1,120 @@
+package explain
+
+import "bytes"
+
+// Shape, not vocabulary: a long log's cause often holds no error word
+// ("billing.proto:4:12: \"Line\" is not defined.") but stands out by its
+// form, one line of its own kind between blocks of lines of one template
+// (progress, teardown). A line's template is its first templateBytes
+// bytes with digits made '0', so "[stage 12/30] unpacked" and
+// "[stage 13/30] unpacked" are one template. A one-off line is
+// one whose template differs from the line before, which ended a block of
+// at least minBlock lines of one template, and from the line after. When
+// no line matched, the report shows the last maxOneOffs of them above the
+// tail: the last block before the exit is the likeliest place of the
+// cause.
+const (
+	templateBytes = 8
+	minBlock      = 3
+	maxOneOffs    = 2
+)
+
+// lineShapes follows the templates of one stream's lines. It allocates
+// nothing per line: the pending line's bytes alias the read buffer until
+// the chunk ends, and the one-offs are kept in reused buffers.
+type lineShapes struct {
+	prev     uint64 // template of the line before
+	run      int    // lines of that template in a row
+	pending  bool   // the line after a block waits for the next to say it is a one-off
+	pendLine int
+	pendText []byte
+	pendOwn  []byte // pendText's copy when a chunk ends before the next line
+	pendTmpl uint64
+	offs     [maxOneOffs]oneOff
+	nOffs    int
+}
+
+type oneOff struct {
+	line int
+	text []byte
+}
+
+// oneOffs returns the one-off lines kept, oldest first.
+func (s *lineShapes) oneOffs() []tailLine {
+	out := make([]tailLine, 0, s.nOffs)
+	for _, o := range s.offs[:s.nOffs] {
+		out = append(out, tailLine{line: o.line, text: string(o.text)})
+	}
+	return out
+}
+
+// digitFold maps digits to '0' and every other byte to itself.
+var digitFold = func() (t [256]byte) {
+	for i := range t {
+		t[i] = byte(i)
+		if '0' <= i && i <= '9' {
+			t[i] = '0'
+		}
+	}
+	return t
+}()
+
+// template is a line's first templateBytes bytes with every digit made
+// '0', packed in a word: cheap enough for every line of a big recording.
+func template(l []byte) uint64 {
+	var h uint64
+	for _, c := range l[:min(len(l), templateBytes)] {
+		h = h<<8 | uint64(digitFold[c])
+	}
+	return h
+}
+
+// add judges one non-blank line, number n.
+func (s *lineShapes) add(n int, l []byte) {
+	t := template(l)
+	if s.pending {
+		s.pending = false
+		if t != s.pendTmpl {
+			if s.nOffs == maxOneOffs {
+				s.offs[0], s.offs[1] = s.offs[1], s.offs[0]
+				s.nOffs--
+			}
+			o := &s.offs[s.nOffs]
+			o.line, o.text = s.pendLine, append(o.text[:0], s.pendText...)
+			s.nOffs++
+		}
+	}
+	if t == s.prev {
+		s.run++
+		return
+	}
+	if s.run >= minBlock {
+		s.pending, s.pendLine, s.pendText, s.pendTmpl = true, n, bytes.TrimSpace(l[:min(len(l), maxLine)]), t
+	}
+	s.prev, s.run = t, 1
+}
+
+// lines judges the whole lines of b (it ends with a newline), the first
+// numbered first.
+func (s *lineShapes) lines(b []byte, first int) {
+	n := first
+	for len(b) > 0 {
+		e := bytes.IndexByte(b, '\n')
+		if e < 0 {
+			e = len(b)
+		}
+		if l := b[:e]; len(l) > 0 && (l[0] > ' ' || len(bytes.TrimSpace(l)) > 0) {
+			s.add(n, l)
+		}
+		n++
+		if e == len(b) {
+			break
+		}
+		b = b[e+1:]
+	}
+	if s.pending {
+		// the read buffer is reused for the next chunk
+		s.pendOwn = append(s.pendOwn[:0], s.pendText...)
+		s.pendText = s.pendOwn
+	}
+}

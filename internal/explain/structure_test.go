@@ -1,0 +1,125 @@
+package explain
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The shapes that carry a cause by their structure rather than by an
+// error word: each output is padded past ShortOutput so that the line is
+// shown because it was picked, not because the output was shown whole.
+func TestStructuralShapes(t *testing.T) {
+	pad := strings.Repeat("step done\n", ShortOutput+1)
+	code := 1
+	for _, tc := range []struct{ name, out, want string }{
+		{"a banner ending in '!' brings its message", "rake aborted!\nthe tag exists\n/x/Rakefile:3:in 'block'\n", "the tag exists"},
+		{"a heading ending in ' : ' brings its message", "Error in load(\"p\") : \n  column 'price' is missing\nExecution halted\n", "column 'price' is missing"},
+		{"a banner between == brings its message", "== Compilation error in file lib/a.ex ==\n** (CompileError) lib/a.ex:2: undefined function f/1\n", "** (CompileError) lib/a.ex:2: undefined function f/1"},
+		{"a wrapped heading brings the message under its continuation", "Unhandled SIMPLE-ERROR in thread #<THREAD RUNNING\n                  {100}>:\n  the inventory has 3 items\n\nBacktrace:\n", "the inventory has 3 items"},
+		{"an exception inside an exception group's box", "  + Exception Group Traceback (most recent call last):\n  | ExceptionGroup: check failed (2 sub-exceptions)\n  +-+---- 1 ----\n    | ValueError: shard 3 has no replicas\n", "| ValueError: shard 3 has no replicas"},
+		{"an actual value under a failed test", "not ok 2 - reads the port\n#   Failed test 'reads the port'\n#   at t/port.t line 7.\n#          got: '80'\n#     expected: '8080'\n", "#          got: '80'"},
+		{"a label alone over the value", "Failed example:\n    fmt(1250)\nExpected:\n    'EUR 12.50'\nGot:\n    'EUR 12.5'\n", "'EUR 12.5'"},
+		{"a record's msg field under its heading", "failed: [web1] (item=9100) => {\n    \"ansible_loop_var\": \"item\",\n    \"changed\": false,\n    \"item\": 9100,\n    \"msg\": \"port 9100 is reserved\"\n}\n", "\"msg\": \"port 9100 is reserved\""},
+		{"a message field in a dumped object", "conf.json invalid\n[\n  {\n    instancePath: '/port',\n    keyword: 'type',\n    message: 'must be integer'\n  }\n]\n", "message: 'must be integer'"},
+		{"the actual line of a diff under its legend", "  1) Failure:\nTermsTest#test_terms [terms_test.rb:5]:\n--- expected\n+++ actual\n@@ -1 +1 @@\n-\"net-60\"\n+\"net-30\"\n", "+\"net-30\""},
+		{"the actual line of a legend that names it first", "  Difference (- actual, + expected):\n\n  - 'net-30'\n  + 'net-60'\n", "- 'net-30'"},
+		{"an error type behind a tool's mark", "src/main.js → dist/out.js...\n[!] RollupError: \"missing\" is not exported by \"src/lib.js\", imported by \"src/main.js\".\n", "[!] RollupError"},
+		{"a log level in brackets", "2026/12/07 15:30:14 [emerg] 7949#7949: unknown directive \"locaton\" in ./nginx.conf:9\nnginx: configuration file ./nginx.conf test failed\n", "[emerg]"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rep, err := Explain(Input{Meta: Meta{Argv: []string{"x"}, Status: StatusExited, ExitCode: &code},
+				Streams: []Stream{{Name: "stderr", R: strings.NewReader(pad + tc.out)}}})
+			require.NoError(t, err)
+			require.Equal(t, ShowsCause, rep.Shows, rep.String())
+			assert.Empty(t, rep.Rest)
+			var shown []string
+			for _, l := range rep.Lines {
+				shown = append(shown, l.Text)
+			}
+			assert.True(t, containsAny(shown, tc.want), "%q not shown:\n%s", tc.want, rep.String())
+		})
+	}
+}
+
+// JSON lines are ranked by the text of their fields, and the report shows
+// that text, with a logger's level in front.
+func TestJSONLines(t *testing.T) {
+	for _, tc := range []struct {
+		in, want string
+		ok       bool
+	}{
+		{`{"Action":"output","Test":"TestKeep","Output":"    cache_test.go:7: kept 3, want 2\n"}`, "    cache_test.go:7: kept 3, want 2", true},
+		{`{"time":"x","level":"error","msg":"replica lag","error":"budget exceeded"}`, "ERROR replica lag: budget exceeded", true},
+		{`{"Action":"fail","Test":"TestKeep","Elapsed":0}`, "", true},
+		{`{"msg":{"nested":1},"level":"warn"}`, "", true},
+		{`{not json}`, "", false},
+		{`[1, 2]`, "", false},
+	} {
+		got, ok := jsonText([]byte(tc.in))
+		assert.Equal(t, tc.ok, ok, tc.in)
+		assert.Equal(t, tc.want, string(got), tc.in)
+	}
+	code := 1
+	out := strings.Repeat(`{"level":"INFO","msg":"replicated batch","rows":500}`+"\n", 12) +
+		`{"level":"ERROR","msg":"replica lag exceeds the budget","lag_ms":5400}` + "\n"
+	rep, err := Explain(Input{Meta: Meta{Argv: []string{"x"}, Status: StatusExited, ExitCode: &code},
+		Streams: []Stream{{Name: "stderr", R: strings.NewReader(out)}}})
+	require.NoError(t, err)
+	require.NotEmpty(t, rep.Lines)
+	assert.Equal(t, "ERROR replica lag exceeds the budget", rep.Lines[0].Text)
+}
+
+// A passing run's pass line above a teardown log longer than the tail is
+// shown first, and the header says so.
+func TestPassLineAboveTeardown(t *testing.T) {
+	code := 0
+	out := "checking 14 assets\n14 passed, 0 failed\n" + strings.Repeat("teardown: closed a pool connection\n", MaxPassTail+1)
+	rep, err := Explain(Input{Meta: Meta{Argv: []string{"x"}, Status: StatusExited, ExitCode: &code},
+		Streams: []Stream{{Name: "stdout", R: strings.NewReader(out)}}})
+	require.NoError(t, err)
+	require.Equal(t, ShowsPass, rep.Shows)
+	require.Len(t, rep.Lines, MaxPassTail)
+	assert.Equal(t, Line{Stream: "stdout", Line: 2, Text: "14 passed, 0 failed", Count: 1, Kind: kindPass}, rep.Lines[0])
+	assert.Contains(t, rep.String(), "passed; pass line, then the last 5 lines:\n")
+}
+
+// With no line matched, a line of its own kind between blocks of one
+// template is shown above the tail; a log of phases, each a block, has
+// none.
+func TestOneOffLine(t *testing.T) {
+	code := 1
+	run := func(out string) *Report {
+		rep, err := Explain(Input{Meta: Meta{Argv: []string{"x"}, Status: StatusExited, ExitCode: &code},
+			Streams: []Stream{{Name: "pty", R: strings.NewReader(out)}}})
+		require.NoError(t, err)
+		return rep
+	}
+	var b strings.Builder
+	for i := 1; i <= 30; i++ {
+		fmt.Fprintf(&b, "[stage %d/30] unpacked layer %d\n", i, i*7)
+	}
+	b.WriteString("billing.proto:4:12: \"Line\" is not defined.\n")
+	for i := 1; i <= 20; i++ {
+		fmt.Fprintf(&b, "[cleanup] released volume vol-%d\n", i)
+	}
+	rep := run(b.String())
+	require.Equal(t, ShowsTail, rep.Shows)
+	assert.Equal(t, Line{Stream: "pty", Line: 31, Text: "billing.proto:4:12: \"Line\" is not defined.", Count: 1, Kind: kindShape}, rep.Lines[0])
+	assert.Len(t, rep.Lines, MaxTail)
+	assert.Contains(t, rep.String(), "no error lines; 1 lines that stand out by their shape, then the last 7 lines:\n")
+
+	b.Reset()
+	for _, phase := range []string{"compiling", "linking", "packing"} {
+		for i := 1; i <= 10; i++ {
+			fmt.Fprintf(&b, "%s unit %d\n", phase, i)
+		}
+	}
+	rep = run(b.String())
+	for _, l := range rep.Lines {
+		assert.Equal(t, kindTail, l.Kind, "a phase's first line is not a one-off: %+v", l)
+	}
+}
