@@ -952,8 +952,11 @@ func TestCutStreamListedOnce(t *testing.T) {
 // CauseBlock is WriteText's cause block, cut to n lines; a report with no
 // cause has none.
 func TestCauseBlock(t *testing.T) {
-	rep := explainOut(t, lines("building", "src/a.c:3:1: error: 'x' undeclared", "src/b.c:9:2: error: 'y' undeclared", "done"), "")
+	// long enough not to be shown whole (its Rest would follow the cause)
+	rep := explainOut(t, lines("building", "step 1", "step 2", "step 3", "step 4", "step 5", "step 6", "step 7",
+		"src/a.c:3:1: error: 'x' undeclared", "src/b.c:9:2: error: 'y' undeclared", "done"), "")
 	require.Equal(t, ShowsCause, rep.Shows)
+	require.Empty(t, rep.Rest)
 	var b strings.Builder
 	require.NoError(t, rep.WriteText(&b))
 	all := rep.CauseBlock(100)
@@ -970,4 +973,9 @@ func TestCauseBlock(t *testing.T) {
 	assert.Nil(t, pass.CauseBlock(5), "a run that passed has no cause")
 	tail := explainOut(t, lines("one", "two"), "")
 	assert.Nil(t, tail.CauseBlock(5), "no line matched: no cause")
+
+	// a short output: the block is the cause alone, its header says no more
+	short := explainOut(t, lines("building", "src/a.c:3:1: error: 'x' undeclared", "done"), "")
+	require.NotEmpty(t, short.Rest)
+	assert.Equal(t, []string{fmt.Sprintf("cause (1 of %d matching lines):", short.Matched), "stdout:2: src/a.c:3:1: error: 'x' undeclared"}, short.CauseBlock(5))
 }

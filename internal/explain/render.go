@@ -84,6 +84,7 @@ func (r *Report) CauseBlock(n int) []string {
 	}
 	shown := *r
 	shown.Lines = r.Lines[:min(n, len(r.Lines))]
+	shown.Rest = nil // the block is the cause alone: a summary shows its own head and tail
 	out := []string{shown.header()}
 	for _, l := range shown.Lines {
 		out = append(out, l.text())
