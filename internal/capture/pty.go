@@ -98,7 +98,11 @@ func runPTY(o RunOptions) Outcome {
 	defer r.master.Close()
 	defer r.wake.close()
 	// Raw before the command starts: what it prints first is drawn raw,
-	// and no keystroke is turned into a signal for rac's own group.
+	// and no keystroke is turned into a signal for rac's own group. What
+	// the terminal holds finished already goes first, as it was typed.
+	if onPTY[0] {
+		terminal.Control(o.Stdin, func(fd int) { r.takeCooked(fd) })
+	}
 	r.makeRaw()
 	defer r.restore()
 	err = r.start(path, tty, devNull, onPTY)
