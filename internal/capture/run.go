@@ -191,7 +191,7 @@ func runPipe(o RunOptions) Outcome {
 	defer wit.close()
 	early := takeEarly(sigs)
 	p := &process{}
-	p.onStop = p.followStop
+	follower := newStopFollower(p)
 	files := []uintptr{stdin.Fd(), streams[0].w.Fd(), streams[len(streams)-1].w.Fd()}
 	err = startProcess(path, o.Argv, &syscall.ProcAttr{Dir: o.Dir, Env: o.Env, Files: files}, p)
 	for _, s := range streams {
@@ -210,9 +210,14 @@ func runPipe(o RunOptions) Outcome {
 		stopping.saw(sig)
 		p.signal(sig)
 	}
+	stopsCaught := catchStops(sigs)
+	defer func() { <-stopsCaught }() // before the catching ends
 	pumps, running := startPumps(o, streams, &out)
-	rel := &relay{wit: wit, settle: o.SignalSettle, proc: p}
-	sup := &supervisor{proc: p, relay: rel.handle, timeout: o.Timeout, killAfter: o.KillAfter, timer: o.timer, stopping: stopping}
+	rel := &relay{wit: wit, settle: o.SignalSettle, proc: p, stops: follower}
+	sup := &supervisor{
+		proc: p, relay: rel.handle, stopped: follower.stopped, onStopped: follower.follow,
+		timeout: o.Timeout, killAfter: o.KillAfter, timer: o.timer, stopping: stopping,
+	}
 	timedOut := sup.run(sigs)
 	finishPumps(o, pumps, running, streams, &out)
 	ws, werr := p.result()

@@ -24,7 +24,7 @@ type supervisor struct {
 	proc *process
 	// relay passes on a signal that reached rac, by the mode's rule
 	relay func(sig syscall.Signal)
-	// stopped, when set, carries the command's stops (pty mode), each
+	// stopped, when set, carries the command's stops (pty and pipe mode), each
 	// handled by onStopped before the next signal is looked at
 	stopped   <-chan struct{}
 	onStopped func()
