@@ -11,8 +11,9 @@ import (
 )
 
 type runOptions struct {
-	c     *cli
-	quiet bool
+	c       *cli
+	quiet   bool
+	mcpCall bool
 }
 
 func newRunCmd(c *cli) *cobra.Command {
@@ -52,6 +53,9 @@ CMD cannot be executed, 127 when it is not found. Durations take a unit:
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "print no rac: lines (same as --announce none)")
 	f.Bool("strict-config", false, "refuse to run CMD when a setting or the config file is bad (RAC_STRICT_CONFIG=1), instead of a warning and the defaults")
 	bindSettings(f, "run.summary", "run.summary_head", "run.summary_tail", "run.json", "redact.enabled")
+	// rac-mcp's run tool (docs/mcp.md): nothing the command starts outlives the call
+	f.BoolVar(&o.mcpCall, "mcp-call", false, "kill every process CMD leaves, and all on SIGTERM (rac-mcp's run tool)")
+	_ = f.MarkHidden("mcp-call")
 	return cmd
 }
 
@@ -64,6 +68,7 @@ func (o *runOptions) run(cmd *cobra.Command, args []string) error {
 	req.Stdin, req.Stdout, req.Stderr = c.streams.InFile, c.streams.OutFile, c.streams.ErrFile
 	req.OutErrShared = c.streams.OutErrShared
 	req.Signals = c.sigs
+	req.Contain = o.mcpCall
 	req.OnStart = func(ref string) { c.p.Infof("recording %s", ref) }
 	req.OnExit = func(e app.CommandEnded) {
 		if e.StartErr != "" {

@@ -48,6 +48,10 @@ type RunRequest struct {
 	Signals                  *Signals
 	Summary                  bool
 	SummaryHead, SummaryTail int
+	// Contain keeps every process the command starts below rac and kills
+	// what is left when it ends, or on SIGTERM (capture.RunOptions.Contain):
+	// rac-mcp's run tool, through rac run's hidden --mcp-call.
+	Contain bool
 	// OnStart is called with the reference before the command starts,
 	// when the start line is to be printed.
 	OnStart func(ref string)
@@ -395,7 +399,7 @@ func (a *App) capture(ctx context.Context, req RunRequest, p runPlan, rec *Recor
 		Warn: func(m string) { a.Warn(p.red.String(m)) }, Now: a.env.Now,
 		Tee: sum.tee, NoForward: req.Summary,
 		Mode: p.lay.mode, Combined: p.lay.combined, SignalSettle: req.SignalSettle, Signals: sigs.s,
-		OnStopping: func(syscall.Signal) {},
+		OnStopping: func(syscall.Signal) {}, Contain: req.Contain,
 	}
 	reds := &streamRedactors{red: p.red, oneWorker: p.lay.mode == runspec.ModePTY}
 	if rec != nil {

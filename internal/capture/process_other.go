@@ -51,3 +51,6 @@ func processState(int) byte { return 'T' }
 // handlesStop: which signals a process catches cannot be read here, so
 // rac leaves Ctrl-Z to the kernel.
 func handlesStop(int) bool { return true }
+
+// becomeSubreaper: only Linux has child subreapers.
+func becomeSubreaper() {}

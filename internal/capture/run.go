@@ -66,6 +66,11 @@ type RunOptions struct {
 	Now  func() time.Time
 	Mode runspec.Mode // how the command is connected; "": runspec.ModePipe
 
+	// Contain: rac is a child subreaper, and kills every process left
+	// below it when the command has ended, and the whole tree on SIGTERM
+	// (see containStart); rac-mcp's run tool.
+	Contain bool
+
 	// timer starts the --timeout and --kill-after timers (newTimer when
 	// nil): a test fires them once the command's tree is in place, since
 	// a timer that fires while the command still forks races the walk of
@@ -129,6 +134,10 @@ const (
 // store: recording is best effort, forwarding is not.
 func Run(o RunOptions) Outcome {
 	o.setDefaults()
+	containStart(o)
+	if o.Contain {
+		defer killLeft()
+	}
 	switch o.Mode {
 	case runspec.ModePTY:
 		return runPTY(o)
@@ -216,7 +225,7 @@ func runPipe(o RunOptions) Outcome {
 	rel := &relay{wit: wit, settle: o.SignalSettle, proc: p, stops: follower}
 	sup := &supervisor{
 		proc: p, relay: rel.handle, stopped: follower.stopped, onStopped: follower.follow,
-		timeout: o.Timeout, killAfter: o.KillAfter, timer: o.timer, stopping: stopping,
+		timeout: o.Timeout, killAfter: o.KillAfter, timer: o.timer, stopping: stopping, contain: o.Contain,
 	}
 	timedOut := sup.run(sigs)
 	finishPumps(o, pumps, running, streams, &out)

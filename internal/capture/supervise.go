@@ -29,6 +29,10 @@ type supervisor struct {
 	stopped   <-chan struct{}
 	onStopped func()
 
+	// contain (RunOptions.Contain): a SIGTERM to rac kills everything
+	// below it at once, then is passed on as ever
+	contain bool
+
 	timeout   time.Duration // 0: none
 	killAfter time.Duration // after the timeout's SIGTERM, SIGKILL; 0: none
 	timer     timerFunc     // nil: newTimer
@@ -65,6 +69,9 @@ func (s *supervisor) run(sigs <-chan os.Signal) (timedOut bool) {
 		select {
 		case sig := <-sigs:
 			s.stopping.saw(sig.(syscall.Signal))
+			if s.contain && sig == syscall.SIGTERM {
+				killLeft()
+			}
 			s.relay(sig.(syscall.Signal))
 		case <-s.stopped:
 			s.onStopped()

@@ -55,7 +55,7 @@ func (s *Server) addRun() {
 		Title: "Run and record a command",
 		Description: "Run a command (argv, or a shell command line), record its full output with rac and return a compact summary: " +
 			"its outcome, the first and last lines of each stream, and the reference to read, grep or explain the rest. " +
-			"stdin is empty; the command gets its own process group, stopped at the timeout and when this server exits, " +
+			"stdin is empty; the command and everything it starts are stopped at the timeout and when this server exits, " +
 			"and whatever it leaves running is killed when the call returns.",
 		Annotations: &mcp.ToolAnnotations{DestructiveHint: new(true), OpenWorldHint: new(true)},
 	}, structured(s.run))
@@ -92,7 +92,7 @@ func (s *Server) run(ctx context.Context, _ *mcp.CallToolRequest, in RunIn) (*mc
 		return nil, RunOut{}, s.toolError(errors.New("the run tool has no rac to start (Options.Rac)"))
 	}
 	args := append(append([]string{}, s.o.Rac[1:]...), "run", "--session", name, "--summary", "--json",
-		"--timeout", strconv.Itoa(timeout)+"s", "--")
+		"--timeout", strconv.Itoa(timeout)+"s", "--mcp-call", "--")
 	stdout, stderr, err := s.startRac(ctx, s.o.Rac[0], append(args, argv...), in.Cwd, time.Duration(timeout)*time.Second+runGrace)
 	if err != nil {
 		return nil, RunOut{}, s.toolError(err)
@@ -122,10 +122,16 @@ func (s *Server) run(ctx context.Context, _ *mcp.CallToolRequest, in RunIn) (*mc
 	return textResult(text), o.(RunOut), nil
 }
 
-// startRac runs rac (run ...) in a process group of its own, so the whole
-// command tree can be killed: after limit, when ctx ends (the call was
-// cancelled, the server is stopping), and, for what the command left
-// running, when it returns. It returns rac's stdout and stderr, bounded.
+// startRac runs rac (run ... --mcp-call) in a process group of its own,
+// so the whole command tree can be killed: after limit, when ctx ends (the
+// call was cancelled, the server is stopping), and, for what the command
+// left running, when it returns. rac run --mcp-call keeps every process
+// the command starts below itself (a child subreaper: a setsid or an
+// orphan too), kills what is left when the command ends, and kills all of
+// it on SIGTERM: what the server sends it to stop it, and its
+// parent-death signal, so a SIGKILL of the server reaches the tree too.
+// Only once rac run is gone (or WaitDelay after the SIGTERM) is its group
+// killed. It returns rac's stdout and stderr, bounded.
 func (s *Server) startRac(ctx context.Context, exe string, args []string, dir string, limit time.Duration) ([]byte, []byte, error) {
 	ctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
@@ -135,7 +141,7 @@ func (s *Server) startRac(ctx context.Context, exe string, args []string, dir st
 	stdout.max, stderr.max = runOutputMax, runOutputMax
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	cmd.SysProcAttr = groupAttr()
-	cmd.Cancel = func() error { return killGroup(cmd.Process.Pid) }
+	cmd.Cancel = func() error { return stopRac(cmd.Process.Pid) }
 	// a process the command left holding rac's pipes must not hold the call
 	cmd.WaitDelay = 5 * time.Second
 	if err := cmd.Start(); err != nil {
@@ -143,7 +149,7 @@ func (s *Server) startRac(ctx context.Context, exe string, args []string, dir st
 	}
 	pgid := cmd.Process.Pid
 	if !s.groups.add(pgid) {
-		_ = killGroup(pgid) // the server stopped while it started
+		_ = stopRac(pgid) // the server stopped while it started
 	}
 	err := cmd.Wait()
 	_ = killGroup(pgid) // what the command left running in its group
@@ -247,14 +253,28 @@ func (g *groups) remove(pgid int) {
 	g.mu.Unlock()
 }
 
-// killAll kills every group still under way: the server is stopping.
+// killAll stops every run still under way: the server is stopping. Each
+// rac run kills its tree and ends; its call then kills its group.
 func (g *groups) killAll() {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.closed = true
 	for pgid := range g.live {
-		_ = killGroup(pgid)
+		_ = stopRac(pgid)
 	}
+}
+
+// stopRac sends SIGTERM to rac run (pid, the leader of its group), which
+// kills everything below it (--mcp-call).
+func stopRac(pid int) error {
+	if pid <= 1 {
+		return nil
+	}
+	err := syscall.Kill(pid, syscall.SIGTERM)
+	if errors.Is(err, syscall.ESRCH) {
+		return nil
+	}
+	return err
 }
 
 // killGroup sends SIGKILL to the process group pgid (never to a group of
