@@ -371,6 +371,21 @@ func TestRunKillsItsProcessGroupOnTimeout(t *testing.T) {
 	waitGone(t, waitFile(t, pidfile))
 }
 
+// What the command leaves running is killed when the call returns, also a
+// child that left the command's session and group with setsid.
+func TestRunLeavesNoSetsidChild(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("a child subreaper and /proc")
+	}
+	f := newFixture(t)
+	cs := f.connect(t, mcpserver.Options{Budget: budget, Run: true})
+	pidfile := filepath.Join(t.TempDir(), "pid")
+	cmd := fmt.Sprintf("setsid sh -c 'echo $$ > %s; exec sleep 300' >/dev/null 2>&1 & while [ ! -s %s ]; do :; done", pidfile, pidfile)
+	res, text, _ := call(t, cs, budget, "run", map[string]any{"command": cmd, "session": "r1"})
+	require.False(t, res.IsError, text)
+	waitGone(t, waitFile(t, pidfile))
+}
+
 func TestServerExitKillsRunningCommands(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("reads /proc")
