@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -202,4 +203,40 @@ func runFor(c *exec.Cmd, limit time.Duration) (string, error) {
 		return out.String(), fmt.Errorf("it hung (killed after %v)", limit)
 	}
 	return out.String(), err
+}
+
+// kill -9 of rac-mcp during a run call leaves no process of the command:
+// not the command, not its child, not a setsid grandchild.
+func TestMCPKilledDuringRun(t *testing.T) {
+	sc := newScenario(t, "mcp: kill -9 of rac-mcp during run leaves no process", false)
+	for range iterations(5, 2) {
+		sc.iter()
+		s := newStore(t, "RAC_MCP_RUN=true")
+		m := s.startMCP(t, s.env, false)
+		cmd := `sleep 300 & echo $! > child; setsid sh -c 'echo $$ > setsid; exec sleep 300' & echo $$ > cmd; wait`
+		m.id++
+		m.send(map[string]any{"jsonrpc": "2.0", "id": m.id, "method": "tools/call",
+			"params": map[string]any{"name": "run", "arguments": map[string]any{"command": cmd, "cwd": s.dir}}})
+		var pids []int
+		for _, name := range []string{"cmd", "child", "setsid"} {
+			var pid int
+			err := await(func() bool {
+				b, err := os.ReadFile(filepath.Join(s.dir, name))
+				if err != nil || !strings.HasSuffix(string(b), "\n") {
+					return false
+				}
+				pid, err = strconv.Atoi(strings.TrimSpace(string(b)))
+				return err == nil
+			})
+			require.NoError(t, err, "%s never written: %s", name, m.errb.String())
+			pids = append(pids, pid)
+		}
+		require.NoError(t, m.cmd.Process.Signal(syscall.SIGKILL))
+		for i, pid := range pids {
+			if err := await(func() bool { st := procState(pid); return st == 0 || st == 'Z' }); err != nil {
+				sc.fail("%s (pid %d) still runs after kill -9 of rac-mcp", []string{"the command", "its child", "its setsid child"}[i], pid)
+				_ = syscall.Kill(pid, syscall.SIGKILL)
+			}
+		}
+	}
 }
