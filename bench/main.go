@@ -48,7 +48,7 @@ func register(name string, fn func(b *bench)) { sections = append(sections, sect
 // shell's tee one). The sections that write big recordings and time
 // start-up run first; gc, which builds and deletes a store of 100,000
 // recordings, runs last.
-var order = []string{"startup", "throughput", "throughput/gitlog", "throughput/shapes", "capped", "pty",
+var order = []string{"startup", "prompt", "throughput", "throughput/gitlog", "throughput/shapes", "throughput/record", "capped", "pty",
 	"grep", "lines", "explain", "identity", "mcp", "gc"}
 
 // ordered sorts sections by order; a section order does not name stops the

@@ -25,6 +25,16 @@ for pkg in app $frontends; do
     if go list -deps ./internal/$pkg | grep -qx "$forbidden"; then echo "layers: internal/$pkg links $forbidden"; bad=1; fi
   done
 done
+# the public packages (pkg/racrecord) are a library: they call the
+# application layer and load settings through wiring, and link no
+# command-line, colour or printing package, nor the MCP SDK
+for pkg in $(go list ./pkg/...); do
+  deps=$(go list -deps "$pkg")
+  for forbidden in github.com/spf13/cobra github.com/fatih/color github.com/rac-cli/rac/internal/ui; do
+    if grep -qx "$forbidden" <<<"$deps"; then echo "layers: $pkg links $forbidden"; bad=1; fi
+  done
+  if grep -q '^github.com/modelcontextprotocol/' <<<"$deps"; then echo "layers: $pkg links the MCP SDK"; bad=1; fi
+done
 # rac run links no MCP SDK: its package initialisers would cost every
 # recorded command's start-up (rac mcp runs rac-mcp, which links it)
 if go list -deps ./cmd/rac | grep -q '^github.com/modelcontextprotocol/'; then

@@ -14,6 +14,10 @@ cd "$(dirname "$0")/.."
 CLAUDE_VER=2.1.328
 CODEX_VER=0.169.0
 GEMINI_VER=0.61.0
+# the MCP Inspector CLI, a generic MCP client nobody on the project wrote:
+# 0.15.0 is the last version that runs on the Node.js 20 that .ci/run
+# installs (0.16-0.22 need >= 22.7.5, 2.x >= 22.19)
+INSPECTOR_VER=0.15.0
 CACHE=${RAC_HARNESS_CACHE:-$HOME/.cache/rac-harness}
 RAC=${1:-bin/rac}
 
@@ -46,6 +50,21 @@ if [ ! -f "$stamp" ]; then
   fi
   touch "$stamp"
 fi
+
+# the Inspector in a folder of its own: its version moves apart from the
+# harnesses', and a failure to install it skips only its test
+inspector_stamp="$CACHE/inspector/.installed-$INSPECTOR_VER"
+if [ ! -f "$inspector_stamp" ]; then
+  echo "harness: installing @modelcontextprotocol/inspector@$INSPECTOR_VER into $CACHE/inspector"
+  mkdir -p "$CACHE/inspector"
+  if npm install --prefix "$CACHE/inspector" --no-audit --no-fund --loglevel=error \
+      "@modelcontextprotocol/inspector@$INSPECTOR_VER" >"$CACHE/inspector/npm.log" 2>&1; then
+    touch "$inspector_stamp"
+  else
+    echo "harness: the MCP Inspector could not be installed (its test skips); log: $CACHE/inspector/npm.log"
+  fi
+fi
+export RAC_HARNESS_INSPECTOR="$CACHE/inspector/node_modules/.bin/mcp-inspector-cli"
 
 BIN="$CACHE/node_modules/.bin"
 for h in claude codex gemini; do

@@ -30,8 +30,8 @@ func newAgentInitCmd(c *cli) *cobra.Command {
 			return nil
 		},
 		Long: `Install rac's route into a harness's settings file, keeping every other key
-and hook (the file as it was is kept in FILE.rac-backup; a file rac cannot
-parse is refused). claude: a SessionStart hook that records the wrapped
+and hook (the file as it was is kept in FILE.rac-backup, in a git tree in
+.git/rac-backup/; a file rac cannot parse is refused). claude: a SessionStart hook that records the wrapped
 programs without changing the command text (--rewrite adds the PreToolUse
 rewrite); codex: a PreToolUse hook in hooks.json; gemini: a BeforeTool hook.
 agents-md, claude-md and gemini-md add a short instructions block.

@@ -28,6 +28,9 @@ func newPurgeCmd(c *cli) *cobra.Command {
 			}
 			c.reportRemoval(res)
 			total := res.Total()
+			if len(res.Errors) > 0 && total.RemovedRecordings == 0 && total.RemovedSessions == 0 {
+				return app.RemoveExit(res) // said above: no "removed 0" after why
+			}
 			c.p.Infof("purge removed %s, %s, %s", ui.Plural(total.RemovedSessions, "session"),
 				ui.Plural(total.RemovedRecordings, "recording"), ui.Bytes(max(total.FreedBytes, 0)))
 			return app.RemoveExit(res)

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
+	"os"
 
 	"github.com/spf13/cobra"
 
@@ -11,9 +13,10 @@ import (
 )
 
 type runOptions struct {
-	c       *cli
-	quiet   bool
-	mcpCall bool
+	c            *cli
+	quiet        bool
+	stopIsCancel bool // rac mcp's run tool's: a SIGTERM is its client cancelling the call
+	mcpCall      bool // rac mcp's run tool's: nothing the command starts outlives the call
 }
 
 func newRunCmd(c *cli) *cobra.Command {
@@ -28,8 +31,9 @@ they arrive, while recording both into the current session ('rac session'
 names it; --session or RAC_SESSION=NAME picks one, which two terminals can
 share). Everything from CMD on belongs to CMD, flags too.
 
-rac names the recording on stderr: "rac: recording SESSION/NAME" first and
-"rac: ref SESSION/NAME" last; paste it into 'rac out read' from any shell.
+rac names the recording on stderr: "rac: recording SESSION/NAME (cut? rac
+out explain SESSION/NAME)" first and "rac: ref SESSION/NAME" last; paste
+it into 'rac out read' from any shell.
 By default (--announce auto) it prints both lines when no terminal shows
 the run (neither stdout nor stderr is one: scripts, CI, agents), and at a
 terminal only the last line, only when CMD failed or its recording was cut.
@@ -53,6 +57,8 @@ CMD cannot be executed, 127 when it is not found. Durations take a unit:
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "print no rac: lines (same as --announce none)")
 	f.Bool("strict-config", false, "refuse to run CMD when a setting or the config file is bad (RAC_STRICT_CONFIG=1), instead of a warning and the defaults")
 	bindSettings(f, "run.summary", "run.summary_head", "run.summary_tail", "run.json", "redact.enabled")
+	f.BoolVar(&o.stopIsCancel, "stop-is-cancel", false, "a SIGTERM, SIGHUP or SIGINT to rac is its caller cancelling the run: CMD killed by it ends cancelled (rac mcp's run tool)")
+	_ = f.MarkHidden("stop-is-cancel")
 	// rac-mcp's run tool (docs/mcp.md): nothing the command starts outlives the call
 	f.BoolVar(&o.mcpCall, "mcp-call", false, "kill every process CMD leaves, and all on SIGTERM (rac-mcp's run tool)")
 	_ = f.MarkHidden("mcp-call")
@@ -68,8 +74,9 @@ func (o *runOptions) run(cmd *cobra.Command, args []string) error {
 	req.Stdin, req.Stdout, req.Stderr = c.streams.InFile, c.streams.OutFile, c.streams.ErrFile
 	req.OutErrShared = c.streams.OutErrShared
 	req.Signals = c.sigs
+	req.StopIsCancel = o.stopIsCancel
 	req.Contain = o.mcpCall
-	req.OnStart = func(ref string) { c.p.Infof("recording %s", ref) }
+	req.OnStart = func(ref string) { c.p.Infof("%s", app.StartLine(ref)) }
 	req.OnExit = func(e app.CommandEnded) {
 		if e.StartErr != "" {
 			// before the ref line, which stays the last line rac writes
@@ -85,12 +92,47 @@ func (o *runOptions) run(cmd *cobra.Command, args []string) error {
 	for _, l := range res.Summary {
 		fmt.Fprintln(c.streams.Out, ui.EscapeLine(l))
 	}
+	if e := res.AgentEnd; e != nil {
+		// run.agent_view held the middle back: what was left out, the
+		// cause, then the tail of each stream, as the command wrote it
+		for _, l := range e.Lines {
+			c.p.Infof("%s", l)
+		}
+		for _, t := range e.Tails {
+			w := c.streams.Out
+			if t.Stream == "stderr" {
+				w = c.streams.Err
+			}
+			_, _ = w.Write(t.Bytes)
+		}
+		if n := len(e.Tails); n > 0 && len(e.Tails[n-1].Bytes) > 0 && !bytes.HasSuffix(e.Tails[n-1].Bytes, []byte("\n")) {
+			c.p.SetMidLine(true)
+		}
+	}
 	if r.JSON.V {
 		_ = ui.JSONLine(errw, res.View())
 	}
 	if res.Ref != "" && !req.Summary && res.EndLine() {
-		c.p.Infof("ref %s", res.Ref)
+		c.refLine(res)
 	}
 	c.app.AutoGC(cmd.Context())
 	return app.RunExit(res)
+}
+
+// refLine prints the closing "rac: ref" line, placed beside a Ctrl-C's
+// "^C" the way the shell places its prompt after a bare command's.
+func (c *cli) refLine(res app.RunResult) {
+	var errTerm *os.File
+	if c.streams.IsStderrTTY() && c.streams.ErrFile != nil {
+		errTerm = c.streams.ErrFile
+	}
+	before, after := app.InterruptedAt(res, errTerm)
+	if before {
+		c.p.SetMidLine(true)
+	}
+	if after {
+		c.p.Infof("ref %s", res.Ref)
+	} else {
+		c.p.InfoUnendedf("ref %s", res.Ref)
+	}
 }

@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -277,10 +278,18 @@ func storeFileWith(ts *testscript.TestScript, text string) string {
 	found := ""
 	{
 		ts.Check(filepath.Walk(root, func(p string, fi os.FileInfo, err error) error {
+			// a store not made yet, a recording renamed into place while
+			// it is walked: nothing found yet (waitstore waits on)
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil
+			}
 			if err != nil || !fi.Mode().IsRegular() {
 				return err
 			}
 			f, err := os.Open(p)
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil
+			}
 			if err != nil {
 				return err
 			}

@@ -105,6 +105,7 @@ running it again.`,
 	root.Version = app.Version
 	root.AddCommand(newRunCmd(c))
 	if !onlyRun {
+		root.AddCommand(newRecordCmd(c))
 		root.AddCommand(newOutCmd(c), newSessionCmd(c), newVersionCmd(),
 			newShellInitCmd(c), newCompletionCmd(c), newConfigCmd(c),
 			newMCPCmd(c), newHookCmd(c), newAgentInitCmd(c), newDoctorCmd(c))

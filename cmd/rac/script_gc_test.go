@@ -243,7 +243,7 @@ env RAC_SESSION=
 env CLAUDE_CODE_SESSION_ID=5a0b7e6f-1c2d-4e5f-8a9b-0c1d2e3f4a5b
 exec rac run -- echo hello
 stdout '^hello$'
-stderr '\Arac: recording claude-5a0b7e6f-1c2d-4e5f-8a9b-0c1d2e3f4a5b/0001-echo-hello\nrac: warning: cannot write .*/ro/state/rac \(.*read-only file system\); recording in .*/tmp/rac-[0-9]+ instead'
+stderr '\Arac: recording claude-5a0b7e6f-1c2d-4e5f-8a9b-0c1d2e3f4a5b/0001-echo-hello \(cut\? rac out explain claude-5a0b7e6f-1c2d-4e5f-8a9b-0c1d2e3f4a5b/0001-echo-hello\)\nrac: warning: cannot write .*/ro/state/rac \(.*read-only file system\); recording in .*/tmp/rac-[0-9]+ instead'
 exec rac out read last
 stdout '^hello$'
 `

@@ -26,7 +26,9 @@ func (c *cli) setup(cmd *cobra.Command) error {
 	if isDoctor {
 		loadWarn = func(problem error, _ string) { c.configProblems = append(c.configProblems, problem.Error()) }
 	}
-	s, gcOff, err := wiring.Load(config.Options{Getenv: c.env.Getenv, Flags: flags}, isRun || isDoctor, strict, loadWarn)
+	// rac record, like rac run, never loses a stream to a bad setting
+	lenient := isRun || isDoctor || cmd.Name() == "record"
+	s, gcOff, err := wiring.Load(config.Options{Getenv: c.env.Getenv, Flags: flags}, lenient, strict, loadWarn)
 	if err != nil {
 		return err
 	}

@@ -312,7 +312,7 @@ func TestShellInitNonInteractive(t *testing.T) {
 
 	// under an agent (its marker set), as the hook's functions run
 	out = bashC(shellInit("bash", "--agent", "--session", "agent"), "export CLAUDECODE=1; git --version")
-	assert.Regexp(t, `^rac: recording agent/0001-git\ngit version \S+\n`, out)
+	assert.Regexp(t, `^rac: recording agent/0001-git \(cut\? rac out explain agent/0001-git\)\ngit version \S+\n`, out)
 	assert.Contains(t, list(), `"git"`, "the --agent functions did not record")
 }
 

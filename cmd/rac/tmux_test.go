@@ -903,26 +903,52 @@ func tmuxTerminalSize(t *testing.T, s *tmuxSuite) {
 
 // 6. Ctrl-C ends the command and the shell sees 130, as without rac.
 func tmuxCtrlC(t *testing.T, s *tmuxSuite) {
-	for _, v := range tmuxVariants {
-		t.Run(v.name, func(t *testing.T) {
-			p := s.pane(t, t.TempDir())
-			p.clear()
-			p.typeLine(v.rac + "sleep 100")
-			p.waitProcs("sleep running", running("sleep"))
-			p.keys("C-c")
-			p.waitPromptAfter("sleep 100")
-			assert.Equal(t, 130, p.status(), "$? after Ctrl-C")
-			p.waitProcs("no process left", func(ps []tmuxProc) bool { return len(ps) == 0 })
-			if v.rac != "" {
-				rec := p.recording(s, "sleep", "100")
-				assert.Equal(t, "signaled", rec.Status, "%+v", rec)
-				if assert.NotNil(t, rec.Signal, "%+v", rec) {
-					assert.Equal(t, "SIGINT", *rec.Signal)
+	// sleep alone runs in pty mode under rac; with its output into a pipe,
+	// in pipe mode, where the "^C" on the screen is the terminal's own echo.
+	for _, form := range []struct{ name, tail string }{{"pty", ""}, {"pipe", " | cat"}} {
+		for _, v := range tmuxVariants {
+			t.Run(form.name+"/"+v.name, func(t *testing.T) {
+				p := s.pane(t, t.TempDir())
+				p.clear()
+				p.typeLine(v.rac + "sleep 100" + form.tail)
+				p.waitProcs("sleep running", running("sleep"))
+				p.keys("C-c")
+				screen := p.waitPromptAfter("sleep 100")
+				assert.Equal(t, 130, p.status(), "$? after Ctrl-C")
+				p.waitProcs("no process left", func(ps []tmuxProc) bool { return len(ps) == 0 })
+				// As without rac: "^C" on a line of its own, the prompt right
+				// under what rac printed (no "^Crac: ref", no blank line).
+				between := linesAfter(screen, "sleep 100", tmuxBarePrompt)
+				want := []string{"^C"}
+				if v.rac != "" {
+					want = append(want, "rac: ref tmux/0001-sleep-100")
 				}
-			}
-			p.checkStty("Ctrl-C")
-		})
+				assert.Equal(t, want, between, "%q", screen)
+				if v.rac != "" {
+					rec := p.recording(s, "sleep", "100")
+					assert.Equal(t, "signaled", rec.Status, "%+v", rec)
+					if assert.NotNil(t, rec.Signal, "%+v", rec) {
+						assert.Equal(t, "SIGINT", *rec.Signal)
+					}
+				}
+				p.checkStty("Ctrl-C")
+			})
+		}
 	}
+}
+
+// linesAfter is what the screen shows between the last line holding text
+// and the first line after it that is stop.
+func linesAfter(lines []string, text, stop string) []string {
+	i := lastIndex(lines, func(s string) bool { return strings.Contains(s, text) })
+	if i < 0 {
+		return nil
+	}
+	rest := lines[i+1:]
+	if j := slices.Index(rest, stop); j >= 0 {
+		return rest[:j]
+	}
+	return rest
 }
 
 // 7. Ctrl-Z stops a command that reads the terminal and fg resumes it,

@@ -4,8 +4,9 @@
 //
 // It edits a file only by inserting its own text and removing exactly that
 // text again: every other key, hook and byte stays as it was, a file it
-// cannot parse is refused untouched, and the previous contents are kept in
-// FILE.rac-backup before any change. It never prints: it returns what it
+// cannot parse is refused untouched, and the previous contents are kept
+// before any change (backupName: in a git tree under .git/rac-backup/,
+// else in FILE.rac-backup). It never prints: it returns what it
 // did for the caller to tell.
 package agentinit
 
@@ -306,7 +307,10 @@ func writeTo(file, target string, old []byte, missing bool, next []byte, res *Re
 		if st, err := os.Stat(target); err == nil {
 			mode = st.Mode().Perm()
 		}
-		res.Backup = file + ".rac-backup"
+		res.Backup = backupName(file)
+		if err := os.MkdirAll(filepath.Dir(res.Backup), 0o700); err != nil {
+			return fmt.Errorf("backup: %w", err)
+		}
 		if err := writeFile(res.Backup, old, 0o600); err != nil {
 			return fmt.Errorf("backup: %w", err)
 		}
@@ -316,12 +320,60 @@ func writeTo(file, target string, old []byte, missing bool, next []byte, res *Re
 		if missing {
 			return nil
 		}
-		return os.Remove(target)
+		if err := os.Remove(target); err != nil {
+			return err
+		}
+		// a folder the entry alone needed (an install made ~/.codex for
+		// hooks.json) goes with it; one holding anything else stays
+		_ = os.Remove(filepath.Dir(target))
+		return nil
 	}
 	if err := os.MkdirAll(filepath.Dir(target), 0o700); err != nil {
 		return err
 	}
 	return writeFile(target, next, mode)
+}
+
+// backupName is where the file as it was before a change is kept: in a
+// git working tree, under its git folder (.git/rac-backup/PATH), where it
+// is never committed and never clutters the project; elsewhere beside the
+// file, as FILE.rac-backup.
+func backupName(file string) string {
+	if gitDir, rel, ok := inGitTree(file); ok {
+		return filepath.Join(gitDir, "rac-backup", rel)
+	}
+	return file + ".rac-backup"
+}
+
+// inGitTree finds the working tree holding file: its git folder (.git, or
+// the folder a .git file names, as in a linked worktree) and file's path
+// inside the tree.
+func inGitTree(file string) (gitDir, rel string, ok bool) {
+	abs, err := filepath.Abs(file)
+	if err != nil {
+		return "", "", false
+	}
+	for dir := filepath.Dir(abs); ; dir = filepath.Dir(dir) {
+		dot := filepath.Join(dir, ".git")
+		if fi, err := os.Stat(dot); err == nil {
+			if fi.IsDir() {
+				gitDir = dot
+			} else if b, err := os.ReadFile(dot); err == nil && bytes.HasPrefix(b, []byte("gitdir: ")) {
+				gitDir = strings.TrimSpace(string(b[len("gitdir: "):]))
+				if !filepath.IsAbs(gitDir) {
+					gitDir = filepath.Join(dir, gitDir)
+				}
+			}
+			if gitDir == "" {
+				return "", "", false
+			}
+			rel, err = filepath.Rel(dir, abs)
+			return gitDir, rel, err == nil
+		}
+		if filepath.Dir(dir) == dir {
+			return "", "", false
+		}
+	}
 }
 
 // symlinkTarget is the file a symlink at name finally names (ok false:

@@ -399,3 +399,55 @@ func TestSymlinkToReadOnlyTargetRefused(t *testing.T) {
 	b, _ := os.ReadFile(target)
 	assert.Equal(t, "{}\n", string(b))
 }
+
+// In a git working tree the backup is kept under the git folder, never in
+// the project where it would be committed; a linked worktree's .git file
+// is followed to its git folder.
+func TestBackupOutOfTheProject(t *testing.T) {
+	home := t.TempDir()
+	cwd := filepath.Join(home, "proj")
+	require.NoError(t, os.MkdirAll(filepath.Join(cwd, ".git"), 0o700))
+	require.NoError(t, os.WriteFile(filepath.Join(cwd, "AGENTS.md"), []byte("# Project\n"), 0o644))
+	res := run(t, home, Options{Target: "agents-md", Cwd: cwd})
+	assert.Equal(t, filepath.Join(cwd, ".git", "rac-backup", "AGENTS.md"), res.Backup)
+	b, err := os.ReadFile(res.Backup)
+	require.NoError(t, err)
+	assert.Equal(t, "# Project\n", string(b))
+	_, err = os.Stat(filepath.Join(cwd, "AGENTS.md.rac-backup"))
+	assert.ErrorIs(t, err, os.ErrNotExist)
+
+	wt := filepath.Join(home, "wt")
+	gitDir := filepath.Join(cwd, ".git", "worktrees", "wt")
+	require.NoError(t, os.MkdirAll(gitDir, 0o700))
+	require.NoError(t, os.MkdirAll(filepath.Join(wt, "sub"), 0o700))
+	require.NoError(t, os.WriteFile(filepath.Join(wt, ".git"), []byte("gitdir: "+gitDir+"\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(wt, "sub", "CLAUDE.md"), []byte("x\n"), 0o644))
+	res = run(t, home, Options{Target: "claude-md", Cwd: filepath.Join(wt, "sub")})
+	assert.Equal(t, filepath.Join(gitDir, "rac-backup", "sub", "CLAUDE.md"), res.Backup)
+
+	// outside a git tree: beside the file, as before
+	plain := filepath.Join(t.TempDir(), "plain")
+	require.NoError(t, os.MkdirAll(plain, 0o700))
+	require.NoError(t, os.WriteFile(filepath.Join(plain, "GEMINI.md"), []byte("y\n"), 0o644))
+	res = run(t, home, Options{Target: "gemini-md", Cwd: plain})
+	assert.Equal(t, filepath.Join(plain, "GEMINI.md.rac-backup"), res.Backup)
+}
+
+// --remove of a file that held only rac's entry takes the folder the
+// install made for it too (no empty ~/.codex), never a folder that holds
+// anything else.
+func TestRemoveLeavesNoEmptyFolder(t *testing.T) {
+	home := t.TempDir()
+	run(t, home, Options{Target: "codex"})
+	dir := filepath.Join(home, ".codex")
+	require.FileExists(t, filepath.Join(dir, "hooks.json"))
+	res := run(t, home, Options{Target: "codex", Remove: true})
+	assert.True(t, res.Deleted)
+	_, err := os.Stat(dir)
+	assert.ErrorIs(t, err, os.ErrNotExist, "an empty ~/.codex is left")
+
+	run(t, home, Options{Target: "codex"})
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "config.toml"), []byte("model = \"x\"\n"), 0o600))
+	run(t, home, Options{Target: "codex", Remove: true})
+	assert.FileExists(t, filepath.Join(dir, "config.toml"))
+}

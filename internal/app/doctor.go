@@ -113,7 +113,10 @@ func sameFile(a, b string) bool {
 }
 
 // checkStore says where rac run records: the store, or the fallback when
-// the store cannot be written (a sandbox), and whether anything can be.
+// the store cannot be written (a sandbox), and whether anything can be. It
+// makes the checks rac run makes (store.Inspect: the store root and this
+// shell's session folder), so a store rac run refuses as unsafe fails here
+// too.
 func (a *App) checkStore() []Check {
 	loc := store.Locate(a.env.Getenv)
 	c := Check{Name: "store"}
@@ -121,21 +124,31 @@ func (a *App) checkStore() []Check {
 		c.Status, c.Detail, c.Fix = CheckFail, loc.Err.Error(), "export RAC_HOME=$HOME/.local/state/rac"
 		return []Check{c}
 	}
-	werr := writable(loc.Path)
-	if werr == nil {
+	sess := ""
+	if id, err := a.Identify(false); err == nil {
+		sess = id.Name
+	}
+	werr := store.Inspect(loc.Path, sess)
+	switch {
+	case werr == nil:
 		c.Status, c.Detail = CheckOK, loc.Path+" (writable)"
 		if _, err := os.Lstat(loc.Fallback); err == nil && !loc.Explicit && loc.Fallback != loc.Path {
 			return []Check{c, {Name: "fallback store", Status: CheckWarn,
 				Detail: loc.Fallback + " holds recordings made when the store could not be written; rac out searches both"}}
 		}
 		return []Check{c}
-	}
-	if loc.Explicit {
+	case !store.IsUnwritable(werr):
+		// rac run refuses it and does not fall back: an unsafe store is
+		// fixed, not worked around
+		c.Status, c.Detail = CheckFail, fmt.Sprintf("rac run records nothing: %v", werr)
+		c.Fix = "make it a private folder of yours (chmod 700, not a symlink), or export RAC_HOME to one"
+		return []Check{c}
+	case loc.Explicit:
 		c.Status, c.Detail = CheckFail, fmt.Sprintf("RAC_HOME %s cannot be written: %v", loc.Path, werr)
 		c.Fix = "export RAC_HOME to a folder you own, or allow writes to it in the sandbox"
 		return []Check{c}
 	}
-	if ferr := writable(loc.Fallback); ferr == nil {
+	if ferr := store.Inspect(loc.Fallback, sess); ferr == nil {
 		c.Status, c.Detail = CheckWarn, fmt.Sprintf("%s cannot be written (%v); recordings go to %s", loc.Path, werr, loc.Fallback)
 		c.Fix = "allow writes to " + loc.Path + " (for Codex: -s workspace-write), or export RAC_HOME"
 		return []Check{c}
@@ -146,7 +159,6 @@ func (a *App) checkStore() []Check {
 	return []Check{c}
 }
 
-// writable reports whether path, or the nearest folder above it that
 // exists, can be written by this user, without creating anything.
 func writable(path string) error {
 	for p := path; ; p = filepath.Dir(p) {

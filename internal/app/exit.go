@@ -86,7 +86,7 @@ func RunExit(res RunResult) error {
 	switch out.Status {
 	case StatusFailedToStart:
 		return ExitCode{Code: out.ExitCode}
-	case StatusSignaled:
+	case StatusSignaled, StatusCancelled:
 		sig := out.sig
 		if sig == 0 {
 			sig = unix.SignalNum(out.Signal)

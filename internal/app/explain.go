@@ -98,6 +98,7 @@ func explainMeta(rec *record.Recording) explain.Meta {
 		// why it failed to start, a drain that timed out, a broken pipe
 		notes = append(notes, f.Notes...)
 	}
+	notes = append(notes, provenanceOf(rec).notes(func(s string) string { return s })...)
 	m.Note = strings.Join(notes, "; ")
 	return m
 }
@@ -108,7 +109,7 @@ func (a *App) Path(ctx context.Context, ref, stream string) (string, error) {
 	if err := ctx.Err(); err != nil {
 		return "", err
 	}
-	if err := checkStream(stream); err != nil {
+	if err := checkStream(stream, flagWords); err != nil {
 		return "", err
 	}
 	rec, err := a.Open(ref)
@@ -123,9 +124,9 @@ func (a *App) Path(ctx context.Context, ref, stream string) (string, error) {
 	return p, nil
 }
 
-func checkStream(s string) error {
+func checkStream(s string, w words) error {
 	if s != "" && s != record.Stdout && s != record.Stderr && s != record.Combined {
-		return Usagef("invalid --stream %q: use stdout, stderr or combined", s)
+		return Usagef("invalid %s %q: use stdout, stderr or combined", w.name("stream"), s)
 	}
 	return nil
 }

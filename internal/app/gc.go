@@ -219,7 +219,11 @@ func (a *App) GC(ctx context.Context, dryRun, background bool) (*gc.Result, erro
 		}
 		res, err := gcOnce(st, opts, a.env.Now())
 		total.Merge(res)
-		if err != nil {
+		var ro *ReadOnlyStoreError
+		switch {
+		case errors.As(err, &ro):
+			total.Errors = append(total.Errors, err.Error()) // names the store
+		case err != nil:
 			total.Errors = append(total.Errors, fmt.Sprintf("%s: %v", st.Path, err))
 		}
 	}
@@ -237,11 +241,11 @@ func gcOnce(st *store.Store, opts gc.Options, now time.Time) (*gc.Result, error)
 	}
 	l, err := gc.Lock(st, true)
 	if err != nil {
-		return nil, err
+		return nil, readOnly(st, err)
 	}
 	defer l.Close()
 	if err := gc.MarkRun(st, now); err != nil {
-		return nil, err
+		return nil, readOnly(st, err)
 	}
 	res, err := gc.Run(st, opts)
 	pruneHarness(st, opts, now)
@@ -331,11 +335,34 @@ func (a *App) Remove(ctx context.Context, refs []string) (RemoveResult, error) {
 		res, err := userRemoval(g.st, func() (*gc.Result, error) { return gc.Remove(g.st, g.sess, g.names, opts) })
 		out.Results = append(out.Results, res)
 		if err != nil {
-			out.Errors = append(out.Errors, err)
+			out.Errors = append(out.Errors, fmt.Errorf("cannot remove %s: %w", g.sess+"/"+strings.Join(g.names, ", "+g.sess+"/"), err))
 		}
 	}
 	return out, nil
 }
+
+// readOnly says in words that a store cannot be changed when err is the
+// file system refusing a write (a read-only mount, a sandbox), instead of
+// the system call that met it ("openat gc.lock: read-only file system").
+func readOnly(st *store.Store, err error) error {
+	if !store.IsUnwritable(err) {
+		return err
+	}
+	return &ReadOnlyStoreError{Path: st.Path, Err: err}
+}
+
+// ReadOnlyStoreError is a store rm, purge or gc cannot change: nothing in
+// it was removed.
+type ReadOnlyStoreError struct {
+	Path string
+	Err  error
+}
+
+func (e *ReadOnlyStoreError) Error() string {
+	return fmt.Sprintf("the store %s cannot be written (%s): nothing in it was removed", e.Path, errText(e.Err))
+}
+
+func (e *ReadOnlyStoreError) Unwrap() error { return e.Err }
 
 // ErrNothingRemoved: a reference was invalid or ambiguous, so rm removed
 // nothing.
@@ -344,7 +371,7 @@ var ErrNothingRemoved = errors.New("nothing was removed")
 func userRemoval(st *store.Store, fn func() (*gc.Result, error)) (*gc.Result, error) {
 	l, err := gc.Lock(st, true)
 	if err != nil {
-		return gc.NewResult(false), err
+		return gc.NewResult(false), readOnly(st, err)
 	}
 	defer l.Close()
 	res, err := fn()

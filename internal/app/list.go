@@ -35,6 +35,13 @@ type ListEntry struct {
 	Redacted      bool           `json:"redacted"`
 	Redactions    int            `json:"redactions"`
 	ByRule        map[string]int `json:"redactions_by_rule"`
+	// Source is what fed a recording rac did not see a command end in
+	// ("stdin": rac record, "api": racrecord), OutcomeFrom where its
+	// outcome came from ("not stated", "--exit-code", ...), Seams where
+	// it was appended to; all absent for rac run's.
+	Source      string        `json:"source,omitempty"`
+	OutcomeFrom string        `json:"outcome_from,omitempty"`
+	Seams       []record.Seam `json:"seams,omitempty"`
 }
 
 // ListResult is what List found: the entries, and the sessions it looked
@@ -117,6 +124,9 @@ func entryOf(r *record.Recording, red func(string) string, grammar func([]string
 	}
 	if r.Stopping != "" {
 		e.Notes = append(e.Notes, "rac was killed while stopping the command after "+r.Stopping)
+	}
+	if p := provenanceOf(r); p.Source != "" || p.OutcomeFrom != "" || len(p.Seams) > 0 {
+		e.Source, e.OutcomeFrom, e.Seams = p.Source, ValidUTF8(red(p.OutcomeFrom)), p.Seams
 	}
 	e.KeptBytes = r.KeptBytes()
 	if cuts, err := r.Cuts(); err == nil && len(cuts) > 0 {

@@ -26,7 +26,7 @@ type LinesInfo struct {
 // numbers are that stream's and a tail stays O(lines). Notes go to Note as
 // for Read. fn may return record.ErrStop to end early.
 func (a *App) ReadLines(ctx context.Context, req ReadRequest, maxText int, fn func(l ReadLine, more int) error) (LinesInfo, error) {
-	lo, err := lineOptions(req, "head and tail take a number of lines from 0")
+	lo, err := lineOptions(req, toolWords)
 	if err != nil {
 		return LinesInfo{}, err
 	}
@@ -39,7 +39,7 @@ func (a *App) ReadLines(ctx context.Context, req ReadRequest, maxText int, fn fu
 		return LinesInfo{}, err
 	}
 	if lo.Stream == "" {
-		if lo.Stream, err = onlyStream(rec); err != nil {
+		if lo.Stream, err = onlyStream(rec, toolWords); err != nil {
 			if req.Lines != "" {
 				return LinesInfo{}, err
 			}
@@ -50,7 +50,7 @@ func (a *App) ReadLines(ctx context.Context, req ReadRequest, maxText int, fn fu
 	if lo.Stream != "" {
 		info.Lines = rec.StreamLines(lo.Stream)
 	}
-	a.noteStatus(rec)
+	a.noteStatus(rec, toolWords)
 	if (req.HeadSet && req.Head == 0) || (req.TailSet && req.Tail == 0) {
 		return info, nil
 	}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rac-cli/rac/internal/outcome"
 	"github.com/rac-cli/rac/internal/record"
 	"github.com/rac-cli/rac/internal/termtext"
 )
@@ -63,7 +64,7 @@ func (a *App) Read(ctx context.Context, req ReadRequest, w io.Writer) (*Ended, e
 }
 
 func (a *App) read(ctx context.Context, req ReadRequest, w io.Writer, ended **Ended) error {
-	lo, err := lineOptions(req, "--head and --tail take a number of lines from 0")
+	lo, err := lineOptions(req, flagWords)
 	if err != nil {
 		return err
 	}
@@ -79,12 +80,12 @@ func (a *App) read(ctx context.Context, req ReadRequest, w io.Writer, ended **En
 		return err
 	}
 	if req.Lines != "" && lo.Stream == "" {
-		if lo.Stream, err = onlyStream(rec); err != nil {
+		if lo.Stream, err = onlyStream(rec, flagWords); err != nil {
 			return err
 		}
 	}
 	if !req.Follow {
-		a.noteStatus(rec)
+		a.noteStatus(rec, flagWords)
 	}
 	bw := bufio.NewWriterSize(w, 64<<10)
 	defer func() { _ = bw.Flush() }() // on early errors; the normal path checks it
@@ -106,20 +107,45 @@ func (a *App) read(ctx context.Context, req ReadRequest, w io.Writer, ended **En
 	return bw.Flush()
 }
 
+// words name a request's parameters in messages, in the words of the
+// front end that asked: the command line's flags (--lines 120:160) or the
+// MCP tools' parameters (lines=120:160).
+type words struct{ tool bool }
+
+var (
+	flagWords = words{}
+	toolWords = words{tool: true}
+)
+
+// name is parameter p as the front end spells it: --p or p.
+func (w words) name(p string) string {
+	if w.tool {
+		return p
+	}
+	return "--" + p
+}
+
+// set is parameter p given the value v: --p v or p=v.
+func (w words) set(p, v string) string {
+	if w.tool {
+		return p + "=" + v
+	}
+	return "--" + p + " " + v
+}
+
 // lineOptions checks a read request's stream and range and turns them
-// into the options record.Lines takes; negative is the usage error for a
-// negative head or tail, in the words of the front end that asked.
-func lineOptions(req ReadRequest, negative string) (record.LineOptions, error) {
-	if err := checkStream(req.Stream); err != nil {
+// into the options record.Lines takes; its errors are in w's words.
+func lineOptions(req ReadRequest, w words) (record.LineOptions, error) {
+	if err := checkStream(req.Stream, w); err != nil {
 		return record.LineOptions{}, err
 	}
 	if req.Head < 0 || req.Tail < 0 {
-		return record.LineOptions{}, Usagef("%s", negative)
+		return record.LineOptions{}, Usagef("%s and %s take a number of lines from 0", w.name("head"), w.name("tail"))
 	}
 	lo := record.LineOptions{Stream: req.Stream, Head: req.Head, Tail: req.Tail}
 	if req.Lines != "" {
 		var err error
-		if lo.From, lo.To, err = ParseLines(req.Lines); err != nil {
+		if lo.From, lo.To, err = parseLines(req.Lines, w); err != nil {
 			return record.LineOptions{}, err
 		}
 	}
@@ -221,9 +247,11 @@ func (a *App) follow(ctx context.Context, rec *record.Recording, stream string, 
 }
 
 // ParseLines reads A:B, A: (to the end), :B (from the start) or A.
-func ParseLines(s string) (from, to int64, err error) {
+func ParseLines(s string) (from, to int64, err error) { return parseLines(s, flagWords) }
+
+func parseLines(s string, w words) (from, to int64, err error) {
 	a, b, colon := strings.Cut(s, ":")
-	bad := Usagef("invalid --lines %q: use A:B with line numbers from 1 (e.g. --lines 120:160)", s)
+	bad := Usagef("invalid %s %q: use A:B with line numbers from 1 (e.g. %s)", w.name("lines"), s, w.set("lines", "120:160"))
 	if a != "" {
 		if from, err = strconv.ParseInt(a, 10, 64); err != nil || from < 1 {
 			return 0, 0, bad
@@ -244,7 +272,7 @@ func ParseLines(s string) (from, to int64, err error) {
 
 // onlyStream picks the stream for --lines when none was named: the only
 // stream with output.
-func onlyStream(rec *record.Recording) (string, error) {
+func onlyStream(rec *record.Recording, w words) (string, error) {
 	var with []string
 	for _, s := range rec.Streams() {
 		if rec.StreamSize(s) > 0 {
@@ -257,15 +285,19 @@ func onlyStream(rec *record.Recording) (string, error) {
 	case 1:
 		return with[0], nil
 	}
-	return "", Usagef("%s has output on both streams: add --stream stdout or --stream stderr to --lines", rec.Ref())
+	return "", Usagef("%s has output on both streams: add %s or %s to %s", rec.Ref(), w.set("stream", "stdout"), w.set("stream", "stderr"), w.name("lines"))
 }
 
 // noteStatus tells what the reader should know about a recording that is
 // not simply finished.
-func (a *App) noteStatus(rec *record.Recording) {
+func (a *App) noteStatus(rec *record.Recording, w words) {
 	switch rec.Status {
 	case record.StatusRunning:
-		a.Note(rec.Ref() + " is still running; this is its output so far (add --follow to wait for the rest)")
+		more := "add --follow to wait for the rest"
+		if w.tool {
+			more = "read it again later for the rest"
+		}
+		a.Note(rec.Ref() + " is still running; this is its output so far (" + more + ")")
 	case record.StatusIncomplete:
 		if rec.Stopping != "" {
 			a.Note(rec.Ref() + " is incomplete: rac was killed while stopping the command after " + rec.Stopping + "; this is the output it kept")
@@ -274,6 +306,11 @@ func (a *App) noteStatus(rec *record.Recording) {
 		a.Note(rec.Ref() + " is incomplete: the recorder stopped before the command ended; this is the output it kept")
 	default:
 		f := rec.Footer
+		if p := provenanceOf(rec); f != nil && p.OutcomeFrom != "" {
+			// where the outcome came from: rac saw no command end
+			a.Note(rec.Ref() + " " + outcome.Of(f.Status, f.ExitCode, f.Signal).Long() + ": " +
+				strings.Join(p.notes(a.redactString), "; "))
+		}
 		switch {
 		case rec.MetadataOnly():
 			a.Note(rec.Ref() + " is metadata only: the command ran on the terminal itself (passthrough mode), so rac kept no output")

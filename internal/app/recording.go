@@ -39,6 +39,12 @@ const (
 	StatusSignaled      = record.StatusSignaled
 	StatusTimedOut      = record.StatusTimedOut
 	StatusFailedToStart = record.StatusFailedToStart
+	// the outcomes of a producer other than rac run (rac record,
+	// pkg/racrecord): nobody stated one, the connection to the command
+	// was lost, the producer gave up
+	StatusStreamEnded    = record.StatusStreamEnded
+	StatusTransportError = record.StatusTransportError
+	StatusCancelled      = record.StatusCancelled
 )
 
 // StreamCounts are the bytes and lines of one stream; a last line without
@@ -51,7 +57,7 @@ type StreamCounts struct {
 // Outcome is how what fed a recording ended, whoever fed it (rac run's
 // child, a stream on stdin, a remote runner).
 type Outcome struct {
-	// Status is StatusExited, StatusSignaled, StatusTimedOut or
+	// Status is StatusExited, StatusSignaled, StatusTimedOut, StatusCancelled or
 	// StatusFailedToStart.
 	Status string
 	// ExitCode is the code of an exited command (126 or 127 for one that
@@ -64,6 +70,10 @@ type Outcome struct {
 	// Received are the bytes and lines received per stream, before
 	// redaction; nil: what the recording's Stream writers counted.
 	Received map[string]StreamCounts
+	// From says where the outcome came from when rac did not see the
+	// command end itself ("--exit-code", "not stated", ...); "" for rac
+	// run.
+	From string
 
 	// sig is the signal's number when rac saw it (rac run), for the
 	// re-raise: a realtime signal has no name
@@ -87,6 +97,9 @@ type RecordingRequest struct {
 	// OneWorker redacts each stream on one goroutine (a stream that comes
 	// slowly: workers would only add handoffs).
 	OneWorker bool
+	// Source is what feeds it when not rac run's child (record.SourceStdin,
+	// record.SourceAPI); Slug names it instead of Argv (a plain word).
+	Source, Slug string
 }
 
 // Recording is one recording's life: created and published (readers see
@@ -106,6 +119,9 @@ type Recording struct {
 	feeds map[string]*feed
 	// feedOrder are the feeds' names in the order they were made
 	feedOrder []string
+	// before is what the parts before an append received and redacted
+	// (nil for a recording made new): the footer counts the whole
+	before *partsBefore
 }
 
 // CreateRecording creates the recording in the current session and
@@ -165,6 +181,7 @@ func (a *App) createRecording(id session.Identity, req RecordingRequest) (*Recor
 			Streams: streams, RacVersion: a.env.Version, Now: a.env.Now,
 			MaxBytes: a.set.MaxBytes, HeadBytes: a.set.HeadBytes,
 			Parent: parentRef(a.env.Getenv("RAC_REF")),
+			Source: req.Source, Slug: req.Slug,
 		})
 	})
 	if err != nil {
@@ -301,12 +318,14 @@ func (r *Recording) Finish(out Outcome) error {
 	footer := record.Footer{
 		Status: out.Status, EndedAt: r.a.env.Now().UTC(),
 		Received: recordCounts(received), Redactions: r.reds.counts(),
+		OutcomeFrom: out.From,
 	}
+	r.before.addTo(&footer)
 	switch out.Status {
 	case StatusExited:
 		code := out.ExitCode
 		footer.ExitCode = &code
-	case StatusSignaled, StatusTimedOut:
+	case StatusSignaled, StatusTimedOut, StatusCancelled:
 		footer.Signal = out.Signal
 	}
 	for _, n := range out.Notes {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 	"unicode/utf8"
@@ -48,6 +49,12 @@ type RunRequest struct {
 	Signals                  *Signals
 	Summary                  bool
 	SummaryHead, SummaryTail int
+	// AgentView is run.agent_view (AgentViewPlan decides auto).
+	AgentView runspec.AgentView
+	// StopIsCancel: a SIGTERM, SIGHUP or SIGINT that reaches rac is its
+	// caller cancelling the run (the MCP run tool), so a command that
+	// dies of it ends cancelled rather than signaled.
+	StopIsCancel bool
 	// Contain keeps every process the command starts below rac and kills
 	// what is left when it ends, or on SIGTERM (capture.RunOptions.Contain):
 	// rac-mcp's run tool, through rac run's hidden --mcp-call.
@@ -82,7 +89,13 @@ type RunResult struct {
 	// passthrough (meta.json's mode).
 	Mode string
 	// Summary holds the compact summary's lines (with --summary).
-	Summary  []string
+	Summary []string
+	// Cause is the most likely cause line the summary shows, nil when it
+	// shows none.
+	Cause *RunCause
+	// AgentEnd is what ends an output run.agent_view shaped, nil when it
+	// held nothing back.
+	AgentEnd *AgentEnd
 	Duration time.Duration
 	// Notes are the outcome's notes, redacted.
 	Notes []string
@@ -135,6 +148,16 @@ type RunView struct {
 	CombinedBytes int64    `json:"combined_bytes"`
 	CombinedLines int64    `json:"combined_lines"`
 	Notes         []string `json:"notes"`
+	// Cause is, with --summary, the most likely cause line the summary
+	// shows (explain's first); null when it shows none.
+	Cause *RunCause `json:"cause"`
+}
+
+// RunCause is where a failed run's most likely cause is: a stream and
+// its line number, as rac out read --lines counts them.
+type RunCause struct {
+	Stream string `json:"stream"`
+	Line   int    `json:"line"`
 }
 
 // AnnounceContext is what run.announce's auto looks at.
@@ -186,7 +209,7 @@ func (r RunResult) View() RunView {
 		StdoutBytes: out.Received[StreamStdout].Bytes, StderrBytes: out.Received[StreamStderr].Bytes,
 		StdoutLines: out.Received[StreamStdout].Lines, StderrLines: out.Received[StreamStderr].Lines,
 		CombinedBytes: out.Received[StreamCombined].Bytes, CombinedLines: out.Received[StreamCombined].Lines,
-		Mode: r.Mode, Notes: validUTF8s(r.Notes),
+		Mode: r.Mode, Notes: validUTF8s(r.Notes), Cause: r.Cause,
 	}
 	if r.Ref != "" {
 		ref, sess, name := r.Ref, r.Session, r.Name
@@ -246,10 +269,15 @@ func (a *App) Run(ctx context.Context, req RunRequest) (RunResult, error) {
 		res.Ref, res.Session, res.Name = rec.Ref(), rec.Session(), rec.Name()
 		a.announceStart(req, plan.announce, rec)
 	}
+	plan.view = a.newAgentView(req, plan)
 	sum := a.summaryTees(req, plan)
 	started := a.env.Now()
-	out := a.capture(ctx, req, plan, rec, sigs, sum)
+	var stopped atomic.Bool
+	out := a.capture(ctx, req, plan, rec, sigs, sum, &stopped)
 	sum.close()
+	if req.StopIsCancel && stopped.Load() && out.Status == StatusSignaled {
+		out.Status = StatusCancelled
+	}
 	if out.Status == StatusFailedToStart {
 		out.Notes = append(out.Notes, out.StartErr.Error())
 	}
@@ -272,13 +300,20 @@ func (a *App) Run(ctx context.Context, req RunRequest) (RunResult, error) {
 	outcome.Notes = res.Notes
 	res.Outcome = outcome
 	if req.Summary {
-		refLine := "rac: not recorded"
-		if rec != nil {
-			refLine = "rac: ref " + rec.Ref()
-		}
-		res.Summary = a.summary(req, plan.lay, outcome, sum.collectors, refLine)
+		res.Summary, res.Cause = a.summary(context.WithoutCancel(ctx), req, plan.lay, outcome, sum.collectors, rec)
 	}
+	res.AgentEnd = a.agentEnd(context.WithoutCancel(ctx), plan.view, outcome, rec)
 	return res, nil
+}
+
+// StartLine is rac run's first line without its "rac: " prefix: the
+// reference, and what to do when the output is cut. A harness that cuts
+// a long result keeps the start of it (Claude Code keeps the first 30,000
+// characters of a result, a failure's first 5 KB), so this line is the
+// one rac line most likely to reach the model, and it must say how to
+// find the cause within itself.
+func StartLine(ref string) string {
+	return "recording " + ref + " (cut? rac out explain " + ref + ")"
 }
 
 // announceStart hands the reference to the front end's start line, when
@@ -325,6 +360,7 @@ type runPlan struct {
 	unrecorded bool
 	red        *redact.Redactor
 	announce   runspec.Announce
+	view       *agentView // run.agent_view's shaping; nil: none
 }
 
 func (a *App) planRun(req RunRequest) (runPlan, error) {
@@ -391,20 +427,24 @@ func (a *App) runRecording(req RunRequest, p runPlan) *Recording {
 
 // capture runs the command, its output feeding rec (nil: unrecorded) and
 // the summary's collectors.
-func (a *App) capture(ctx context.Context, req RunRequest, p runPlan, rec *Recording, sigs *Signals, sum *summaryTees) capture.Outcome {
+// stopped is set when a stop signal reached rac.
+func (a *App) capture(ctx context.Context, req RunRequest, p runPlan, rec *Recording, sigs *Signals, sum *summaryTees, stopped *atomic.Bool) capture.Outcome {
 	o := capture.RunOptions{
 		Argv: req.Argv, Env: childEnv(a.env.Environ(), rec),
 		Stdin: req.Stdin, Stdout: req.Stdout, Stderr: req.Stderr,
 		Timeout: req.Timeout, KillAfter: req.KillAfter, DrainTimeout: req.DrainTimeout,
 		Warn: func(m string) { a.Warn(p.red.String(m)) }, Now: a.env.Now,
-		Tee: sum.tee, NoForward: req.Summary,
+		Tee: sum.tee, NoForward: req.Summary, Shape: p.view.shape(),
 		Mode: p.lay.mode, Combined: p.lay.combined, SignalSettle: req.SignalSettle, Signals: sigs.s,
-		OnStopping: func(syscall.Signal) {}, Contain: req.Contain,
+		OnStopping: func(syscall.Signal) { stopped.Store(true) }, Contain: req.Contain,
 	}
 	reds := &streamRedactors{red: p.red, oneWorker: p.lay.mode == runspec.ModePTY}
 	if rec != nil {
 		o.Rec, reds = rec.w, rec.reds
-		o.OnStopping = func(sig syscall.Signal) { rec.Stopping(unix.SignalName(sig)) }
+		o.OnStopping = func(sig syscall.Signal) {
+			stopped.Store(true)
+			rec.Stopping(unix.SignalName(sig))
+		}
 	}
 	if a.set.RedactEnabled {
 		o.Filter = reds.filter
@@ -475,18 +515,76 @@ func totalBytes(m map[string]StreamCounts) int64 {
 	return n
 }
 
-func (a *App) summary(req RunRequest, lay layout, out Outcome, cs map[string]*Collector, refLine string) []string {
+// Lines of a summary given to a failure's cause (explain's cause block,
+// its header included) and read around it.
+const (
+	summaryCauseLines = 6
+	summaryAround     = 10
+	// summaryMinHead is the least of the head a cause leaves.
+	summaryMinHead = 3
+)
+
+// summary is --summary's lines. For a run that failed and printed more
+// than the windows show, it carries the cause explain finds in the
+// recording (never for a run that passed: no invented cause) and a line
+// that says how to read more, within the same number of lines: the head
+// gives way first, then the tail.
+func (a *App) summary(ctx context.Context, req RunRequest, lay layout, out Outcome, cs map[string]*Collector, rec *Recording) ([]string, *RunCause) {
 	argv := a.redactArgv(req.Argv)
-	var streams []SummaryStream
+	in := SummaryInput{Head: req.SummaryHead, Tail: req.SummaryTail, Last: "rac: not recorded"}
 	for _, s := range lay.streams {
 		rc := out.Received[s]
-		streams = append(streams, SummaryStream{Name: s, Lines: rc.Lines, Bytes: rc.Bytes, Output: cs[s]})
+		in.Streams = append(in.Streams, SummaryStream{Name: s, Lines: rc.Lines, Bytes: rc.Bytes, Output: cs[s]})
 	}
 	var code *int // as rac run --json says it: for exited and failed_to_start
 	if out.Status == StatusExited || out.Status == StatusFailedToStart {
 		code = &out.ExitCode
 	}
-	return Summary(termtext.QuoteArgv(argv), outcome.Of(out.Status, code, out.Signal).Long(), streams, req.SummaryHead, req.SummaryTail, refLine)
+	o := outcome.Of(out.Status, code, out.Signal)
+	in.Command, in.Outcome = termtext.QuoteArgv(argv), o.Long()
+	var cause *RunCause
+	if rec != nil {
+		in.Last = "rac: ref " + rec.Ref()
+		if !o.Succeeded() && summaryLeavesOut(in.Streams, in.Head, in.Tail) {
+			cause = a.summaryCause(ctx, rec.Ref(), &in)
+		}
+	}
+	return Summary(in), cause
+}
+
+// summaryCause fills in's cause block and more line from explain's report
+// on the recording ref, and takes the lines they need from the windows.
+func (a *App) summaryCause(ctx context.Context, ref string, in *SummaryInput) *RunCause {
+	var cause *RunCause
+	if rep, err := a.Explain(ctx, ref); err == nil {
+		in.Cause = rep.CauseBlock(summaryCauseLines - 1)
+		if in.Cause != nil {
+			cause = &RunCause{Stream: rep.Lines[0].Stream, Line: rep.Lines[0].Line}
+		}
+	}
+	in.More = SummaryMore(ref, cause, false)
+	need := len(in.Cause) + 1
+	give := min(need, max(0, in.Head-summaryMinHead))
+	in.Head -= give
+	in.Tail = max(0, in.Tail-(need-give))
+	return cause
+}
+
+// SummaryMore is a summary's line that says how to read more of the
+// recording ref: the lines around the cause (nil: none found) and explain,
+// as commands (rac out read REF --stream S --lines A:B) or, with tool,
+// as the MCP tools' calls (read ref=REF stream=S lines=A:B).
+func SummaryMore(ref string, cause *RunCause, tool bool) string {
+	w := flagWords
+	read, explain := "rac out read "+ref, "rac out explain "+ref
+	if tool {
+		w, read, explain = toolWords, "read ref="+ref, "explain ref="+ref
+	}
+	if cause == nil {
+		return "rac: more: " + explain + "; " + read + " (all of it)"
+	}
+	span := fmt.Sprintf("%d:%d", max(1, cause.Line-summaryAround), cause.Line+summaryAround)
+	return fmt.Sprintf("rac: more: %s %s %s (around the cause); %s", read, w.set("stream", cause.Stream), w.set("lines", span), explain)
 }
 
 // parentRef is the RAC_REF rac found in its environment when it is a
@@ -612,4 +710,25 @@ func boundArgv(argv []string, limit int) []string {
 		used += len(a)
 	}
 	return out
+}
+
+// InterruptedAt says how rac run's closing line sits beside a Ctrl-C on the
+// terminal errTerm (rac's stderr, nil when it is not one). The terminal
+// echoed "^C" with no newline after it (its own echo in pipe and passthrough
+// mode; in pty mode rac relayed the pty's echo and knows the line is open),
+// and a shell that sees its command die of SIGINT ends the line itself
+// (bash and zsh print a newline; fish marks the open line), as after a bare
+// command's "^C". So the ref line starts on a line of its own (before) and
+// leaves its newline to the shell (!after): no "^Crac: ref" and no blank
+// line under it. Anything but a SIGINT death at a terminal: after only.
+func InterruptedAt(res RunResult, errTerm *os.File) (before, after bool) {
+	if errTerm == nil || res.Outcome.Status != StatusSignaled || res.Outcome.Signal != "SIGINT" {
+		return false, true
+	}
+	if res.Mode == record.ModePTY {
+		return false, false
+	}
+	tio, err := terminal.GetTermios(int(errTerm.Fd()))
+	echoed := err == nil && tio.Lflag&unix.ECHO != 0 && tio.Lflag&unix.ECHOCTL != 0
+	return echoed, false
 }

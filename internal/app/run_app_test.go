@@ -3,6 +3,7 @@ package app
 import (
 	"bufio"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -157,10 +158,42 @@ func TestRunSummary(t *testing.T) {
 			assert.Equal(t, "exited with code 1", res.Summary[1])
 			assert.Contains(t, all, "stdout: (6 lines, 42 bytes)")
 			assert.Contains(t, all, "lines truncated")
-			assert.Contains(t, all, "  line 1\n  ... (4 lines truncated)\n  line 6\n", "stdout gets what stderr leaves of the shared window")
+			// the line that says how to read more takes one of the 4
+			assert.Contains(t, all, "stdout: (6 lines, 42 bytes)\n  ... (5 lines truncated)\n  line 6\n", "stdout gets what stderr leaves of the shared window")
 			assert.Contains(t, all, "stderr: (1 lines")
+			assert.Equal(t, "rac: more: rac out explain "+res.Ref+"; rac out read "+res.Ref+" (all of it)", res.Summary[len(res.Summary)-2], "no line matched: no cause")
+			assert.Nil(t, res.Cause)
 			assert.Equal(t, "rac: ref "+res.Ref, res.Summary[len(res.Summary)-1])
 		})
+	}
+}
+
+// A failed run whose output the summary cuts carries the cause explain
+// finds, with its stream and line number, and the command that reads
+// around it, in the same number of lines; a run that passed never does.
+func TestRunSummaryCarriesTheCause(t *testing.T) {
+	f := newFixture(t)
+	script := `seq 1 1500; echo "src/parser.c:217:14: error: 'tok' undeclared"; seq 1502 3000; exit %d`
+	for _, code := range []int{2, 0} {
+		req := f.runReq(newRunFiles(t), "sh", "-c", fmt.Sprintf(script, code))
+		req.Summary, req.SummaryHead, req.SummaryTail = true, 10, 10
+		res, err := f.app().Run(context.Background(), req)
+		require.NoError(t, err)
+		all := strings.Join(res.Summary, "\n")
+		assert.Len(t, res.Summary, 25, all)
+		if code == 0 {
+			assert.NotContains(t, all, "cause")
+			assert.NotContains(t, all, "rac: more:")
+			assert.Nil(t, res.Cause)
+			continue
+		}
+		assert.Equal(t, "exited with code 2", res.Summary[1])
+		assert.Equal(t, "cause (1 of 1 matching lines):", res.Summary[2], all)
+		assert.Equal(t, "  stdout:1501: src/parser.c:217:14: error: 'tok' undeclared", res.Summary[3])
+		assert.Equal(t, &RunCause{Stream: "stdout", Line: 1501}, res.Cause)
+		assert.Equal(t, "rac: more: rac out read "+res.Ref+" --stream stdout --lines 1491:1511 (around the cause); rac out explain "+res.Ref, res.Summary[23])
+		assert.Contains(t, all, "  3000\nrac: more:", "the tail stays whole")
+		assert.Equal(t, &RunCause{Stream: "stdout", Line: 1501}, res.View().Cause)
 	}
 }
 

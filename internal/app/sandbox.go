@@ -12,17 +12,29 @@ import (
 )
 
 // SandboxError is a recording no store could take because every place
-// refuses writes (Codex's read-only sandbox): the command runs as
-// without rac, and the message says how to allow writes.
-type SandboxError struct{ Err *store.NoWritableError }
+// refuses writes (a read-only file system, Codex's read-only sandbox): the
+// command runs as without rac, and the message says how to allow writes,
+// in the words of whoever reads it.
+type SandboxError struct {
+	Err *store.NoWritableError
+	// AgentVar is the harness variable that says an agent runs the
+	// command ("" for a person): only then is the cause a sandbox.
+	AgentVar string
+}
 
 func (e *SandboxError) Error() string {
 	paths := make([]string, len(e.Err.Places))
 	for i, p := range e.Err.Places {
 		paths[i] = p.Path
 	}
-	return fmt.Sprintf("the sandbox forbids writes to every store (%s: %s); to record, allow writes (codex: -s workspace-write) or set RAC_HOME to a writable folder",
-		strings.Join(paths, ", "), errText(e.Err.Errs[0]))
+	where := strings.Join(paths, ", ") + ": " + errText(e.Err.Errs[0])
+	switch {
+	case e.AgentVar == "":
+		return fmt.Sprintf("no store can be written (%s); to record, make one writable or set RAC_HOME to a writable folder", where)
+	case strings.HasPrefix(e.AgentVar, "CODEX_"):
+		return fmt.Sprintf("the sandbox forbids writes to every store (%s); to record, allow writes (codex: -s workspace-write) or set RAC_HOME to a writable folder", where)
+	}
+	return fmt.Sprintf("the sandbox forbids writes to every store (%s); to record, allow writes in the agent's sandbox or set RAC_HOME to a writable folder", where)
 }
 
 func (e *SandboxError) Unwrap() error { return e.Err }
@@ -97,7 +109,18 @@ func (a *App) openSessionInPlaces(id session.Identity, workdir bool) (*store.Ses
 		}
 		return sd, note, nil
 	}
-	return nil, "", &SandboxError{Err: nw}
+	return nil, "", &SandboxError{Err: nw, AgentVar: a.agentVar()}
+}
+
+// agentVar is the harness variable that says an agent runs this command,
+// "" for none (or harness tables that do not parse: a person's words).
+func (a *App) agentVar() string {
+	ids, markers, err := a.harnessVars()
+	if err != nil {
+		return ""
+	}
+	_, v := session.AgentPresent(a.env.Getenv, ids, markers)
+	return v
 }
 
 func openSessionAtPlace(p store.Place, id session.Identity) (*store.Session, error) {

@@ -134,14 +134,36 @@ type SummaryStream struct {
 	Output *Collector
 }
 
-// Summary renders the compact summary: the command, the outcome, each
-// non-empty stream with its counts and a head/tail window, and the
-// reference line last. With one non-empty stream the windows are headN
-// and tailN lines; with two, the headN+tailN content lines (markers
+// SummaryInput is what a compact summary shows.
+type SummaryInput struct {
+	Command, Outcome string
+	// Cause is explain's cause block (explain.Report.CauseBlock): its
+	// header, then its lines, shown indented; nil for none.
+	Cause   []string
+	Streams []SummaryStream
+	// Head and Tail are the lines of each window (see Summary).
+	Head, Tail int
+	// More is the line that says how to read more ("" for none), Last
+	// the reference line.
+	More, Last string
+}
+
+// Summary renders the compact summary: the command, the outcome, the
+// cause block when there is one, each non-empty stream with its counts
+// and a head/tail window, the line that says how to read more, and the
+// reference line last. With one non-empty stream the windows are Head
+// and Tail lines; with two, the Head+Tail content lines (markers
 // included) are shared: each stream gets half, and a stream that needs
 // fewer lines gives the rest to the other.
-func Summary(command, outcome string, streams []SummaryStream, headN, tailN int, last string) []string {
-	out := []string{"exec " + command, outcome}
+func Summary(in SummaryInput) []string {
+	streams, headN, tailN := in.Streams, in.Head, in.Tail
+	out := []string{"exec " + in.Command, in.Outcome}
+	for i, l := range in.Cause {
+		if i > 0 {
+			l = "  " + l
+		}
+		out = append(out, l)
+	}
 	var nonEmpty []SummaryStream
 	for _, s := range streams {
 		if s.Bytes > 0 || s.Lines > 0 {
@@ -180,7 +202,20 @@ func Summary(command, outcome string, streams []SummaryStream, headN, tailN int,
 		shown, skipped, at := s.Output.window(h, t)
 		out = appendWindow(out, shown, skipped, at)
 	}
-	return append(out, last)
+	if in.More != "" {
+		out = append(out, in.More)
+	}
+	return append(out, in.Last)
+}
+
+// summaryLeavesOut reports whether windows of head and tail lines leave
+// lines of the streams out.
+func summaryLeavesOut(streams []SummaryStream, head, tail int) bool {
+	var n int64
+	for _, s := range streams {
+		n += s.Output.Lines()
+	}
+	return n > int64(head+tail)
 }
 
 func appendWindow(out, shown []string, skipped int64, at int) []string {

@@ -2,6 +2,7 @@ package capture
 
 import (
 	"syscall"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -11,9 +12,11 @@ import (
 // (Linux), so every process the command starts stays below rac even when
 // its parent ends or it calls setsid (the kernel hands such an orphan to
 // rac instead of init); when the command has ended and its output is
-// drained, rac kills everything still below it; and a SIGTERM to rac
-// (rac-mcp's parent-death signal for it, or its cancel) kills the whole
-// tree at once.
+// drained, rac kills everything still below it; and containGrace after a
+// SIGTERM to rac (rac-mcp's cancel, or its parent-death signal for rac),
+// which rac passes on as ever, it kills everything below it, whether the
+// command ended or not: before rac-mcp's own SIGKILL of the group, 5
+// seconds after its SIGTERM, which rac would not survive.
 //
 // Limits: a process that rac no longer sees below it is not reached: one
 // that a subreaper of its own took in, and everything once rac itself is
@@ -48,3 +51,7 @@ func killLeft() {
 }
 
 const killLeftRounds = 100
+
+// containGrace is how long after a SIGTERM rac kills everything below it
+// (RunOptions.Contain): shorter than rac-mcp's cancelGrace.
+const containGrace = 3 * time.Second

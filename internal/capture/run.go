@@ -45,6 +45,10 @@ type RunOptions struct {
 	// NoForward keeps the child's output off rac's own stdout and stderr
 	// (the summary replaces it).
 	NoForward bool
+	// Shape, when set, is what a pipe stream's output is forwarded
+	// through on its way to rac's stdout or stderr (fwd): a writer that
+	// may hold some of it back (the agent view). Its errors are fwd's.
+	Shape func(stream string, fwd io.Writer) io.Writer
 	// Combined gives the command one pipe for both fd 1 and fd 2, forwarded
 	// to Stdout and stored as the one stream record.Combined: the order of
 	// its writes across the two is kept exactly (see SameDescription).
@@ -303,6 +307,12 @@ func startPumps(o RunOptions, streams []pipeStream, out *Outcome) ([]*pump, *syn
 		if o.NoForward {
 			p.fwd = nil
 		}
+		if p.fwd != nil {
+			p.out = p.fwd
+			if o.Shape != nil {
+				p.out = o.Shape(s.name, p.fwd)
+			}
+		}
 		p.store = storeStage(o, s.name)
 		pumps[i] = p
 		running.Add(1)
@@ -435,6 +445,7 @@ type pump struct {
 	name  string
 	src   *os.File
 	fwd   *os.File
+	out   io.Writer // fwd, or what shapes it (RunOptions.Shape)
 	store *stage
 	warn  func(string)
 	now   func() time.Time
@@ -545,8 +556,8 @@ func (p *pump) run() {
 		if n > 0 {
 			b := buf[:n]
 			nl := p.count(b)
-			if !p.noFwd && p.fwd != nil {
-				_, werr := p.fwd.Write(b)
+			if !p.noFwd && p.out != nil {
+				_, werr := p.out.Write(b)
 				if werr == nil {
 					p.forwarded(b[len(b)-1])
 				}

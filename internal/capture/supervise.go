@@ -29,8 +29,8 @@ type supervisor struct {
 	stopped   <-chan struct{}
 	onStopped func()
 
-	// contain (RunOptions.Contain): a SIGTERM to rac kills everything
-	// below it at once, then is passed on as ever
+	// contain (RunOptions.Contain): a SIGTERM to rac is passed on as
+	// ever, and containGrace later everything below rac is killed
 	contain bool
 
 	timeout   time.Duration // 0: none
@@ -64,15 +64,19 @@ func (s *supervisor) start(d time.Duration) (<-chan time.Time, func()) {
 func (s *supervisor) run(sigs <-chan os.Signal) (timedOut bool) {
 	timeout, stopTimeout := s.start(s.timeout)
 	defer stopTimeout()
-	var killAfter <-chan time.Time
+	var killAfter, contained <-chan time.Time
 	for {
 		select {
 		case sig := <-sigs:
 			s.stopping.saw(sig.(syscall.Signal))
-			if s.contain && sig == syscall.SIGTERM {
-				killLeft()
-			}
 			s.relay(sig.(syscall.Signal))
+			if s.contain && sig == syscall.SIGTERM && contained == nil {
+				var stop func()
+				contained, stop = s.start(containGrace)
+				defer stop()
+			}
+		case <-contained:
+			killLeft()
 		case <-s.stopped:
 			s.onStopped()
 		case <-s.proc.done:

@@ -56,6 +56,8 @@ func (d *Def) assign(s *Settings, raw any, src Source, path string) error {
 		return setEnum(p, d, raw, src, from, bad)
 	case *Value[runspec.Mode]:
 		return setEnum(p, d, raw, src, from, bad)
+	case *Value[runspec.AgentView]:
+		return setEnum(p, d, raw, src, from, bad)
 	case *Value[Color]:
 		return setEnum(p, d, raw, src, from, bad)
 	case *Value[[]string]:
@@ -179,6 +181,8 @@ func (s *Settings) All() []Effective {
 		case *Value[runspec.Announce]:
 			e.Value, e.Source, e.From = string(p.V), p.Source, p.From
 		case *Value[runspec.Mode]:
+			e.Value, e.Source, e.From = string(p.V), p.Source, p.From
+		case *Value[runspec.AgentView]:
 			e.Value, e.Source, e.From = string(p.V), p.Source, p.From
 		case *Value[Color]:
 			e.Value, e.Source, e.From = string(p.V), p.Source, p.From

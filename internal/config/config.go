@@ -114,6 +114,7 @@ type RunSettings struct {
 	Mode         Value[runspec.Mode]
 	Interactive  Value[[]string]
 	Announce     Value[runspec.Announce]
+	AgentView    Value[runspec.AgentView]
 	Summary      Value[bool]
 	SummaryHead  Value[int]
 	SummaryTail  Value[int]

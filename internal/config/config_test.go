@@ -412,7 +412,7 @@ func TestFileRefused(t *testing.T) {
 		{"writable by a shared group", func(t *testing.T, path string) {
 			write(t, path, "run:\n  timeout: 1s\n", 0o620)
 			groupsAre(t, fmt.Sprintf("staff:x:%d:someone\n", os.Getegid()))
-		}, "config file PATH: writable by its group (gid " + strconv.Itoa(os.Getegid()) + "), which has other members (mode 0620); fix it with: chmod g-w PATH", true},
+		}, "config file PATH: writable by its group (gid " + strconv.Itoa(os.Getegid()) + "), which is not your private group (mode 0620); fix it with: chmod g-w PATH", true},
 		{"writable by a group rac cannot look up", func(t *testing.T, path string) {
 			write(t, path, "run:\n  timeout: 1s\n", 0o620)
 			groupsAre(t, "")

@@ -106,7 +106,7 @@ func checkOwned(path string, fi fs.FileInfo) error {
 		case !known:
 			return unsafe("writable by its group (gid %d), which rac cannot tell is yours alone (mode %04o); fix it with: chmod g-w %s", st.Gid, perm, path)
 		case !private:
-			return unsafe("writable by its group (gid %d), which has other members (mode %04o); fix it with: chmod g-w %s", st.Gid, perm, path)
+			return unsafe("writable by its group (gid %d), which is not your private group (mode %04o); fix it with: chmod g-w %s", st.Gid, perm, path)
 		}
 		// a user's private group (umask 002, Debian's and Ubuntu's
 		// default): only its owner can write

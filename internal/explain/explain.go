@@ -48,6 +48,7 @@ const (
 	StatusTimedOut      = record.StatusTimedOut
 	StatusFailedToStart = record.StatusFailedToStart
 	StatusIncomplete    = record.StatusIncomplete
+	StatusStreamEnded   = record.StatusStreamEnded
 )
 
 // Stream is one recorded output stream. A stream the recorder cut to its
@@ -161,6 +162,9 @@ func Explain(in Input) (*Report, error) {
 	} else if top := st.top(MaxCause); len(top) > 0 && top[0].tier > tierContext {
 		rep.Shows = ShowsCause
 		for _, c := range top {
+			if c.promoted {
+				rep.Matched++ // shown beside the line that matched: one of them
+			}
 			// redacted whole, then cut: a secret is never split before the redactor sees it
 			rep.Lines = append(rep.Lines, Line{Stream: name(c.stream), Line: c.line, Text: keepReason(redact(c.text)), Count: c.count, Kind: c.kind})
 		}
@@ -388,6 +392,10 @@ type candidate struct {
 	key    string
 	count  int
 	spec   int // how specific the line is (see specificity)
+	// promoted: kept for a matching line beside it (promote), not counted
+	// in store.matched until it is shown (Explain adds it then) or the
+	// same line arrives through add, which counts it.
+	promoted bool
 }
 
 // before is the order within a tier: the more specific line first (see
@@ -433,7 +441,10 @@ func (s *store) keep(tier int, kind string, stream, line int, text []byte, count
 	text = bytes.TrimSpace(text)
 	s.keyBuf = appendKey(s.keyBuf[:0], text)
 	if c, ok := s.keys[string(s.keyBuf)]; ok {
-		if count {
+		switch {
+		case count && c.promoted && c.stream == stream && c.line == line:
+			c.promoted = false // the line promoted before it was judged: now counted, once
+		case count:
 			c.count++
 		}
 		if tier > c.tier {
@@ -457,7 +468,7 @@ func (s *store) keep(tier int, kind string, stream, line int, text []byte, count
 	if full && !(&candidate{tier: tier, kind: kind, line: line, stream: stream, spec: spec}).before(h[len(h)-1]) {
 		return
 	}
-	c := &candidate{tier: tier, kind: kind, stream: stream, line: line, text: string(text), key: string(s.keyBuf), count: 1, spec: spec}
+	c := &candidate{tier: tier, kind: kind, stream: stream, line: line, text: string(text), key: string(s.keyBuf), count: 1, spec: spec, promoted: !count}
 	s.keys[c.key] = c
 	s.insert(c)
 }

@@ -946,3 +946,26 @@ func TestCutStreamListedOnce(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []StreamStat{{Name: "stdout", Lines: 5001, Bytes: 27}, {Name: "stderr"}}, rep.Streams)
 }
+
+// CauseBlock is WriteText's cause block, cut to n lines; a report with no
+// cause has none.
+func TestCauseBlock(t *testing.T) {
+	rep := explainOut(t, lines("building", "src/a.c:3:1: error: 'x' undeclared", "src/b.c:9:2: error: 'y' undeclared", "done"), "")
+	require.Equal(t, ShowsCause, rep.Shows)
+	var b strings.Builder
+	require.NoError(t, rep.WriteText(&b))
+	all := rep.CauseBlock(100)
+	assert.Contains(t, b.String(), strings.Join(all, "\n")+"\n", "the same lines as the text report")
+	one := rep.CauseBlock(1)
+	require.Len(t, one, 2)
+	assert.Equal(t, fmt.Sprintf("cause (1 of %d matching lines):", rep.Matched), one[0])
+	assert.Equal(t, all[1], one[1])
+	assert.Nil(t, rep.CauseBlock(0))
+
+	code := 0
+	pass, err := Explain(Input{Meta: Meta{Status: StatusExited, ExitCode: &code}, Streams: []Stream{{Name: "stdout", R: strings.NewReader("error: a warning-ish line\nok\n")}}})
+	require.NoError(t, err)
+	assert.Nil(t, pass.CauseBlock(5), "a run that passed has no cause")
+	tail := explainOut(t, lines("one", "two"), "")
+	assert.Nil(t, tail.CauseBlock(5), "no line matched: no cause")
+}

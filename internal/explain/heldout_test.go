@@ -538,11 +538,14 @@ const heldoutList = heldoutDir + "/heldout.txt"
 
 // heldoutLines is the pinned list: one line per case, its folder, the
 // hashes of its kept stdout and stderr, pass or fail, and its marked line.
-func heldoutLines(t *testing.T) string {
+func heldoutLines(t *testing.T) string { return pinLines(t, heldoutDir, heldoutCases()) }
+
+// pinLines is the pinned list of a held-out set's cases kept in dir.
+func pinLines(t *testing.T, dir string, cases []corpusCase) string {
 	var b strings.Builder
 	b.WriteString("# held-out corpus of rac explain: folder, sha256 of stdout, sha256 of stderr, pass|fail, marked line\n")
-	for _, c := range heldoutCases() {
-		run, ok := readCorpusRun(t, heldoutDir, corpusSlug(c.name))
+	for _, c := range cases {
+		run, ok := readCorpusRun(t, dir, corpusSlug(c.name))
 		require.True(t, ok, "no kept run for %s", c.name)
 		outcome := "fail"
 		if c.pass {

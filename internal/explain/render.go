@@ -62,14 +62,39 @@ func (r *Report) WriteText(w io.Writer) error {
 	b.WriteString(r.header())
 	b.WriteByte('\n')
 	for _, l := range r.Lines {
-		fmt.Fprintf(&b, "%s:%d: %s", termtext.Escape(l.Stream), l.Line, cut(termtext.EscapeLine(l.Text), TextLineBytes))
-		if l.Count > 1 {
-			fmt.Fprintf(&b, " (x%d)", l.Count)
-		}
+		b.WriteString(l.text())
 		b.WriteByte('\n')
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// CauseBlock is the report's cause as WriteText shows it, its first n
+// lines at most (the most likely first): the header, then one
+// STREAM:LINE: TEXT line each. nil when the report shows no cause (a run
+// that passed, or one where no line matched): a summary that carries the
+// cause never invents one.
+func (r *Report) CauseBlock(n int) []string {
+	if r.Shows != ShowsCause || len(r.Lines) == 0 || n <= 0 {
+		return nil
+	}
+	shown := *r
+	shown.Lines = r.Lines[:min(n, len(r.Lines))]
+	out := []string{shown.header()}
+	for _, l := range shown.Lines {
+		out = append(out, l.text())
+	}
+	return out
+}
+
+// text is one shown output line: STREAM:LINE: TEXT, TEXT cut to
+// TextLineBytes, and (xN) when N similar lines were folded into it.
+func (l Line) text() string {
+	s := fmt.Sprintf("%s:%d: %s", termtext.Escape(l.Stream), l.Line, cut(termtext.EscapeLine(l.Text), TextLineBytes))
+	if l.Count > 1 {
+		s += fmt.Sprintf(" (x%d)", l.Count)
+	}
+	return s
 }
 
 // header is the line that says what follows.

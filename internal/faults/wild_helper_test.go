@@ -192,6 +192,12 @@ func (s *racStore) runWith(limit time.Duration, env []string, stdout, stderr io.
 	c.Env = env
 	c.Dir = s.dir
 	c.Stdout, c.Stderr = stdout, stderr
+	return startWait(limit, c)
+}
+
+// startWait starts c in a process group of its own and waits for its
+// exit status, killing the group at limit.
+func startWait(limit time.Duration, c *exec.Cmd) (int, error) {
 	c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := c.Start(); err != nil {
 		return -1, err
@@ -202,7 +208,7 @@ func (s *racStore) runWith(limit time.Duration, env []string, stdout, stderr io.
 	var ee *exec.ExitError
 	switch {
 	case ctx.Err() != nil:
-		return -1, fmt.Errorf("rac did not end within %v", limit)
+		return -1, fmt.Errorf("%s did not end within %v", filepath.Base(c.Args[0]), limit)
 	case err == nil:
 		return 0, nil
 	case errors.As(err, &ee):
@@ -314,4 +320,46 @@ func (m *mcpClient) close() {
 	defer cancel()
 	_ = waitCtx(ctx, m.cmd)
 	_ = m.pipe.Close()
+}
+
+// recordStdin records one batch as a stream: the writer's stdout piped
+// into rac record, whose reference (from its first line on stderr) goes
+// to refFile, as the writer itself writes RAC_REF under rac run.
+func (w *wildSet) recordStdin(b wildBatch, f wildForm, noRedact bool, refFile string) {
+	const limit = 2 * time.Minute
+	args := append([]string{"record", "--session", session(b.class)}, f.args...)
+	if noRedact {
+		args = append(args, "--no-redact")
+	}
+	env := w.writerEnv(b.file, b.env, f.write, f.fd, f.exit)
+	pr, pw, err := os.Pipe()
+	require.NoError(w.t, err)
+	writer := exec.Command(w.writer)
+	writer.Env, writer.Dir, writer.Stdout, writer.Stderr = env, w.st.dir, pw, io.Discard
+	writer.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	require.NoError(w.t, writer.Start())
+	require.NoError(w.t, pw.Close())
+	var out, errb bytes.Buffer
+	c := exec.Command(racBin, args...)
+	// rac gets the writer's environment, as rac run does: the case's
+	// variables are what redaction by variable name reads
+	c.Env, c.Dir, c.Stdin, c.Stdout, c.Stderr = env, w.st.dir, pr, &out, &errb
+	c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	require.NoError(w.t, c.Start())
+	require.NoError(w.t, pr.Close())
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
+	defer cancel()
+	rerr, werr := waitCtx(ctx, c), waitCtx(ctx, writer)
+	if rerr != nil || werr != nil || ctx.Err() != nil {
+		w.problem("rac record (%s), class %s: %v, writer %v: %.300s", f.name, b.class, rerr, werr, errb.String())
+	}
+	if ref, ok := strings.CutPrefix(strings.SplitN(errb.String(), "\n", 2)[0], "rac: recording "); ok {
+		require.NoError(w.t, os.WriteFile(refFile, []byte(ref), 0o600))
+	}
+	if f.checkOut {
+		w.check("rac record stdout ["+f.name+"]", b.class, out.Bytes())
+	}
+	if f.checkErr {
+		w.check("rac record stderr ["+f.name+"]", b.class, errb.Bytes())
+	}
 }

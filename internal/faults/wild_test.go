@@ -23,7 +23,8 @@ import (
 // The wild corpus (testdata/redact/wild.txt, the acceptance corpus of "no
 // secret on disk, for text rac was never shown") through the built rac:
 // each class of cases is one recording per capture form (pipe, pty under
-// a real terminal, stderr, 2>&1, one byte a write, --summary --json), and
+// a real terminal, stderr, 2>&1, one byte a write, --summary --json, and
+// the stream piped into rac record), and
 // each case with an argv line is rac run's own command line. Then every
 // file of the store, its names included, and every view rac gives out
 // (read, read --raw, read --json, explain and --json, list and --json,
@@ -49,6 +50,9 @@ type wildForm struct {
 	// checkOut, checkErr: rac's own stdout or stderr holds no output of
 	// the command in this form, so it must hold no secret either
 	checkOut, checkErr bool
+	// stdin: the writer's output is piped into rac record (args are rac
+	// record's flags), not run by rac run
+	stdin bool
 }
 
 var wildForms = []wildForm{
@@ -58,6 +62,7 @@ var wildForms = []wildForm{
 	{name: "2>&1", args: []string{"-q"}, write: "split", fd: "mix", joined: true},
 	{name: "1 byte a write", args: []string{"-q", "--mode", "pipe"}, write: "bytes", fd: "1", checkErr: true},
 	{name: "--summary --json", args: []string{"--summary", "--json"}, write: "split", fd: "cases", checkOut: true, checkErr: true},
+	{name: "rac record", args: []string{"--no-tee"}, write: "split", fd: "1", checkOut: true, checkErr: true, stdin: true},
 }
 
 // wildSet is the corpus, a store, and the leaks found so far.
@@ -294,6 +299,10 @@ func (w *wildSet) record(noRedact bool) {
 // recordForm records one batch in one form.
 func (w *wildSet) recordForm(b wildBatch, f wildForm, noRedact bool, refFile string) {
 	const limit = 2 * time.Minute
+	if f.stdin {
+		w.recordStdin(b, f, noRedact, refFile)
+		return
+	}
 	args := append([]string{"run", "--session", session(b.class)}, f.args...)
 	if noRedact {
 		args = append(args, "--no-redact")
@@ -696,7 +705,7 @@ func shortSecret(s string) string {
 // TestWildCorpus records the wild corpus in every capture form and checks
 // the store and every view.
 func TestWildCorpus(t *testing.T) {
-	sc := newScenario(t, "wild corpus: 6 capture forms, argv, store, views, MCP", true)
+	sc := newScenario(t, "wild corpus: 7 capture forms, argv, store, views, MCP", true)
 	start := time.Now()
 	w := newWildSet(t, sc)
 	w.record(false)

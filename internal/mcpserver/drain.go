@@ -15,14 +15,17 @@ import (
 // closes stdin (a script, a test, a harness shutting down) still gets
 // every answer, where the SDK would close the connection at the end of
 // input and drop the answers under way.
-type drainTransport struct{ mcp.Transport }
+type drainTransport struct {
+	mcp.Transport
+	atEOF func() // called at the end of input, before the wait
+}
 
 func (t drainTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	c, err := t.Transport.Connect(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return &drainConn{Connection: c, closed: make(chan struct{})}, nil
+	return &drainConn{Connection: c, closed: make(chan struct{}), atEOF: t.atEOF}, nil
 }
 
 // drainLimit bounds the wait for answers after the end of input: the
@@ -40,6 +43,7 @@ type drainConn struct {
 	idle    chan struct{} // closed when pending reaches 0 after the end of input
 	once    sync.Once
 	closed  chan struct{}
+	atEOF   func()
 }
 
 func (c *drainConn) Read(ctx context.Context) (jsonrpc.Message, error) {
@@ -53,6 +57,9 @@ func (c *drainConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 		}
 		c.mu.Unlock()
 		if idle != nil {
+			if c.atEOF != nil {
+				c.atEOF()
+			}
 			select {
 			case <-idle:
 			case <-c.closed:

@@ -39,9 +39,13 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// fakeRac is rac run --session S --summary --json --timeout D --mcp-call -- CMD...:
+// fakeRac is rac run [--stop-is-cancel] --session S --summary --json --timeout D --mcp-call -- CMD...:
 // the same app.Run, printing what cmd/rac prints for those flags.
 func fakeRac(args []string) int {
+	stopIsCancel := len(args) > 1 && args[1] == "--stop-is-cancel"
+	if stopIsCancel {
+		args = append(args[:1:1], args[2:]...)
+	}
 	if len(args) < 9 || args[0] != "run" || args[1] != "--session" || args[3] != "--summary" || args[4] != "--json" || args[5] != "--timeout" || args[7] != "--mcp-call" || args[8] != "--" {
 		fmt.Fprintf(os.Stderr, "rac: fake rac: unexpected arguments %q\n", args)
 		return 125
@@ -56,7 +60,8 @@ func fakeRac(args []string) int {
 	res, err := a.Run(context.Background(), app.RunRequest{
 		Argv: args[9:], Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,
 		Timeout: timeout, KillAfter: 100 * time.Millisecond, DrainTimeout: 100 * time.Millisecond,
-		Announce: runspec.AnnounceAuto, Mode: "auto", Summary: true, SummaryHead: 5, SummaryTail: 5, Contain: true,
+		Announce: runspec.AnnounceAuto, Mode: "auto", Summary: true, SummaryHead: 5, SummaryTail: 5,
+		StopIsCancel: stopIsCancel, Contain: true,
 	})
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "rac: %v\n", err)

@@ -29,7 +29,7 @@ type ReadOut struct {
 	Stream string `json:"stream" jsonschema:"the stream read; empty when both streams came in arrival order"`
 	// StreamLines is how many lines the stream holds (0 when both).
 	StreamLines int64          `json:"stream_lines" jsonschema:"how many lines the stream holds (0 when both streams were read)"`
-	Status      string         `json:"status" jsonschema:"running, exited, signaled, timed_out, failed_to_start or incomplete"`
+	Status      string         `json:"status" jsonschema:"running, exited, signaled, timed_out, cancelled, failed_to_start or incomplete; for a recorded stream (rac record) also stream_ended, transport_error or cancelled"`
 	Lines       []app.ReadLine `json:"lines" jsonschema:"the lines shown; a marker line is rac's note where the recording itself was cut"`
 	Cut         []string       `json:"cut" jsonschema:"every cut this result made, empty when none"`
 	Next        *NextRange     `json:"next,omitempty" jsonschema:"the range to ask for next to see what this result left out"`
@@ -121,7 +121,7 @@ func (s *Server) read(ctx context.Context, _ *mcp.CallToolRequest, in ReadIn) (*
 		return nil
 	})
 	if err != nil {
-		return nil, ReadOut{}, s.toolError(err)
+		return nil, ReadOut{}, s.toolError(s.elsewhereErr(c, err))
 	}
 	total := len(lines)
 	build := func(k int, fromFront bool) (string, any) {

@@ -6,11 +6,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -32,7 +35,7 @@ type RunIn struct {
 // RunOut is the run tool's structured result.
 type RunOut struct {
 	Ref     *string      `json:"ref" jsonschema:"the recording's reference for read, grep and explain; null when it was not recorded"`
-	Summary []string     `json:"summary" jsonschema:"the compact summary: the command, its outcome, the first and last lines of each stream"`
+	Summary []string     `json:"summary" jsonschema:"the compact summary: the command, its outcome, for a failure whose output was cut the cause lines explain finds (stream:line: text), the first and last lines of each stream, how to read more"`
 	Result  *app.RunView `json:"result" jsonschema:"the shape of rac run --json: status, exit code, signal, duration, bytes and lines per stream"`
 	Cut     []string     `json:"cut" jsonschema:"every cut this result made, empty when none"`
 	Notes   []string     `json:"notes" jsonschema:"rac's own messages about the run"`
@@ -47,6 +50,10 @@ const (
 	// runOutputMax bounds what is kept of rac run's own stdout and stderr
 	// (the summary and its messages), long before the budget cuts it.
 	runOutputMax = 1 << 20
+	// cancelGrace is how long a cancelled run has between the SIGTERM rac
+	// passes on to the command and the SIGKILL of its group: time for the
+	// command to end and for rac to write the recording's end
+	cancelGrace = 5 * time.Second
 )
 
 func (s *Server) addRun() {
@@ -54,54 +61,71 @@ func (s *Server) addRun() {
 		Name:  "run",
 		Title: "Run and record a command",
 		Description: "Run a command (argv, or a shell command line), record its full output with rac and return a compact summary: " +
-			"its outcome, the first and last lines of each stream, and the reference to read, grep or explain the rest. " +
+			"its outcome, for a failure the lines most likely to be its cause, the first and last lines of each stream, and the reference to read, grep or explain the rest. " +
 			"stdin is empty; the command and everything it starts are stopped at the timeout and when this server exits, " +
 			"and whatever it leaves running is killed when the call returns.",
 		Annotations: &mcp.ToolAnnotations{DestructiveHint: new(true), OpenWorldHint: new(true)},
+		InputSchema: inputSchema[RunIn](),
 	}, structured(s.run))
 }
 
-func (s *Server) run(ctx context.Context, _ *mcp.CallToolRequest, in RunIn) (*mcp.CallToolResult, RunOut, error) {
-	argv := in.Argv
+// checkRun checks a run's arguments: the command to run (argv, or
+// command through sh -c), its cwd and its timeout in seconds.
+func checkRun(in RunIn) (argv []string, timeout int, err error) {
+	argv = in.Argv
 	switch {
 	case len(argv) > 0 && in.Command != "":
-		return nil, RunOut{}, s.toolError(app.Usagef("give argv or command, not both"))
+		return nil, 0, app.Usagef("give argv or command, not both")
 	case in.Command != "":
 		argv = []string{"sh", "-c", in.Command}
 	case len(argv) == 0 || argv[0] == "":
-		return nil, RunOut{}, s.toolError(app.Usagef("missing command: give argv (the command and its arguments) or command (a shell command line)"))
+		return nil, 0, app.Usagef("missing command: give argv (the command and its arguments) or command (a shell command line)")
 	}
-	if in.Cwd != "" && !filepath.IsAbs(in.Cwd) {
-		return nil, RunOut{}, s.toolError(app.Usagef("cwd must be an absolute path, not %q", cutString(in.Cwd, 200)))
+	if err := checkCwd(in.Cwd); err != nil {
+		return nil, 0, err
 	}
-	timeout := in.TimeoutSeconds
+	timeout = in.TimeoutSeconds
 	switch {
 	case timeout < 0 || timeout > maxRunTimeout:
-		return nil, RunOut{}, s.toolError(app.Usagef("timeout_seconds takes 1 to %d", maxRunTimeout))
+		return nil, 0, app.Usagef("timeout_seconds takes 1 to %d", maxRunTimeout)
 	case timeout == 0:
 		timeout = defaultRunTimeout
 	}
+	return argv, timeout, nil
+}
+
+func (s *Server) run(ctx context.Context, _ *mcp.CallToolRequest, in RunIn) (*mcp.CallToolResult, RunOut, error) {
+	argv, timeout, err := checkRun(in)
+	if err != nil {
+		return nil, RunOut{}, s.toolError(err)
+	}
 	name := in.Session
 	if name == "" {
-		var err error
-		if name, err = s.defaultSession(); err != nil {
+		if name, _, err = s.defaultSession(); err != nil {
 			return nil, RunOut{}, s.toolError(err)
 		}
 	}
 	if len(s.o.Rac) == 0 {
 		return nil, RunOut{}, s.toolError(errors.New("the run tool has no rac to start (Options.Rac)"))
 	}
-	args := append(append([]string{}, s.o.Rac[1:]...), "run", "--session", name, "--summary", "--json",
+	args := append(append([]string{}, s.o.Rac[1:]...), "run", "--stop-is-cancel", "--session", name, "--summary", "--json",
 		"--timeout", strconv.Itoa(timeout)+"s", "--mcp-call", "--")
-	stdout, stderr, err := s.startRac(ctx, s.o.Rac[0], append(args, argv...), in.Cwd, time.Duration(timeout)*time.Second+runGrace)
+	stdout, stderr, stopped, err := s.startRac(ctx, s.o.Rac[0], append(args, argv...), in.Cwd, time.Duration(timeout)*time.Second+runGrace)
 	if err != nil {
 		return nil, RunOut{}, s.toolError(err)
 	}
 	out, err := parseRun(stdout, stderr)
 	if err != nil {
+		if stopped != nil {
+			err = fmt.Errorf("the run was stopped before rac wrote its result (%w)", stopped)
+		}
 		return nil, RunOut{}, s.toolError(err)
 	}
 	for i, l := range out.Summary {
+		if strings.HasPrefix(l, "rac: more: ") && out.Ref != nil {
+			// the tools' calls, not rac's command line
+			l = app.SummaryMore(*out.Ref, out.Result.Cause, true)
+		}
 		out.Summary[i] = s.base().RedactString(l)
 	}
 	build := func(k int, _ bool) (string, any) {
@@ -122,46 +146,80 @@ func (s *Server) run(ctx context.Context, _ *mcp.CallToolRequest, in RunIn) (*mc
 	return textResult(text), o.(RunOut), nil
 }
 
+// checkCwd refuses a cwd the command could not run in, in words about
+// the cwd: starting rac there would fail as if rac's own executable were
+// missing (fork/exec .../rac: no such file or directory).
+func checkCwd(cwd string) error {
+	if cwd == "" {
+		return nil
+	}
+	if !filepath.IsAbs(cwd) {
+		return app.Usagef("cwd must be an absolute path, not %q", cutString(cwd, 200))
+	}
+	fi, err := os.Stat(cwd)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return app.Usagef("cwd %q does not exist", cutString(cwd, 200))
+	case err != nil:
+		return app.Usagef("cwd %q cannot be used: %v", cutString(cwd, 200), errors.Unwrap(err))
+	case !fi.IsDir():
+		return app.Usagef("cwd %q is not a directory", cutString(cwd, 200))
+	}
+	return nil
+}
+
 // startRac runs rac (run ... --mcp-call) in a process group of its own,
-// so the whole command tree can be killed: after limit, when ctx ends (the
-// call was cancelled, the server is stopping), and, for what the command
-// left running, when it returns. rac run --mcp-call keeps every process
-// the command starts below itself (a child subreaper: a setsid or an
-// orphan too), kills what is left when the command ends, and kills all of
-// it on SIGTERM: what the server sends it to stop it, and its
-// parent-death signal, so a SIGKILL of the server reaches the tree too.
-// Only once rac run is gone (or WaitDelay after the SIGTERM) is its group
-// killed. It returns rac's stdout and stderr, bounded.
-func (s *Server) startRac(ctx context.Context, exe string, args []string, dir string, limit time.Duration) ([]byte, []byte, error) {
+// so the whole command tree can be stopped: after limit, when ctx ends
+// (the call was cancelled, the client closed its input, the server is
+// stopping), and, for what the command left running, when it returns.
+// Stopping is a SIGTERM to rac, which passes it on and records the run as
+// cancelled, then cancelGrace later a SIGKILL of the group. rac run
+// --mcp-call also keeps every process the command starts below itself (a
+// child subreaper: a setsid or an orphan too), kills what is left when
+// the command ends, and all of it a moment after a SIGTERM (before
+// cancelGrace), which is also its parent-death signal: so a SIGKILL of
+// the server reaches the whole tree too. It returns rac's stdout and
+// stderr, bounded, and why it was stopped (nil when it was not).
+func (s *Server) startRac(ctx context.Context, exe string, args []string, dir string, limit time.Duration) (stdout, stderr []byte, stopped, err error) {
 	ctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, exe, args...)
 	cmd.Dir = dir
-	var stdout, stderr boundedBuffer
-	stdout.max, stderr.max = runOutputMax, runOutputMax
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	var out, errOut boundedBuffer
+	out.max, errOut.max = runOutputMax, runOutputMax
+	cmd.Stdout, cmd.Stderr = &out, &errOut
 	cmd.SysProcAttr = groupAttr()
-	cmd.Cancel = func() error { return stopRac(cmd.Process.Pid) }
-	// a process the command left holding rac's pipes must not hold the call
-	cmd.WaitDelay = 5 * time.Second
+	var kill atomic.Pointer[time.Timer]
+	cmd.Cancel = func() error {
+		pgid := cmd.Process.Pid
+		kill.Store(time.AfterFunc(cancelGrace, func() { _ = killGroup(pgid) }))
+		return cmd.Process.Signal(syscall.SIGTERM)
+	}
+	// a process the command left holding rac's pipes must not hold the
+	// call, nor a rac that outlives the grace
+	cmd.WaitDelay = cancelGrace + time.Second
 	if err := cmd.Start(); err != nil {
-		return nil, nil, fmt.Errorf("cannot start rac run: %w", err)
+		return nil, nil, nil, fmt.Errorf("cannot start rac run: %w", err)
 	}
 	pgid := cmd.Process.Pid
-	if !s.groups.add(pgid) {
-		_ = stopRac(pgid) // the server stopped while it started
+	if !s.groups.add(pgid, cancel) {
+		cancel() // the server stopped while it started
 	}
-	err := cmd.Wait()
+	err = cmd.Wait()
+	if t := kill.Load(); t != nil {
+		t.Stop() // the group ends here: its pgid may be reused later
+	}
 	_ = killGroup(pgid) // what the command left running in its group
 	s.groups.remove(pgid)
 	var ee *exec.ExitError
-	if err != nil && !errors.As(err, &ee) && !errors.Is(err, exec.ErrWaitDelay) {
-		return nil, nil, fmt.Errorf("rac run: %w", err)
+	// cancelled, Wait returns the context's error for rac's status
+	if err != nil && !errors.As(err, &ee) && !errors.Is(err, exec.ErrWaitDelay) && (ctx.Err() == nil || !errors.Is(err, ctx.Err())) {
+		return nil, nil, nil, fmt.Errorf("rac run: %w", err)
 	}
 	if ctx.Err() != nil {
-		return stdout.Bytes(), stderr.Bytes(), fmt.Errorf("the command was killed: %w", context.Cause(ctx))
+		stopped = context.Cause(ctx)
 	}
-	return stdout.Bytes(), stderr.Bytes(), nil
+	return out.Bytes(), errOut.Bytes(), stopped, nil
 }
 
 // parseRun reads rac run --summary --json's output: the summary on
@@ -227,54 +285,75 @@ func (b *boundedBuffer) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// groups are the process groups of the run calls under way.
+// groups are the process groups of the run calls under way, each with
+// the function that cancels its call.
 type groups struct {
 	mu     sync.Mutex
-	live   map[int]bool
-	closed bool // the server is stopping: no group may start
+	live   map[int]context.CancelFunc
+	closed bool          // the server is stopping: no group may start
+	empty  chan struct{} // closed when live is empty once closed
 }
 
-func newGroups() *groups { return &groups{live: map[int]bool{}} }
+func newGroups() *groups { return &groups{live: map[int]context.CancelFunc{}} }
 
 // add tracks a group; false when the server is stopping already.
-func (g *groups) add(pgid int) bool {
+func (g *groups) add(pgid int, cancel context.CancelFunc) bool {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.closed {
 		return false
 	}
-	g.live[pgid] = true
+	g.live[pgid] = cancel
 	return true
 }
 
 func (g *groups) remove(pgid int) {
 	g.mu.Lock()
 	delete(g.live, pgid)
+	if len(g.live) == 0 && g.empty != nil {
+		close(g.empty)
+		g.empty = nil
+	}
 	g.mu.Unlock()
 }
 
-// killAll stops every run still under way: the server is stopping. Each
-// rac run kills its tree and ends; its call then kills its group.
-func (g *groups) killAll() {
+// cancelAll cancels every run under way (their commands get SIGTERM,
+// their groups SIGKILL cancelGrace later): the client has gone.
+func (g *groups) cancelAll() {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	g.closed = true
-	for pgid := range g.live {
-		_ = stopRac(pgid)
+	for _, cancel := range g.live {
+		cancel()
 	}
 }
 
-// stopRac sends SIGTERM to rac run (pid, the leader of its group), which
-// kills everything below it (--mcp-call).
-func stopRac(pid int) error {
-	if pid <= 1 {
-		return nil
+// stopAll cancels every run under way and lets none start: the server is
+// stopping. It returns once they have ended, or after grace with a
+// SIGKILL to the groups left.
+func (g *groups) stopAll(grace time.Duration) {
+	g.mu.Lock()
+	g.closed = true
+	var empty chan struct{}
+	if len(g.live) > 0 {
+		empty = make(chan struct{})
+		g.empty = empty
 	}
-	err := syscall.Kill(pid, syscall.SIGTERM)
-	if errors.Is(err, syscall.ESRCH) {
-		return nil
+	for _, cancel := range g.live {
+		cancel()
 	}
-	return err
+	g.mu.Unlock()
+	if empty == nil {
+		return
+	}
+	select {
+	case <-empty:
+	case <-time.After(grace):
+		g.mu.Lock()
+		for pgid := range g.live {
+			_ = killGroup(pgid)
+		}
+		g.mu.Unlock()
+	}
 }
 
 // killGroup sends SIGKILL to the process group pgid (never to a group of

@@ -17,8 +17,10 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -108,26 +110,35 @@ func (s *Server) MCP() *mcp.Server { return s.srv }
 func (s *Server) Serve(ctx context.Context, t mcp.Transport) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	stopped := make(chan struct{})
 	go func() {
 		// at once, not after the calls under way have returned: they
 		// wait for the commands
 		<-ctx.Done()
-		s.groups.killAll()
+		s.groups.stopAll(cancelGrace + time.Second)
+		close(stopped)
 	}()
 	err := s.srv.Run(ctx, t)
+	cancel()
+	<-stopped // the runs have ended, or their groups are killed
 	if errors.Is(err, context.Canceled) {
 		return nil
 	}
 	return err
 }
 
-// Close kills the process groups of run calls still under way.
-func (s *Server) Close() { s.groups.killAll() }
+// Close stops the run calls still under way (SIGTERM, and SIGKILL to
+// their groups after a grace) and returns once they have ended.
+func (s *Server) Close() { s.groups.stopAll(cancelGrace + time.Second) }
 
 // callApp is the App of one call, whose notes and warnings it collects.
 type callApp struct {
 	*app.App
 	notes []string
+	// guessed is the default session when only the server's own process
+	// chose it (its terminal or process session): a generic client with
+	// no harness hook, whose recordings are most likely elsewhere
+	guessed string
 }
 
 // appFor chooses the session of one call: the session argument; else an
@@ -138,7 +149,7 @@ type callApp struct {
 // thread lock); else rac run's rules, unless they found nothing better than the default
 // session. A qualified reference names its own session and needs none.
 func (s *Server) appFor(sess, ref string) (*callApp, error) {
-	name := ""
+	name, guessed := "", false
 	switch {
 	case sess != "":
 		if err := session.CheckName(sess, "session"); err != nil {
@@ -148,11 +159,14 @@ func (s *Server) appFor(sess, ref string) (*callApp, error) {
 	case strings.Contains(ref, "/"):
 	default:
 		var err error
-		if name, err = s.defaultSession(); err != nil {
+		if name, guessed, err = s.defaultSession(); err != nil {
 			return nil, err
 		}
 	}
 	c := &callApp{App: s.base().WithSession(name)}
+	if guessed {
+		c.guessed = name
+	}
 	c.Note = func(m string) { c.notes = append(c.notes, m) }
 	c.Warn = func(m string) { c.notes = append(c.notes, "warning: "+m) }
 	return c, nil
@@ -181,31 +195,65 @@ func (s *Server) parentAlive() bool {
 // tell which conversation it serves.
 var ErrNoSession = errors.New("no session")
 
-func (s *Server) defaultSession() (string, error) {
+// defaultSession is the session of a call that names none; guessed is
+// true when only the server's own terminal or process session chose it.
+func (s *Server) defaultSession() (name string, guessed bool, err error) {
 	id, err := s.base().Identify(false)
 	if err != nil {
-		return "", err
+		return "", false, err
 	}
 	if id.Rule == session.RuleFlag || id.Rule == session.RuleEnv {
-		return id.Name, nil
+		return id.Name, false, nil
 	}
 	if s.parentAlive() {
 		if n, ok, err := s.base().HarnessSession(s.o.ParentPID, s.parentStart); err == nil && ok {
-			return n.Session, nil
+			return n.Session, false, nil
 		}
 		if name, ok, _ := session.HeldConversation(s.o.ParentPID); ok {
-			return name, nil
+			return name, false, nil
 		}
 	}
 	if id.Rule != session.RuleDefault {
-		return id.Name, nil
+		return id.Name, id.Rule == session.RulePane || id.Rule == session.RuleProcessSession, nil
 	}
 	cands, _ := s.base().RecentSessions(8)
 	msg := fmt.Sprintf("%v: this server cannot tell which conversation it serves (no SessionStart hook announced one for its harness, pid %d, the harness holds no conversation's file open, and rac run's rules found none); pass session", ErrNoSession, s.o.ParentPID)
 	if len(cands) == 0 {
-		return "", errors.New(msg + " (the store has no sessions yet)")
+		return "", false, errors.New(msg + " (the store has no sessions yet)")
 	}
-	return "", fmt.Errorf("%s, one of (most recent first): %s", msg, strings.Join(cands, ", "))
+	return "", false, fmt.Errorf("%s, one of (most recent first): %s", msg, strings.Join(cands, ", "))
+}
+
+// elsewhere is what a call in a guessed session that found nothing
+// says: where recordings are. "" when the session was not guessed.
+func (s *Server) elsewhere(c *callApp) string {
+	if c.guessed == "" {
+		return ""
+	}
+	msg := fmt.Sprintf("%s is the session of this server's own process: no harness hook told it which conversation it serves", c.guessed)
+	cands, _ := s.base().RecentSessions(8)
+	cands = slices.DeleteFunc(cands, func(n string) bool { return n == c.guessed })
+	if len(cands) == 0 {
+		return msg + "; the store has no other sessions"
+	}
+	return fmt.Sprintf("%s; recordings are in other sessions (most recent first: %s): pass session, or all_sessions=true to list and grep them all", msg, strings.Join(cands, ", "))
+}
+
+// noteElsewhere notes where recordings are, when the call's session was
+// guessed and it found nothing there.
+func (c *callApp) noteElsewhere(s *Server) {
+	if m := s.elsewhere(c); m != "" {
+		c.notes = append(c.notes, m)
+	}
+}
+
+// elsewhereErr adds where recordings are to a reference not found in a
+// guessed session.
+func (s *Server) elsewhereErr(c *callApp, err error) error {
+	if m := s.elsewhere(c); m != "" && (errors.Is(err, resolve.ErrNotFound) || errors.Is(err, resolve.ErrExpired)) {
+		return fmt.Errorf("%w; %s", err, m)
+	}
+	return err
 }
 
 // toolError turns a service's error into the text of a tool error: what
@@ -243,5 +291,7 @@ func (s *Server) ServeIO(ctx context.Context, r io.Reader, w io.Writer) error {
 	lw := &lockedWriter{w: w}
 	pr, pw := io.Pipe()
 	go filterFrames(r, pw, lw)
-	return s.Serve(ctx, drainTransport{&mcp.IOTransport{Reader: pr, Writer: lw, MaxLineLength: MaxFrame + 2}})
+	// at the end of input the client has gone: the runs under way are
+	// cancelled, and their answers (cancelled) are still written
+	return s.Serve(ctx, drainTransport{Transport: &mcp.IOTransport{Reader: pr, Writer: lw, MaxLineLength: MaxFrame + 2}, atEOF: s.groups.cancelAll})
 }

@@ -18,7 +18,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/rac-cli/rac/internal/app"
 	"github.com/rac-cli/rac/internal/mcpserver"
+	"github.com/rac-cli/rac/internal/runspec"
 	"github.com/rac-cli/rac/internal/store"
 )
 
@@ -125,6 +127,7 @@ func TestBadInputIsAToolError(t *testing.T) {
 	f.record(t, "s1", true, "sh", "-c", "echo a")
 	f.record(t, "s1", true, "sh", "-c", "echo b")
 	f.record(t, "s1", true, "true")
+	f.record(t, "s1", true, "sh", "-c", "echo o; echo e >&2")
 	cs := f.connect(t, mcpserver.Options{Budget: budget})
 	tests := []struct {
 		name, tool string
@@ -139,8 +142,10 @@ func TestBadInputIsAToolError(t *testing.T) {
 		{"traversal in session", "list", map[string]any{"session": "../x"}, "session"},
 		{"huge tail", "read", map[string]any{"ref": "s1/1", "tail": 1 << 40}, "huge range"},
 		{"two ranges", "read", map[string]any{"ref": "s1/1", "head": 1, "tail": 1}, "one of head, tail and lines"},
-		{"bad range", "read", map[string]any{"ref": "s1/1", "lines": "9:3"}, "invalid --lines"},
-		{"bad stream", "read", map[string]any{"ref": "s1/1", "stream": "fd3"}, "invalid --stream"},
+		{"bad range", "read", map[string]any{"ref": "s1/1", "lines": "9:3"}, `invalid lines "9:3": use A:B with line numbers from 1 (e.g. lines=120:160)`},
+		{"bad stream", "read", map[string]any{"ref": "s1/1", "stream": "fd3"}, `invalid stream "fd3"`},
+		{"both streams", "read", map[string]any{"ref": "s1/4", "lines": "1"}, "add stream=stdout or stream=stderr to lines"},
+		{"negative head", "read", map[string]any{"ref": "s1/1", "head": -1}, "head and tail take"},
 		{"missing ref", "read", map[string]any{}, "ref"},
 		{"empty grep", "grep", map[string]any{"text": "", "session": "s1"}, "empty text"},
 		{"huge context", "grep", map[string]any{"text": "a", "session": "s1", "context": 1000}, "context takes 0 to 10"},
@@ -150,6 +155,7 @@ func TestBadInputIsAToolError(t *testing.T) {
 			res, text, _ := call(t, cs, budget, tt.tool, tt.args)
 			assert.True(t, res.IsError, text)
 			assert.Contains(t, text, tt.want)
+			assert.NotContains(t, text, "--", "the tools' parameters, not rac's flags")
 		})
 	}
 	// the run tool is not there at all when mcp.run is off
@@ -350,6 +356,16 @@ func TestRun(t *testing.T) {
 		res, text, _ := call(t, cs, budget, "run", bad)
 		assert.True(t, res.IsError, "%v: %s", bad, text)
 	}
+	for cwd, want := range map[string]string{
+		"/no/such/dir":          `cwd "/no/such/dir" does not exist`,
+		filepath.Join(dir, "f"): "is not a directory",
+	} {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "f"), nil, 0o600))
+		res, text, _ := call(t, cs, budget, "run", map[string]any{"argv": []string{"true"}, "cwd": cwd, "session": "r1"})
+		assert.True(t, res.IsError, text)
+		assert.Contains(t, text, want)
+		assert.NotContains(t, text, "cannot start rac", "the cwd is at fault, not rac's executable")
+	}
 	res, text, sc = call(t, cs, budget, "run", map[string]any{"argv": []string{"/no/such/command"}, "session": "r1"})
 	require.False(t, res.IsError, text)
 	assert.Equal(t, float64(127), sc["result"].(map[string]any)["exit_code"])
@@ -465,5 +481,157 @@ func TestServeIOAnswersEverythingBeforeTheEndOfInput(t *testing.T) {
 	got := out.String()
 	for _, want := range []string{`"id":1,"result"`, `"id":2,"result"`, `"id":3,"result"`, `1: hello`} {
 		assert.Contains(t, got, want)
+	}
+}
+
+// What a result cut, its text and its structured content both say: a
+// harness may show the model either one.
+func TestExplainCutsAgree(t *testing.T) {
+	f := newFixture(t)
+	ref := f.record(t, "s1", true, "sh", "-c", `awk 'BEGIN{srand(7); for(i=1;i<=12;i++){s=""; for(j=0;j<200;j++) s=s sprintf("%c",97+int(rand()*26)); print "error: " s}; exit 2}'`)
+	const small = mcpserver.MinBudget
+	cs := f.connect(t, mcpserver.Options{Budget: small})
+	res, text, sc := call(t, cs, small, "explain", map[string]any{"ref": ref})
+	require.False(t, res.IsError, text)
+	var textCuts []string
+	for l := range strings.SplitSeq(text, "\n") {
+		if c, ok := strings.CutPrefix(l, "rac: cut: "); ok {
+			textCuts = append(textCuts, c)
+		}
+	}
+	require.NotEmpty(t, textCuts, "the test needs a cut result:\n%s", text)
+	var scCuts []string
+	for _, c := range sc["cut"].([]any) {
+		scCuts = append(scCuts, c.(string))
+	}
+	assert.Equal(t, textCuts, scCuts)
+}
+
+// A recording still running says how to see the rest in the tool's words.
+func TestReadOfARunningRecordingSaysHowToSeeTheRest(t *testing.T) {
+	f := newFixture(t)
+	ready := filepath.Join(t.TempDir(), "ready")
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		null, _ := os.Open(os.DevNull)
+		defer null.Close()
+		_, _ = f.app("s1").Run(ctx, app.RunRequest{Argv: []string{"sh", "-c", "echo hello; echo yes > " + ready + "; sleep 300"},
+			Stdin: null, Announce: runspec.AnnounceNone, Mode: "pipe", Summary: true, SummaryHead: 1, SummaryTail: 1,
+			DrainTimeout: time.Second, KillAfter: time.Second})
+	}()
+	defer func() { cancel(); <-done }()
+	waitFile(t, ready)
+	cs := f.connect(t, mcpserver.Options{Budget: budget})
+	_, text, _ := call(t, cs, budget, "read", map[string]any{"ref": "s1/1"})
+	assert.Contains(t, text, "is still running; this is its output so far (read it again later for the rest)")
+	assert.NotContains(t, text, "--follow")
+}
+
+// A client with no harness hook gets its own process's session: empty,
+// so the result says where the recordings are.
+func TestAGuessedSessionSaysWhereRecordingsAre(t *testing.T) {
+	f := newFixture(t)
+	f.record(t, "claude-elsewhere", true, "echo", "hi")
+	cs := f.connect(t, mcpserver.Options{Budget: budget})
+	_, text, sc := call(t, cs, budget, "list", nil)
+	assert.Contains(t, text, "0 recordings in")
+	assert.Contains(t, text, "recordings are in other sessions (most recent first: claude-elsewhere)")
+	assert.Contains(t, text, "all_sessions=true")
+	assert.Contains(t, fmt.Sprint(sc["notes"]), "claude-elsewhere")
+	res, text, _ := call(t, cs, budget, "read", map[string]any{"ref": "last"})
+	assert.True(t, res.IsError, text)
+	assert.Contains(t, text, "claude-elsewhere")
+	// a session named: no such note
+	_, text, _ = call(t, cs, budget, "list", map[string]any{"session": "claude-elsewhere"})
+	assert.NotContains(t, text, "other sessions")
+}
+
+// A client that closes its input (how an MCP client over stdio shuts the
+// server down) ends a run under way at once, not at its timeout, and the
+// recording reads as cancelled.
+func TestClosingInputCancelsARun(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("reads /proc")
+	}
+	f := newFixture(t)
+	pidfile := filepath.Join(t.TempDir(), "pid")
+	in := strings.Join([]string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"run","arguments":{"command":"echo started; echo $$ > ` + pidfile + `; exec sleep 3000","session":"c1","timeout_seconds":3600}}}`,
+	}, "\n") + "\n"
+	pr, pw := io.Pipe()
+	var out strings.Builder
+	srv := mcpserver.New(mcpserver.Options{App: f.app(""), Rac: []string{os.Args[0]}, Budget: budget, Run: true})
+	done := make(chan error, 1)
+	go func() { done <- srv.ServeIO(context.Background(), pr, &out) }()
+	_, err := io.WriteString(pw, in)
+	require.NoError(t, err)
+	pid := waitFile(t, pidfile)
+	require.NoError(t, pw.Close())
+	select {
+	case err := <-done:
+		require.NoError(t, err)
+	case <-time.After(time.Minute):
+		t.Fatal("the run went on after the client closed its input")
+	}
+	waitGone(t, pid)
+	assert.Contains(t, out.String(), `"id":2`, "the run's answer is still written")
+	assert.Contains(t, out.String(), "cancelled")
+	cs := f.connect(t, mcpserver.Options{Budget: budget})
+	_, text, sc := call(t, cs, budget, "list", map[string]any{"session": "c1"})
+	require.Len(t, sc["entries"], 1, text)
+	assert.Equal(t, "cancelled", sc["entries"].([]any)[0].(map[string]any)["status"], text)
+	assert.Contains(t, text, "cancelled")
+	_, text, _ = call(t, cs, budget, "explain", map[string]any{"ref": "c1/1"})
+	assert.Contains(t, text, "cancelled after")
+}
+
+// run's summary of a failure carries the cause, and says how to read
+// around it in the tools' calls.
+func TestRunCarriesTheCause(t *testing.T) {
+	f := newFixture(t)
+	cs := f.connect(t, mcpserver.Options{Budget: budget, Run: true})
+	res, text, sc := call(t, cs, budget, "run", map[string]any{"command": `seq 1 1500; echo "src/parser.c:217:14: error: 'tok' undeclared"; seq 1502 3000; exit 2`, "session": "c1"})
+	require.False(t, res.IsError, text)
+	assert.Contains(t, text, "cause (1 of 1 matching lines):\n  stdout:1501: src/parser.c:217:14: error: 'tok' undeclared\n")
+	assert.Contains(t, text, "rac: more: read ref=c1/0001-sh stream=stdout lines=1491:1511 (around the cause); explain ref=c1/0001-sh\nrac: ref c1/0001-sh\n")
+	assert.NotContains(t, text, "rac out read", "the tools' calls, not rac's command line")
+	assert.Equal(t, map[string]any{"stream": "stdout", "line": float64(1501)}, sc["result"].(map[string]any)["cause"])
+	_, text, _ = call(t, cs, budget, "read", map[string]any{"ref": "c1/1", "stream": "stdout", "lines": "1491:1511"})
+	assert.Contains(t, text, "1501: src/parser.c:217:14: error: 'tok' undeclared")
+}
+
+// A client that cancels a run call (notifications/cancelled) and stays
+// connected ends the command too, and the recording reads cancelled.
+func TestCancellingARunCall(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("reads /proc")
+	}
+	f := newFixture(t)
+	cs := f.connect(t, mcpserver.Options{Budget: budget, Run: true})
+	pidfile := filepath.Join(t.TempDir(), "pid")
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_, _ = cs.CallTool(ctx, &mcp.CallToolParams{Name: "run", Arguments: map[string]any{"command": "echo $$ > " + pidfile + "; exec sleep 3000", "session": "k1"}})
+	}()
+	pid := waitFile(t, pidfile)
+	cancel()
+	<-done
+	waitGone(t, pid)
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		_, text, sc := call(t, cs, budget, "list", map[string]any{"session": "k1"})
+		entries, _ := sc["entries"].([]any)
+		if len(entries) == 1 && entries[0].(map[string]any)["status"] != "running" {
+			assert.Equal(t, "cancelled", entries[0].(map[string]any)["status"], text)
+			break
+		}
+		require.True(t, time.Now().Before(deadline), "the cancelled run never ended: %s", text)
+		time.Sleep(20 * time.Millisecond)
 	}
 }

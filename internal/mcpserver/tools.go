@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/rac-cli/rac/internal/app"
+	"github.com/rac-cli/rac/internal/explain"
 	"github.com/rac-cli/rac/internal/outcome"
 	"github.com/rac-cli/rac/internal/termtext"
 	"github.com/rac-cli/rac/internal/units"
@@ -23,14 +24,14 @@ func (s *Server) addTools() {
 		Description: "List the recordings of commands run through rac in this conversation's session (or a named session, or all sessions), " +
 			"newest first: at most limit entries (default 20), then skip to page to older ones. " +
 			"Each entry has the reference (SESSION/NAME) that read, grep and explain take, the command, its status and exit code, and its size.",
-		Annotations: ro,
+		Annotations: ro, InputSchema: inputSchema[ListIn](),
 	}, structured(s.list))
 	mcp.AddTool(s.srv, &mcp.Tool{
 		Name:  "read",
 		Title: "Read a recording",
 		Description: "Read the output of a recorded command: its last lines (tail, the default: 80), its first lines (head) or a line range (lines A:B). " +
 			"Lines are numbered per stream from 1, as grep reports them. The result is bounded; when it is cut it says so and gives the range to ask for next.",
-		Annotations: ro,
+		Annotations: ro, InputSchema: inputSchema[ReadIn](),
 	}, structured(s.read))
 	mcp.AddTool(s.srv, &mcp.Tool{
 		Name:  "grep",
@@ -38,14 +39,14 @@ func (s *Server) addTools() {
 		Description: "Search the recordings of this conversation's session (or a named session, or all sessions) for literal text (not a regular expression), " +
 			"optionally ignoring ASCII case, with context lines. Hits come oldest recording first with reference, stream and line number (read lines=N: shows more); " +
 			"the result is bounded and says how many hits it left out (skip pages on).",
-		Annotations: ro,
+		Annotations: ro, InputSchema: inputSchema[GrepIn](),
 	}, structured(s.grep))
 	mcp.AddTool(s.srv, &mcp.Tool{
 		Name:  "explain",
 		Title: "Explain a recording",
 		Description: "Explain a recorded command: its outcome and the output lines most likely to be the cause of a failure (or its last lines when nothing stands out), " +
 			"folded and bounded, with line numbers to read around.",
-		Annotations: ro,
+		Annotations: ro, InputSchema: inputSchema[ExplainIn](),
 	}, s.explain)
 	if s.o.Run {
 		s.addRun()
@@ -107,9 +108,12 @@ func (s *Server) list(ctx context.Context, _ *mcp.CallToolRequest, in ListIn) (*
 	}
 	res, err := c.List(ctx, app.Scope{Session: in.Session, All: in.AllSessions})
 	if err != nil {
-		return nil, ListOut{}, s.toolError(err)
+		return nil, ListOut{}, s.toolError(s.elsewhereErr(c, err))
 	}
 	all := res.Entries
+	if len(all) == 0 {
+		c.noteElsewhere(s)
+	}
 	// newest first: by start across sessions, by number within one
 	slices.Reverse(all)
 	slices.SortStableFunc(all, func(a, b app.ListEntry) int { return b.StartedAt.Compare(a.StartedAt) })
@@ -221,7 +225,10 @@ func (s *Server) grep(ctx context.Context, _ *mcp.CallToolRequest, in GrepIn) (*
 		return nil
 	})
 	if err != nil {
-		return nil, GrepOut{}, s.toolError(err)
+		return nil, GrepOut{}, s.toolError(s.elsewhereErr(c, err))
+	}
+	if total == 0 {
+		c.noteElsewhere(s)
 	}
 	build := func(k int, _ bool) (string, any) {
 		out := GrepOut{Hits: hits[:k], Total: total, Cut: []string{}, Notes: append([]string{}, c.notes...)}
@@ -292,37 +299,86 @@ func (s *Server) explain(ctx context.Context, _ *mcp.CallToolRequest, in Explain
 	}
 	rep, err := c.Explain(ctx, in.Ref)
 	if err != nil {
-		return nil, nil, s.toolError(err)
+		return nil, nil, s.toolError(s.elsewhereErr(c, err))
 	}
 	lines := rep.Lines
 	budget := int(s.o.Budget)
 	var res *mcp.CallToolResult
+	var j []byte
 	for k := len(lines); k >= 0; k-- {
 		rep.Lines = lines[:k]
-		j, err := rep.JSON()
-		if err != nil {
-			return nil, nil, s.toolError(err)
-		}
-		var tb strings.Builder
-		if err := rep.WriteText(&tb); err != nil {
-			return nil, nil, s.toolError(err)
-		}
-		text := tb.String()
-		for _, n := range c.notes {
-			text += "rac: " + n + "\n"
-		}
+		var cuts []string
 		if k < len(lines) {
-			text += fmt.Sprintf("rac: cut: budget: %d of the %d lines of the report shown\n", k, len(lines))
+			cuts = append(cuts, fmt.Sprintf("budget: %d of the %d lines of the report shown", k, len(lines)))
 		}
-		res = textResult(text)
-		res.StructuredContent = json.RawMessage(j)
+		if res, j, err = explainResult(rep, c.notes, cuts); err != nil {
+			return nil, nil, s.toolError(err)
+		}
 		if ResultSize(res) <= budget {
 			return res, nil, nil
 		}
 	}
 	// even the report without lines is too big: its text gives way
+	const textCut = "budget: the text ends here; the structured content has the report"
+	if j, err = withCuts(j, []string{textCut}); err != nil {
+		return nil, nil, s.toolError(err)
+	}
+	res.StructuredContent = json.RawMessage(j)
 	t := res.Content[0].(*mcp.TextContent)
-	room := max(0, budget-ResultSize(res)+len(t.Text)-64)
-	t.Text = cutString(t.Text, room) + "\nrac: cut: budget: the text ends here; the structured content has the report\n"
+	room := max(0, budget-ResultSize(res)+len(t.Text)-len(textCut)-64)
+	t.Text = cutString(t.Text, room) + "\nrac: cut: " + textCut + "\n"
 	return res, nil, nil
+}
+
+// explainResult is the report's text and structured content with the
+// same cuts in both: those the report's JSON made to fit (which its text
+// does not make, so the text names them) and cuts, the result's own.
+func explainResult(rep *explain.Report, notes, cuts []string) (*mcp.CallToolResult, []byte, error) {
+	j, err := rep.JSON()
+	if err != nil {
+		return nil, nil, err
+	}
+	if j, err = withCuts(j, cuts); err != nil {
+		return nil, nil, err
+	}
+	var v struct {
+		Cut []string `json:"cut"`
+	}
+	if err := json.Unmarshal(j, &v); err != nil {
+		return nil, nil, err
+	}
+	var tb strings.Builder
+	if err := rep.WriteText(&tb); err != nil {
+		return nil, nil, err
+	}
+	for _, n := range notes {
+		tb.WriteString("rac: " + n + "\n")
+	}
+	for _, c := range v.Cut {
+		tb.WriteString("rac: cut: " + c + "\n")
+	}
+	res := textResult(tb.String())
+	res.StructuredContent = json.RawMessage(j)
+	return res, j, nil
+}
+
+// withCuts adds cuts to the "cut" list of a report's JSON.
+func withCuts(j []byte, cuts []string) ([]byte, error) {
+	if len(cuts) == 0 {
+		return j, nil
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(j, &m); err != nil {
+		return nil, err
+	}
+	var have []string
+	if err := json.Unmarshal(m["cut"], &have); err != nil {
+		return nil, err
+	}
+	b, err := json.Marshal(append(have, cuts...))
+	if err != nil {
+		return nil, err
+	}
+	m["cut"] = b
+	return json.Marshal(m)
 }

@@ -33,7 +33,8 @@ func Of(status string, exitCode *int, signal string) Outcome {
 
 // Short is the outcome for a table column: exit 2, exited (no code
 // known), SIGTERM, killed (no signal known), timed out, failed to start,
-// running, incomplete, unknown (no status).
+// running, incomplete, stream ended, transport error, cancelled, unknown
+// (no status).
 func (o Outcome) Short() string {
 	switch o.Status {
 	case record.StatusExited:
@@ -48,10 +49,16 @@ func (o Outcome) Short() string {
 		return termtext.Escape(o.Signal)
 	case record.StatusTimedOut:
 		return "timed out"
+	case record.StatusCancelled:
+		return "cancelled"
 	case record.StatusFailedToStart:
 		return "failed to start"
 	case record.StatusRunning, record.StatusIncomplete:
 		return o.Status
+	case record.StatusStreamEnded:
+		return "stream ended"
+	case record.StatusTransportError:
+		return "transport error"
 	case "":
 		return "unknown"
 	}
@@ -67,7 +74,8 @@ func (o Outcome) Long() string { return o.Took(0, false) }
 
 // Took is Long with how long the command ran, when known (known false
 // leaves it out): exited with code 1 after 2.3s, killed by SIGTERM after
-// 5.0s, timed out after 30.0s (killed by SIGKILL), running for 12.0s,
+// 5.0s, timed out after 30.0s (killed by SIGKILL), cancelled after 4.0s
+// (killed by SIGTERM), running for 12.0s,
 // incomplete: the recorder stopped before the command ended (started
 // 3m04s ago). For a command that has not ended (running, or incomplete
 // without an end), d is the time since its start.
@@ -90,6 +98,12 @@ func (o Outcome) Took(d time.Duration, known bool) string {
 			return "timed out" + after
 		}
 		return "timed out" + after + " (killed by " + o.signal() + ")"
+	case record.StatusCancelled:
+		if o.Signal == "" {
+			// a producer that cancelled states no signal, nor a status
+			return "cancelled" + after + " (no exit status)"
+		}
+		return "cancelled" + after + " (killed by " + o.signal() + ")"
 	case record.StatusFailedToStart:
 		if o.ExitCode == nil {
 			return "failed to start"
@@ -106,6 +120,10 @@ func (o Outcome) Took(d time.Duration, known bool) string {
 			return s + " (started " + span + " ago)"
 		}
 		return s
+	case record.StatusStreamEnded:
+		return "stream ended" + after + " (no exit status stated)"
+	case record.StatusTransportError:
+		return "transport error" + after + " (no exit status)"
 	case "":
 		return "status unknown"
 	}

@@ -23,10 +23,14 @@ func TestWords(t *testing.T) {
 		{Of(record.StatusSignaled, nil, ""), "killed", "killed by a signal"},
 		{Of(record.StatusTimedOut, nil, "SIGKILL"), "timed out", "timed out (killed by SIGKILL)"},
 		{Of(record.StatusTimedOut, nil, ""), "timed out", "timed out"},
+		{Of(record.StatusCancelled, nil, "SIGTERM"), "cancelled", "cancelled (killed by SIGTERM)"},
 		{Of(record.StatusFailedToStart, code(127), ""), "failed to start", "failed to start (code 127)"},
 		{Of(record.StatusFailedToStart, nil, ""), "failed to start", "failed to start"},
 		{Of(record.StatusRunning, nil, ""), "running", "running"},
 		{Of(record.StatusIncomplete, nil, ""), "incomplete", "incomplete: the recorder stopped before the command ended"},
+		{Of(record.StatusStreamEnded, nil, ""), "stream ended", "stream ended (no exit status stated)"},
+		{Of(record.StatusTransportError, nil, ""), "transport error", "transport error (no exit status)"},
+		{Of(record.StatusCancelled, nil, ""), "cancelled", "cancelled (no exit status)"},
 		{Of("", nil, ""), "unknown", "status unknown"},
 		{Of("weird\x1b[2J", nil, ""), `weird\x1b[2J`, `status weird\x1b[2J`},
 		{Of(record.StatusSignaled, nil, "SIG\u009bTERM"), `SIG\x9bTERM`, `killed by SIG\x9bTERM`},
@@ -47,8 +51,11 @@ func TestTook(t *testing.T) {
 		{Of(record.StatusExited, &code, ""), "exited with code 1 after 2.3s"},
 		{Of(record.StatusSignaled, nil, "SIGTERM"), "killed by SIGTERM after 2.3s"},
 		{Of(record.StatusTimedOut, nil, "SIGKILL"), "timed out after 2.3s (killed by SIGKILL)"},
+		{Of(record.StatusCancelled, nil, "SIGTERM"), "cancelled after 2.3s (killed by SIGTERM)"},
 		{Of(record.StatusFailedToStart, nil, ""), "failed to start"},
 		{Of(record.StatusRunning, nil, ""), "running for 2.3s"},
+		{Of(record.StatusStreamEnded, nil, ""), "stream ended after 2.3s (no exit status stated)"},
+		{Of(record.StatusTransportError, nil, ""), "transport error after 2.3s (no exit status)"},
 		{Of(record.StatusIncomplete, nil, ""), "incomplete: the recorder stopped before the command ended (started 2.3s ago)"},
 	} {
 		assert.Equal(t, tc.want, tc.o.Took(d, true))
@@ -62,4 +69,8 @@ func TestSucceeded(t *testing.T) {
 	assert.False(t, Of(record.StatusExited, &one, "").Succeeded())
 	assert.False(t, Of(record.StatusExited, nil, "").Succeeded())
 	assert.False(t, Of(record.StatusFailedToStart, &zero, "").Succeeded())
+	// an outcome nobody stated never reads as success, whatever code
+	for _, st := range []string{record.StatusStreamEnded, record.StatusTransportError, record.StatusCancelled, record.StatusIncomplete} {
+		assert.False(t, Of(st, &zero, "").Succeeded(), st)
+	}
 }

@@ -104,7 +104,7 @@ func TestFooterFitsItsReserve(t *testing.T) {
 	}
 	code := 1
 	w.setErr(fmt.Errorf("write stdout: %s", strings.Repeat("long reason ", 1000)))
-	require.NoError(t, w.Finish(Footer{Status: StatusExited, ExitCode: &code, Notes: notes, Redactions: red, Signal: strings.Repeat("S", 5000)}))
+	require.NoError(t, w.Finish(Footer{Status: StatusExited, ExitCode: &code, Notes: notes, Redactions: red, Signal: strings.Repeat("S", 5000), OutcomeFrom: strings.Repeat("\x01", 5000)}))
 
 	b, err := os.ReadFile(filepath.Join(dir, FooterFile))
 	require.NoError(t, err)

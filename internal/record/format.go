@@ -72,6 +72,17 @@ const (
 	StatusTimedOut      = "timed_out"
 	StatusFailedToStart = "failed_to_start"
 	StatusIncomplete    = "incomplete"
+	// Statuses of a recording fed by a producer other than rac run's
+	// child (rac record, pkg/racrecord), which states the outcome or
+	// does not: the stream ended and nobody said how the command did;
+	// the producer lost its connection to the command (no exit status).
+	StatusStreamEnded    = "stream_ended"
+	StatusTransportError = "transport_error"
+	// StatusCancelled: whoever started the run gave up on it: a producer
+	// cancelled (no exit status), or the MCP run tool's client cancelled
+	// the call or went away and the command died of the signal rac passed
+	// on (the footer's signal).
+	StatusCancelled = "cancelled"
 )
 
 var streamIDs = map[string]byte{Stdout: 1, Stderr: 2, Combined: 3}
@@ -105,7 +116,17 @@ type Meta struct {
 	// in its environment, a qualified reference): a wrapped git started by
 	// a recorded make. "" for a run started from outside any recording.
 	Parent string `json:"parent,omitempty"`
+	// Source is what fed the recording when it was not rac run's child:
+	// SourceStdin (rac record), SourceAPI (a program through
+	// pkg/racrecord). "" for rac run.
+	Source string `json:"source,omitempty"`
 }
+
+// Sources of a recording (Meta.Source).
+const (
+	SourceStdin = "stdin"
+	SourceAPI   = "api"
+)
 
 // Counts are bytes and lines of one stream. A last line without a newline
 // counts as a line.
@@ -117,16 +138,20 @@ type Counts struct {
 // Footer is written after the child ended; its absence without a held lock
 // means the recorder died.
 type Footer struct {
-	Format     int               `json:"format"`
-	Status     string            `json:"status"`
-	ExitCode   *int              `json:"exit_code"`
-	Signal     string            `json:"signal,omitempty"`
-	EndedAt    time.Time         `json:"ended_at"`
-	Received   map[string]Counts `json:"received"`
-	Stored     map[string]Counts `json:"stored"`
-	Redactions map[string]int    `json:"redactions,omitempty"`
-	BrokenOff  bool              `json:"broken_off,omitempty"`
-	Notes      []string          `json:"notes,omitempty"`
+	Format   int    `json:"format"`
+	Status   string `json:"status"`
+	ExitCode *int   `json:"exit_code"`
+	Signal   string `json:"signal,omitempty"`
+	// OutcomeFrom says where the outcome came from when rac did not see
+	// the command end itself (rac record, pkg/racrecord): "--exit-code",
+	// "--status-from FILE", "not stated", "the producer". "" for rac run.
+	OutcomeFrom string            `json:"outcome_from,omitempty"`
+	EndedAt     time.Time         `json:"ended_at"`
+	Received    map[string]Counts `json:"received"`
+	Stored      map[string]Counts `json:"stored"`
+	Redactions  map[string]int    `json:"redactions,omitempty"`
+	BrokenOff   bool              `json:"broken_off,omitempty"`
+	Notes       []string          `json:"notes,omitempty"`
 	// Truncated says a capped recording dropped bytes; Cut says where.
 	Truncated bool                 `json:"truncated,omitempty"`
 	Cut       map[string]StreamCut `json:"cut,omitempty"`
@@ -199,10 +224,38 @@ func ParseName(name string) (int64, bool) {
 // has at most four digits.
 const MaxNameLen = 24
 
+// valueFlags lists, per program, the options in front of the subcommand that
+// take the next argument as their value, so that `git -C dir status` is named
+// after `status` and not after `dir`. A flag not listed here is taken to
+// stand alone (the form `--flag=value` is one argument either way).
+var valueFlags = map[string][]string{
+	"git":       {"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path", "--config-env"},
+	"kubectl":   {"-n", "--namespace", "--context", "--cluster", "--user", "--kubeconfig", "-s", "--server", "--as", "--token"},
+	"helm":      {"-n", "--namespace", "--kube-context", "--kubeconfig"},
+	"docker":    {"-H", "--host", "--context", "--config", "-c", "-l", "--log-level"},
+	"podman":    {"--connection", "--url", "--root", "--runroot"},
+	"make":      {"-C", "-f", "--file", "--directory", "-I", "-o", "-W"},
+	"go":        {"-C"},
+	"npm":       {"--prefix", "-w", "--workspace"},
+	"cargo":     {"-C", "--manifest-path", "--config", "-Z"},
+	"terraform": {"-chdir"},
+}
+
+// takesValue reports whether flag a of program prog takes the next argument.
+func takesValue(prog, a string) bool {
+	for _, f := range valueFlags[prog] {
+		if a == f {
+			return true
+		}
+	}
+	return false
+}
+
 // Name builds a recording name: the number, zero-padded to four digits, and
-// a slug of the program's base name plus its first non-flag argument when
-// that is a plain word. Nothing else of argv goes into a name: arguments can
-// hold secrets, and a name is never redacted.
+// a slug of the program's base name plus its first argument that is neither
+// a flag nor a value of one of the program's flags in valueFlags, when that is
+// a plain word. Nothing else of argv goes into a name: arguments can hold
+// secrets, and a name is never redacted.
 func Name(seq int64, argv []string) string {
 	num := fmt.Sprintf("%04d", seq)
 	room := MaxNameLen - len(num) - 1
@@ -214,8 +267,17 @@ func Name(seq int64, argv []string) string {
 		prog = "cmd"
 	}
 	s := prog
-	for _, a := range argv[min(1, len(argv)):] {
+	base := ""
+	if len(argv) > 0 {
+		base = baseName(argv[0])
+	}
+	rest := argv[min(1, len(argv)):]
+	for i := 0; i < len(rest); i++ {
+		a := rest[i]
 		if len(a) > 0 && a[0] == '-' {
+			if takesValue(base, a) {
+				i++
+			}
 			continue
 		}
 		if plainWord(a) && len(prog)+1+len(a) <= room {

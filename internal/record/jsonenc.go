@@ -156,6 +156,9 @@ func encodeMeta(m *Meta) ([]byte, error) {
 	if m.Parent != "" {
 		o.str("parent", m.Parent)
 	}
+	if m.Source != "" {
+		o.str("source", m.Source)
+	}
 	return o.close(), err
 }
 
@@ -172,6 +175,9 @@ func encodeFooter(f *Footer) ([]byte, error) {
 	}
 	if f.Signal != "" {
 		o.str("signal", f.Signal)
+	}
+	if f.OutcomeFrom != "" {
+		o.str("outcome_from", f.OutcomeFrom)
 	}
 	err := o.time("ended_at", f.EndedAt)
 	object(&o, "received", f.Received, countsValue)

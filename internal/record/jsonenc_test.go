@@ -31,6 +31,7 @@ func TestEncodeMetaIsMarshalIndent(t *testing.T) {
 		StartedAt: time.Date(2026, 11, 30, 8, 15, 1, 123456789, zone), RacVersion: "0.1.0-dev",
 		Mode: ModePipes, Streams: []string{Stdout, Stderr}, Redact: true, PID: 31337,
 		MaxBytes: 64 << 20, HeadBytes: 1 << 20, Parent: "user-ann/0041-make",
+		Source: SourceStdin,
 	}
 	requireAllSet(t, full)
 	for name, m := range map[string]Meta{
@@ -52,11 +53,12 @@ func TestEncodeFooterIsMarshalIndent(t *testing.T) {
 	code := 3
 	full := Footer{
 		Format: FormatVersion, Status: StatusExited, ExitCode: &code, Signal: "SIGTERM",
-		EndedAt:    time.Date(2026, 11, 30, 8, 15, 2, 5000, time.UTC),
-		Received:   map[string]Counts{Stdout: {Bytes: 10, Lines: 2}, Stderr: {Bytes: 1, Lines: 1}},
-		Stored:     map[string]Counts{Stdout: {Bytes: 9, Lines: 2}},
-		Redactions: map[string]int{"github-token": 2, "env:GH_TOKEN": 1, trickyString: 3},
-		BrokenOff:  true, Notes: []string{"drain timed out", trickyString},
+		OutcomeFrom: "--status-from " + trickyString,
+		EndedAt:     time.Date(2026, 11, 30, 8, 15, 2, 5000, time.UTC),
+		Received:    map[string]Counts{Stdout: {Bytes: 10, Lines: 2}, Stderr: {Bytes: 1, Lines: 1}},
+		Stored:      map[string]Counts{Stdout: {Bytes: 9, Lines: 2}},
+		Redactions:  map[string]int{"github-token": 2, "env:GH_TOKEN": 1, trickyString: 3},
+		BrokenOff:   true, Notes: []string{"drain timed out", trickyString},
 		Truncated: true,
 		Cut: map[string]StreamCut{
 			Stdout: {HeadEnd: 1, KeptFrom: 2, DroppedBytes: 3, DroppedLines: 4, HeadLines: 5},

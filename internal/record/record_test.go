@@ -26,7 +26,12 @@ func TestName(t *testing.T) {
 	}{
 		{42, []string{"git", "status"}, "0042-git-status"},
 		{43, []string{"/usr/bin/curl", "-H", "Authorization: Bearer x", "https://h"}, "0043-curl"},
-		{1, []string{"git", "-C", "dir", "log"}, "0001-git-dir"},
+		{1, []string{"git", "-C", "dir", "log"}, "0001-git-log"},
+		{7, []string{"/usr/bin/git", "-C", "dir", "-c", "a.b=c", "status"}, "0007-git-status"},
+		{1, []string{"kubectl", "-n", "prod", "get", "pods"}, "0001-kubectl-get"},
+		{1, []string{"make", "-C", "sub", "-j4", "test"}, "0001-make-test"},
+		{1, []string{"git", "-C"}, "0001-git"},
+		{1, []string{"curl", "-C", "x"}, "0001-curl-x"},
 		{1, []string{"kubectl", "get-everything-in-the-cluster"}, "0001-kubectl"},
 		{1, []string{"Python3.11", "x.py"}, "0001-python3-11"},
 		{1, []string{"make", "TOKEN=abc"}, "0001-make"},

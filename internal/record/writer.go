@@ -34,6 +34,11 @@ type CreateOptions struct {
 	// Parent is the qualified reference of the recording this one runs
 	// inside ("" for none), already validated by the caller.
 	Parent string
+	// Slug names the recording instead of argv (a plain word: rac record
+	// --name); "": the name comes from argv.
+	Slug string
+	// Source is Meta.Source: what feeds the recording ("" for rac run).
+	Source string
 }
 
 // Writer is a recording being written. It becomes visible in the session
@@ -73,6 +78,9 @@ func Create(o CreateOptions) (*Writer, error) {
 		return nil, fmt.Errorf("allocate a number in session %s: %w", o.Session.Name, err)
 	}
 	name := Name(seq, o.Argv)
+	if o.Slug != "" {
+		name = Name(seq, []string{o.Slug})
+	}
 	// name is new in the session (its number was just taken under the
 	// session lock and numbers are never reused), so this is too; the pid
 	// says whose it is. (Not crypto/rand: its first use costs a quarter of
@@ -118,7 +126,7 @@ func (w *Writer) fill(o CreateOptions) error {
 		Format: FormatVersion, Session: w.Session, Name: w.Name, Seq: w.Seq,
 		Argv: o.Argv, Cwd: o.Cwd, StartedAt: w.now().UTC(), RacVersion: o.RacVersion,
 		Mode: o.Mode, Streams: o.Streams, Redact: o.Redact, PID: os.Getpid(),
-		Parent: o.Parent,
+		Parent: o.Parent, Source: o.Source,
 	}
 	if w.cap != nil {
 		w.Meta.MaxBytes, w.Meta.HeadBytes = w.cap.max, w.cap.head
@@ -205,6 +213,7 @@ func (w *Writer) Finish(f Footer) error {
 		w.chunks = nil
 	}
 	f.Signal = boundString(f.Signal, maxSignal)
+	f.OutcomeFrom = boundString(f.OutcomeFrom, maxOutcomeFrom)
 	f.Notes = boundNotes(f.Notes, maxNotesJSON)
 	if err := errors.Join(append(errs, w.Err())...); err != nil {
 		f.BrokenOff = true
@@ -262,13 +271,15 @@ const (
 	maxRedactionsJSON = 1 << 10
 	maxBrokenNote     = 512
 	maxSignal         = 64
+	maxOutcomeFrom    = 256
 )
 
 // fitFooter encodes f, giving up what matters least until it fits the
 // reserve with its newline: escaping can make a bounded string six times
 // its length (a control byte is \u00XX), so the byte bounds above leave
-// the rare footer of escaped notes too long for one block. Its notes go
-// first, from the last (broken_off stays set), then the redaction counts
+// the rare footer of escaped notes too long for one block. Where its
+// outcome came from is cut first, then its notes go, from the last
+// (broken_off stays set), then the redaction counts
 // become one sum under "other", then the signal is cut short.
 func fitFooter(f *Footer) ([]byte, error) {
 	for {
@@ -277,6 +288,9 @@ func fitFooter(f *Footer) ([]byte, error) {
 			return fb, err
 		}
 		switch {
+		case len(f.OutcomeFrom) > 32:
+			// where the outcome came from matters less than the notes
+			f.OutcomeFrom = boundString(f.OutcomeFrom, 32)
 		case len(f.Notes) > 0:
 			f.Notes = f.Notes[:len(f.Notes)-1]
 		case len(f.Redactions) > 1:

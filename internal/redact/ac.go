@@ -352,47 +352,84 @@ func (a *automaton) buildTeddy() bool {
 }
 
 // scanTeddy is scanFiltered with the teddy prefilter in front of the start
-// filter: teddyFind hands over blocks of 32 positions with the ones that may
-// start a literal marked, the start filter's exact test drops most of those,
-// and the automaton runs from the rest until it is shallow again, as in
-// scanFiltered. It stops, with the automaton at its root, where fewer than
-// 35 bytes are left.
+// filter: teddyFind hands over blocks of 32 positions (teddyFind64, where
+// the CPU has AVX-512 VBMI, blocks of 64 through the exact tables) with the
+// ones that may start a literal marked, the start filter's exact test drops
+// most of those, and the automaton runs from the rest until it is shallow
+// again, as in scanFiltered. It stops, with the automaton at its root,
+// where fewer than 35 (67) bytes are left.
 func (a *automaton) scanTeddy(t *teddy, src []byte, hits []hit) (int, []hit) {
+	wide := t.exact != nil && haveTeddy64()
+	i := 0 // positions before i are done, and the automaton is at its root
+	for {
+		var at int
+		var lo, hi uint64
+		if wide {
+			at, lo, hi = teddyFind64(t, src, i)
+		} else {
+			var m32 uint32
+			at, m32 = teddyFind(t, src, i)
+			lo = uint64(m32)
+		}
+		if lo|hi == 0 {
+			return at, hits
+		}
+		var done bool
+		if i, hits, done = a.scanMask(src, at, lo, i, hits); done {
+			return len(src), hits
+		}
+		if i, hits, done = a.scanMask(src, at+64, hi, i, hits); done {
+			return len(src), hits
+		}
+		// Past the block (a 32-byte one of teddyFind's), or the pair of
+		// blocks when the second had a passing position: a lone 64-byte
+		// block is followed by the pair from its end, and where the
+		// second block passed nothing it is looked at again, in that pair.
+		switch {
+		case !wide:
+			i = max(i, at+32)
+		case hi != 0:
+			i = max(i, at+128)
+		default:
+			i = max(i, at+64)
+		}
+	}
+}
+
+// scanMask runs the automaton from the positions of mask (bit j: base+j)
+// that pass the start filter, each until it is shallow again, skipping the
+// positions before i, which a run from an earlier one covered. It returns
+// where the last run stopped (or i), and done when one reached the end of
+// src.
+func (a *automaton) scanMask(src []byte, base int, mask uint64, i int, hits []hit) (int, []hit, bool) {
 	trans := a.trans
 	class := &a.class
 	f := a.filter
 	n := len(src)
-	i := 0 // positions before i are done, and the automaton is at its root
-	for {
-		at, mask := teddyFind(t, src, i)
-		if mask == 0 {
-			return at, hits
+	for ; mask != 0; mask &= mask - 1 {
+		q := base + bits.TrailingZeros64(mask)
+		if q < i || !f.at(src, q) {
+			continue
 		}
-		for ; mask != 0; mask &= mask - 1 {
-			q := at + bits.TrailingZeros32(mask)
-			if q < i || !f.at(src, q) {
-				continue
+		s := trans[class[src[q]]] & stateMask
+		for q++; ; q++ {
+			if q >= n {
+				return n, hits, true
 			}
-			s := trans[class[src[q]]] & stateMask
-			for q++; ; q++ {
-				if q >= n {
-					return n, hits
+			t := trans[s+uint32(class[src[q]])]
+			s = t & stateMask
+			if t&(outFlag|shallowFlag) != 0 {
+				if t&outFlag != 0 {
+					hits = a.appendOuts(hits, s, q+1)
 				}
-				t := trans[s+uint32(class[src[q]])]
-				s = t & stateMask
-				if t&(outFlag|shallowFlag) != 0 {
-					if t&outFlag != 0 {
-						hits = a.appendOuts(hits, s, q+1)
-					}
-					if t&shallowFlag != 0 {
-						break
-					}
+				if t&shallowFlag != 0 {
+					break
 				}
 			}
-			i = q
 		}
-		i = max(i, at+32)
+		i = q
 	}
+	return i, hits, false
 }
 
 // at is the filter's test of one position, which has three bytes from i.

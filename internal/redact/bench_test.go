@@ -137,6 +137,48 @@ func BenchmarkWriterShapes(b *testing.B) {
 	}
 }
 
+// BenchmarkWriterLines feeds 1 MiB of one line, again and again, through
+// a one-worker Writer and reports the CPU time a line takes: the cost of
+// each kind of line the shapes are made of, the lines a rule rejects
+// (PASS: in go test -v) and the ones it redacts.
+func BenchmarkWriterLines(b *testing.B) {
+	r, err := New(Config{Environ: []string{"HOME=/home/dev"}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	r.auto().buildTeddy()
+	for _, tc := range []struct{ name, line string }{
+		{"plain", "HOME=/home/dev\n"},
+		{"gotest-pass", "--- PASS: TestsessionID (0.08s)\n"},
+		{"gotest-run", "=== RUN   TesttokenSource\n"},
+		{"env-name", "TOKENIZERS_PARALLELISM=false\n"},
+		{"env-pwd", "PWD=/home/dev/src/app\n"},
+		{"env-gh-token", "GH_TOKEN=gh" + "p_abcdefghijABCDEFGHIJ0123456789abcdef\n"},
+		{"env-aws-secret", "AWS_SECRET_ACCESS_KEY=abcdefghijABCDEFGHIJ0123456789abcdef/+ab\n"},
+		{"go-struct", "+\tToken: cfg.Token,\n"},
+		{"kube-secret-ref", "          secretKeyRef:\n"},
+		{"curl-auth", "> Authorization: Bearer abcdefghijklmnopqrstuvwxyz012345\n"},
+		{"git-remote", "origin\thttps://x-access-token:gh" + "s_abcdefghijklmnopqrstuvwxyz0123456789@github.com/acme/app.git (fetch)\n"},
+	} {
+		data := bytes.Repeat([]byte(tc.line), (1<<20)/len(tc.line))
+		lines := bytes.Count(data, []byte("\n"))
+		b.Run(tc.name, func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			start := cpuTime()
+			for b.Loop() {
+				w := r.NewWriterOptions(io.Discard, WriterOptions{Workers: 1})
+				if _, err := w.Write(data); err != nil {
+					b.Fatal(err)
+				}
+				if err := w.Close(); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64((cpuTime()-start).Nanoseconds())/float64(b.N)/float64(lines), "cpu-ns/line")
+		})
+	}
+}
+
 // BenchmarkString is the one-shot path used for argv, summaries and explain
 // lines.
 func BenchmarkString(b *testing.B) {
@@ -170,6 +212,32 @@ func BenchmarkScan(b *testing.B) {
 		}
 	}
 	reportCPU(b, len(data), start)
+}
+
+// BenchmarkScanShapes measures the prefilter and the automaton alone on
+// every shape of BenchmarkWriterShapes, its vector prefilter built first
+// (teddyFind64 where the CPU has AVX-512 VBMI, else teddyFind).
+func BenchmarkScanShapes(b *testing.B) {
+	r, err := New(Config{Environ: []string{"HOME=/home/dev"}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	r.auto().buildTeddy()
+	for _, s := range benchShapes() {
+		b.Run(s.name, func(b *testing.B) {
+			b.SetBytes(int64(len(s.data)))
+			var hits []hit
+			start := cpuTime()
+			for b.Loop() {
+				for p := s.data; len(p) > 0; {
+					n := min(len(p), 256<<10)
+					hits = r.auto().scan(p[:n], hits[:0])
+					p = p[n:]
+				}
+			}
+			reportCPU(b, len(s.data), start)
+		})
+	}
 }
 
 func BenchmarkMixedCorpus(b *testing.B) {

@@ -267,8 +267,12 @@ func assignSeparated(e *engine, line []byte, ns, ne, sep int, ri int32, ctx assi
 		return
 	}
 	ctx.equals = s == '='
+	// wFrom, wEnd: the word wordEnd found at wFrom, which the checks
+	// below ask for again at the same start
+	wFrom, wEnd := -1, -1
 	if !ctx.query && !ctx.connStr {
-		if w := wordEnd(line, k); w > k && line[w-1] == ';' && line[k] != '"' && line[k] != '\'' {
+		wFrom, wEnd = k, wordEnd(line, k)
+		if w := wEnd; w > k && line[w-1] == ';' && line[k] != '"' && line[k] != '\'' {
 			ctx.connStr = true // Pwd=x; Uid=sa: a connection string's first element
 		}
 	}
@@ -322,13 +326,19 @@ func assignSeparated(e *engine, line []byte, ns, ne, sep int, ri int32, ctx assi
 	}
 	toEOL := ctx.lineStart && !ctx.query && name[0] != '-' && !(s == '=' && ctx.plusBlank)
 	var ve int
+	codeTo := -1 // line[vs:codeTo] is known not to be code
 	if toEOL {
-		if w := wordEnd(line, vs); codeValue(line[vs:w]) {
+		w := wEnd
+		if wFrom != vs {
+			w = wordEnd(line, vs)
+		}
+		if codeValue(line[vs:w]) {
 			return // Token: cfg.Token, before the walk to the end of the line
 		}
+		codeTo = w
 		ve = lineValueEnd(line, vs)
 		// NAME=abc user=bob: a logfmt line, one value per pair.
-		if w := wordEnd(line, vs); s == '=' && w < ve && pairAt(line, skipBlanks(line, w)) {
+		if s == '=' && w < ve && pairAt(line, skipBlanks(line, w)) {
 			toEOL = false
 		}
 	}
@@ -342,11 +352,13 @@ func assignSeparated(e *engine, line []byte, ns, ne, sep int, ri int32, ctx assi
 		}
 	}
 	v := line[vs:ve]
-	if len(v) < 4 || numeric(v) || codeValue(v) || !unquotedValueOK(v, name) {
+	// unquotedValueOK, without asking codeValue again of the word it
+	// answered for above
+	if len(v) < 4 || numeric(v) || (ve != codeTo && codeValue(v)) || isPlaceholder(v) || commonValueReject(v, name) {
 		return
 	}
 	if toEOL {
-		if proseWords(v, isPasswordName(name)) {
+		if proseWords(v, name) {
 			return // auth: retry failed logins
 		}
 	} else if s == ':' && ve+1 < len(line) && line[ve] == ' ' && v[0] >= 'a' && v[0] <= 'z' && plainWord(v) && isLetter(line[ve+1]) {
@@ -439,15 +451,15 @@ func skipBlanksBack(line []byte, k int) int {
 
 // wordEnd returns the end of the run of non-blank bytes at k.
 func wordEnd(line []byte, k int) int {
-	for k < len(line) && !isSpaceByte(line[k]) {
+	for k < len(line) && nonSpace[line[k]] {
 		k++
 	}
 	return k
 }
 
-func isSpaceByte(c byte) bool {
-	return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f'
-}
+// isSpaceByte is a table load: it runs on every byte of the words around
+// most hits.
+func isSpaceByte(c byte) bool { return !nonSpace[c] }
 
 // quotedValue reads a quoted value at k: "...", '...', `...` or the \"...\"
 // of JSON inside a string, optionally after a Python string prefix
@@ -566,16 +578,13 @@ func grepPrefixLen(p []byte) int {
 // an inline comment (a # or // after a blank) and trailing blanks.
 func lineValueEnd(line []byte, vs int) int {
 	ve := len(line)
-	for k := vs + 1; k < len(line); {
-		at := bytes.IndexAny(line[k:], "#/")
-		if at < 0 {
-			break
-		}
-		if k += at; isBlank(line[k-1]) && (line[k] == '#' || hasAt(line, k, "//")) {
+	for k := vs + 1; k < len(line); k++ {
+		// a table loop, not bytes.IndexAny, which builds its set on
+		// every call, and the values are short
+		if c := line[k]; (c == '#' || c == '/') && isBlank(line[k-1]) && (c == '#' || hasAt(line, k, "//")) {
 			ve = k
 			break
 		}
-		k++
 	}
 	return max(vs, skipBlanksBack(line, ve))
 }
@@ -841,7 +850,10 @@ func isPasswordName(name []byte) bool {
 // takes three words and one of the little words of English prose too
 // (normalize the password prior to use; correct horse battery staple is a
 // passphrase).
-func proseWords(v []byte, password bool) bool {
+func proseWords(v []byte, name []byte) bool {
+	if !hasBlank(v) {
+		return false // one word: most values, settled without a look at each
+	}
 	words, plain, little := 0, 0, false
 	first := true
 	for i := 0; i < len(v); {
@@ -867,15 +879,31 @@ func proseWords(v []byte, password bool) bool {
 	if words < 2 || plain*2 < words {
 		return false
 	}
-	return !password || (words >= 3 && little)
+	return !isPasswordName(name) || (words >= 3 && little)
+}
+
+// hasBlank reports a blank (isBlank) in v.
+func hasBlank(v []byte) bool {
+	for _, c := range v {
+		if isBlank(c) {
+			return true
+		}
+	}
+	return false
 }
 
 // plainWord reports letters, perhaps with an inner apostrophe or hyphen
 // (don't, read-only) and trailing punctuation (failed., "exit"): a word of
 // prose rather than part of a secret.
 func plainWord(w []byte) bool {
-	w = bytes.Trim(w, "\"'`()")
-	for len(w) > 0 && strings.IndexByte(",.;:!?", w[len(w)-1]) >= 0 {
+	// bytes.Trim with a cutset builds its set on every call
+	for len(w) > 0 && quoteParen[w[0]] {
+		w = w[1:]
+	}
+	for len(w) > 0 && quoteParen[w[len(w)-1]] {
+		w = w[:len(w)-1]
+	}
+	for len(w) > 0 && sentencePunct[w[len(w)-1]] {
 		w = w[:len(w)-1]
 	}
 	if len(w) == 0 || !isLetter(w[0]) || !isLetter(w[len(w)-1]) {
@@ -889,10 +917,17 @@ func plainWord(w []byte) bool {
 	return true
 }
 
+var (
+	quoteParen    = mkset("\"'`()")
+	sentencePunct = mkset(",.;:!?")
+)
+
 // littleWord reports the function words of English prose.
 func littleWord(w []byte) bool {
 	var buf [8]byte
-	w = bytes.TrimRight(w, ",.;:!?")
+	for len(w) > 0 && sentencePunct[w[len(w)-1]] {
+		w = w[:len(w)-1]
+	}
 	if len(w) > len(buf) {
 		return false
 	}

@@ -44,7 +44,21 @@ type teddy struct {
 	// first field and never empty: the assembly reads its base and length
 	// and runs its group loop at least once.
 	groups []teddyGroup
+	// exact is the same buckets as exact byte tables, for teddyFind64
+	// (AVX-512 VBMI, teddy_amd64.s; 512 bytes a group). It follows groups, whose slice header the assembly reads at offset 0;
+	// teddyFind64 reads this one's at 24.
+	exact []teddyExact
 }
+
+// teddyExact is one group of eight buckets as 128-byte tables, one for each
+// of the first four offsets: tab[k][x&127] holds the buckets with a literal
+// whose byte k is x (in either case), or which is shorter than k+1. A
+// permute instruction looks up 64 bytes at once in such a table, so where
+// the nibble tables let a byte through for any pair of nibbles of a
+// bucket's literals, these let through only the bytes the literals have
+// (and, for a byte of 128 or more, the byte 128 below it: a literal with
+// such a byte passes, and other text passes more, never less).
+type teddyExact [teddyWidth][128]uint8
 
 // teddyGroup is the tables of eight buckets, one bit each.
 type teddyGroup [2 * teddyWidth][16]uint8
@@ -63,10 +77,13 @@ const teddyMaxPass = 0.06
 // the nibble sets the tables will hold.
 type teddyNibbles struct {
 	lo, hi [teddyWidth]uint16
+	// quad is the folded literal start the sets were made from (empty in
+	// a bucket's union).
+	quad string
 }
 
 func quadNibbles(q []byte) teddyNibbles {
-	var n teddyNibbles
+	n := teddyNibbles{quad: string(q)}
 	for k := range teddyWidth {
 		if k >= len(q) {
 			n.lo[k], n.hi[k] = 0xffff, 0xffff
@@ -81,6 +98,7 @@ func quadNibbles(q []byte) teddyNibbles {
 }
 
 func (n teddyNibbles) or(m teddyNibbles) teddyNibbles {
+	n.quad = ""
 	for k := range teddyWidth {
 		n.lo[k] |= m.lo[k]
 		n.hi[k] |= m.hi[k]
@@ -274,7 +292,30 @@ func newTeddyGroups(quads []teddyNibbles, ngroups int) (*teddy, float64) {
 			break
 		}
 	}
-	return teddyTables(buckets, used)
+	t, est := teddyTables(buckets, used)
+	t.exact = teddyExactTables(quads, which, ngroups)
+	return t, est
+}
+
+// teddyExactTables lays out the exact tables of ngroups groups, quads[q]
+// in bucket which[q].
+func teddyExactTables(quads []teddyNibbles, which []int, ngroups int) []teddyExact {
+	ex := make([]teddyExact, ngroups)
+	for qi, q := range quads {
+		g, bit := &ex[which[qi]/teddyBuckets], uint8(1)<<(which[qi]%teddyBuckets)
+		for k := range teddyWidth {
+			if k >= len(q.quad) {
+				for x := range g[k] {
+					g[k][x] |= bit
+				}
+				continue
+			}
+			for _, c := range caseSpellings(q.quad[k]) {
+				g[k][c&127] |= bit
+			}
+		}
+	}
+	return ex
 }
 
 // teddyTables lays out the buckets' nibble sets as the tables of their
@@ -336,4 +377,50 @@ func teddyFindGo(t *teddy, src []byte, i int) (int, uint32) {
 		}
 	}
 	return i, 0
+}
+
+// at64 is at for the exact tables: the reference teddyFind64 is tested
+// against.
+func (t *teddy) at64(src []byte, i int) bool {
+	for gi := range t.exact {
+		g := &t.exact[gi]
+		m := uint8(0xff)
+		for k := range teddyWidth {
+			m &= g[k][src[i+k]&127]
+		}
+		if m != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// teddyFind64Go is what teddyFind64 does, a position at a time: the first
+// round of two 64-byte blocks at i, i+128, ... that fits in src with three
+// bytes to spare and has a position passing the exact tables, and the
+// masks of its passing positions in each block (lo for at to at+63, hi
+// for at+64 to at+127); where no round fits, one block alone (hi 0); or,
+// with both masks 0, where it stopped, fewer than 67 bytes before the end.
+func teddyFind64Go(t *teddy, src []byte, i int) (int, uint64, uint64) {
+	block := func(i int) uint64 {
+		var mask uint64
+		for j := range 64 {
+			if t.at64(src, i+j) {
+				mask |= 1 << j
+			}
+		}
+		return mask
+	}
+	for ; i+128+teddyWidth-1 <= len(src); i += 128 {
+		if lo, hi := block(i), block(i+64); lo|hi != 0 {
+			return i, lo, hi
+		}
+	}
+	if i+64+teddyWidth-1 <= len(src) {
+		if lo := block(i); lo != 0 {
+			return i, lo, 0
+		}
+		i += 64
+	}
+	return i, 0, 0
 }

@@ -126,6 +126,40 @@ func checkTeddyFindAll(t *testing.T, td *teddy) {
 	}
 }
 
+// teddyFind64 (AVX-512 VBMI, where the CPU has it) must return exactly
+// what teddyFind64Go does, as teddyFind must of teddyFindGo.
+func TestTeddyFind64MatchesReference(t *testing.T) {
+	if !haveTeddy64() {
+		t.Skip("no AVX-512 VBMI on this CPU")
+	}
+	for _, pats := range [][]string{builtinLiterals(t), {"ghp_", "xoxb-", "akia", "token", "sk-"}, {"\xe9t\xe9", "caf\xc3\xa9", "tok"}} {
+		td := newTeddy(pats)
+		require.NotNil(t, td)
+		require.Len(t, td.exact, len(td.groups))
+		checkTeddyFind64All(t, td)
+	}
+}
+
+// The exact tables let through no position the nibble tables of the same
+// buckets rule out, and every literal start.
+func TestTeddyExactWithinNibbles(t *testing.T) {
+	pats := builtinLiterals(t)
+	td := newTeddy(pats)
+	require.NotNil(t, td)
+	require.Len(t, td.exact, len(td.groups))
+	for _, src := range [][]byte{redacttest.MixedCorpus(256<<10, 12), redacttest.GitLogCorpus(256<<10, 12)} {
+		for i := 0; i+teddyWidth <= len(src); i++ {
+			if td.at64(src, i) && !td.at(src, i) {
+				t.Fatalf("position %d (%q) passes the exact tables only", i, src[i:i+teddyWidth])
+			}
+		}
+	}
+	for _, p := range pats {
+		b := []byte(p + "\x00\x00\x00")
+		require.True(t, td.at64(b, 0), "literal %q", p)
+	}
+}
+
 func checkTeddyFind(t *testing.T, td *teddy, src []byte, i int) (int, uint32) {
 	t.Helper()
 	at, mask := teddyFind(td, src, i)
@@ -198,4 +232,39 @@ func TestTeddyBuiltAfterOutput(t *testing.T) {
 	}
 	a.scan(chunk, nil)
 	require.NotNil(t, a.teddy.Load(), "not built after %d bytes", scanned+len(chunk))
+}
+
+func checkTeddyFind64All(t *testing.T, td *teddy) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	noise := make([]byte, 4096)
+	for i := range noise {
+		noise[i] = byte(rng.IntN(256))
+	}
+	inputs := [][]byte{redacttest.MixedCorpus(64<<10, 3), redacttest.GitLogCorpus(64<<10, 3), make([]byte, 300), noise}
+	check := func(src []byte, i int) (int, uint64, uint64) {
+		t.Helper()
+		at, lo, hi := teddyFind64(td, src, i)
+		wantAt, wantLo, wantHi := teddyFind64Go(td, src, i)
+		require.Equal(t, wantAt, at, "at, from %d of %d bytes", i, len(src))
+		require.Equal(t, wantLo, lo, "lo, from %d of %d bytes", i, len(src))
+		require.Equal(t, wantHi, hi, "hi, from %d of %d bytes", i, len(src))
+		return at, lo, hi
+	}
+	for _, src := range inputs {
+		for n := 0; n < 270; n++ { // short inputs, around the 67- and 131-byte rounds
+			for i := 0; i <= n && n <= len(src); i++ {
+				check(src[:n], i)
+			}
+		}
+		for range 2000 {
+			check(src, rng.IntN(len(src)+1))
+		}
+		for i := 0; i < len(src); { // a whole scan, round after round
+			at, lo, hi := check(src, i)
+			if lo|hi == 0 {
+				break
+			}
+			i = at + 128
+		}
+	}
 }

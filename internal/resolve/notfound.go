@@ -46,7 +46,7 @@ func (e *NotFoundError) Error() string {
 		}
 		return fmt.Sprintf("%v: no recording %q in session %q (the session has no recordings yet)", ErrNotFound, e.Ref, e.Session)
 	case Unwritable:
-		return fmt.Sprintf("%v: session %q has no recordings: nothing can be recorded here, the sandbox forbids writes to every store", ErrNotFound, e.Session)
+		return fmt.Sprintf("%v: session %q has no recordings: nothing can be recorded here, no store can be written (a read-only file system or an agent's sandbox)", ErrNotFound, e.Session)
 	case Removed:
 		return fmt.Sprintf("%v: recording %s/%s was removed while it was being opened", ErrNotFound, e.Session, e.Ref)
 	}

@@ -58,6 +58,22 @@ func AnnounceChoices() []string {
 	return words(AnnounceStart, AnnounceEnd, AnnounceBoth, AnnounceFailed, AnnounceNone, AnnounceAuto)
 }
 
+// AgentView is run.agent_view: whether rac run shapes a long output for
+// the cut of the agent harness that captures it.
+type AgentView string
+
+// The agent view values.
+const (
+	// AgentViewAuto is on when an agent harness is detected and rac's
+	// stdout is what the harness captures (app decides), else off.
+	AgentViewAuto AgentView = "auto"
+	AgentViewOn   AgentView = "on"
+	AgentViewOff  AgentView = "off"
+)
+
+// AgentViewChoices are the values run.agent_view takes.
+func AgentViewChoices() []string { return words(AgentViewAuto, AgentViewOn, AgentViewOff) }
+
 func words[T ~string](vs ...T) []string {
 	out := make([]string, len(vs))
 	for i, v := range vs {

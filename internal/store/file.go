@@ -18,8 +18,10 @@ import (
 // is checked on the open descriptor, so a file swapped after a check is
 // still caught. Files with more than one hard link are refused: a link to a
 // file outside the store would otherwise be read as a recording.
-func OpenSafe(r *os.Root, name string) (*os.File, error) {
-	f, err := r.OpenFile(name, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+func OpenSafe(r *os.Root, name string) (*os.File, error) { return openSafe(r, name, os.O_RDONLY) }
+
+func openSafe(r *os.Root, name string, flag int) (*os.File, error) {
+	f, err := r.OpenFile(name, flag|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		if fi, lerr := r.Lstat(name); lerr == nil && fi.Mode()&fs.ModeSymlink != 0 {
 			return nil, fmt.Errorf("%w: %s is a symlink", ErrUnsafeFile, name)

@@ -115,6 +115,28 @@ func CheckOwnedPrivate(path string, fi fs.FileInfo, what string) error {
 // caught too.
 func OpenStore(path string) (*Store, error) {
 	path = filepath.Clean(path)
+	fi, err := checkRoot(path)
+	if err != nil {
+		return nil, err
+	}
+	r, err := os.OpenRoot(path)
+	if err != nil {
+		return nil, err
+	}
+	if opened, err := r.Stat("."); err != nil || !os.SameFile(fi, opened) {
+		r.Close()
+		if err != nil {
+			return nil, err
+		}
+		return nil, fmt.Errorf("%w: store root %s changed while it was opened (a symlink swapped in?)", ErrUnsafeStore, path)
+	}
+	return &Store{Path: path, root: r}, nil
+}
+
+// checkRoot makes OpenStore's checks of a (clean) store root path: the
+// symlinks above it, and the root itself a private folder of the user's.
+// A root that does not exist is ErrStoreMissing.
+func checkRoot(path string) (fs.FileInfo, error) {
 	if err := checkParents(path); err != nil {
 		return nil, err
 	}
@@ -131,18 +153,40 @@ func OpenStore(path string) (*Store, error) {
 	if !fi.IsDir() {
 		return nil, fmt.Errorf("%w: store root %s is not a directory", ErrUnsafeStore, path)
 	}
-	r, err := os.OpenRoot(path)
-	if err != nil {
-		return nil, err
-	}
-	if opened, err := r.Stat("."); err != nil || !os.SameFile(fi, opened) {
-		r.Close()
-		if err != nil {
-			return nil, err
+	return fi, nil
+}
+
+// Inspect makes, without creating or changing anything, the checks
+// CreateStore and a recording's first write would make of the store at
+// path and of session's folder in it ("" for none): nil when rac run can
+// record there. A store or session that does not exist yet passes when
+// the nearest folder above it can be written. rac doctor reports this, so
+// it says what rac run will do.
+func Inspect(path, session string) error {
+	path = filepath.Clean(path)
+	if _, err := checkRoot(path); err != nil {
+		if errors.Is(err, ErrStoreMissing) {
+			return Writable(path)
 		}
-		return nil, fmt.Errorf("%w: store root %s changed while it was opened (a symlink swapped in?)", ErrUnsafeStore, path)
+		return err
 	}
-	return &Store{Path: path, root: r}, nil
+	if session == "" {
+		return Writable(path)
+	}
+	s, err := OpenStore(path)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	d, err := s.Session(session, false)
+	if errors.Is(err, ErrNoSession) {
+		return Writable(filepath.Join(path, SessionsDir, session))
+	}
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.Writable()
 }
 
 // checkParents refuses a symlink above the store root that belongs to

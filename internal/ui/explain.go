@@ -69,7 +69,7 @@ func outcomeStyle(c *Palette, m explain.Meta) Style {
 		}
 	case explain.StatusRunning:
 		return c.Running
-	case explain.StatusIncomplete:
+	case explain.StatusIncomplete, explain.StatusStreamEnded:
 		return c.Marked
 	}
 	return c.Failed

@@ -43,6 +43,14 @@ func keptName(k gc.Kept) string {
 // GCSummary writes the one summary line, then a warning for what
 // needs the user: errors, limits that could not be met, unknown files.
 func GCSummary(p *Printer, r *gc.Result) {
+	if !r.DryRun && len(r.Errors) > 0 && r.RemovedSessions == 0 && r.RemovedRecordings == 0 {
+		// nothing was collected because of the errors: say those, not
+		// "removed 0" followed by why
+		for _, e := range r.Errors {
+			p.Errorf("gc: %s", e)
+		}
+		return
+	}
 	verb := "removed"
 	tail := ""
 	if r.DryRun {

@@ -32,7 +32,7 @@ func Hint(err error, cmdPath string, usage bool) string {
 		case resolve.NoSession:
 			return "run 'rac out list --all-sessions' to see every session"
 		case resolve.Unwritable:
-			return "nothing was recorded: allow writes (codex: -s workspace-write) or set RAC_HOME to a writable folder, then rac run the command again"
+			return "nothing was recorded: make a store writable (in Codex's sandbox: -s workspace-write) or set RAC_HOME to a writable folder, then rac run the command again"
 		case resolve.EmptySession:
 			return "this shell may be in another session than the one that ran the command: use the SESSION/NAME that rac run printed, or run 'rac session --explain'"
 		}

@@ -28,7 +28,7 @@ func TestHint(t *testing.T) {
 		{"no session", wrapped(&resolve.NotFoundError{Session: "x", Reason: resolve.NoSession}), false,
 			"run 'rac out list --all-sessions' to see every session"},
 		{"unwritable", &resolve.NotFoundError{Session: "x", Reason: resolve.Unwritable}, false,
-			"nothing was recorded: allow writes (codex: -s workspace-write) or set RAC_HOME to a writable folder, then rac run the command again"},
+			"nothing was recorded: make a store writable (in Codex's sandbox: -s workspace-write) or set RAC_HOME to a writable folder, then rac run the command again"},
 		{"empty session", &resolve.NotFoundError{Session: "x", Reason: resolve.EmptySession}, false,
 			"this shell may be in another session than the one that ran the command: use the SESSION/NAME that rac run printed, or run 'rac session --explain'"},
 		{"no recording", &resolve.NotFoundError{Session: "my-task", Ref: "42"}, false,

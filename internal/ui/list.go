@@ -92,7 +92,8 @@ func statusCell(c *Palette, r ListRow) Cell {
 		style = c.OK
 	case r.Status == record.StatusRunning:
 		style = c.Running
-	case r.Status == record.StatusIncomplete:
+	case r.Status == record.StatusIncomplete, r.Status == record.StatusStreamEnded:
+		// neither a success nor a failure: nobody said how it ended
 		style = c.Marked
 	}
 	if r.Truncated {

@@ -109,3 +109,14 @@ func TestListTree(t *testing.T) {
 	require.NoError(t, ListTable(&b, newPalette(), nil, ListOptions{Session: "s"}))
 	assert.Empty(t, b.String(), "no rows, nothing written")
 }
+
+// A stream nobody stated an outcome for is marked like an incomplete
+// recording: neither green nor red.
+func TestListStreamEndedMarked(t *testing.T) {
+	on := newPalette()
+	on.set(true)
+	var b bytes.Buffer
+	rows := []ListRow{{Ref: "s/0001-stdin", Name: "0001-stdin", Status: record.StatusStreamEnded, StartedAt: listNow}}
+	require.NoError(t, ListTable(&b, on, rows, ListOptions{Now: listNow, Session: "s", Width: 80}))
+	assert.Contains(t, b.String(), "\x1b[35mstream ended\x1b[0m")
+}

@@ -88,6 +88,13 @@ func (p *Printer) Infof(format string, a ...any) {
 	p.write(p.line("rac:", fmt.Sprintf(format, a...)))
 }
 
+// InfoUnendedf is Infof without the final newline, for the last line rac
+// writes when the one that runs it ends the line itself (a shell after a
+// command's SIGINT death: app.InterruptedAt).
+func (p *Printer) InfoUnendedf(format string, a ...any) {
+	p.write(strings.TrimSuffix(p.line("rac:", fmt.Sprintf(format, a...)), "\n"))
+}
+
 func (p *Printer) line(prefix, msg string) string {
 	return prefix + " " + termtext.Escape(strings.TrimSpace(msg)) + "\n"
 }

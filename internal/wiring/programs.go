@@ -26,6 +26,7 @@ func RunRequest(r config.RunSettings, argv []string) app.RunRequest {
 		Timeout: r.Timeout.V, KillAfter: r.KillAfter.V, DrainTimeout: r.DrainTimeout.V,
 		Mode: r.Mode.V, Interactive: r.Interactive.V, SignalSettle: r.SignalSettle.V,
 		Announce: r.Announce.V, Summary: r.Summary.V, SummaryHead: r.SummaryHead.V, SummaryTail: r.SummaryTail.V,
+		AgentView: r.AgentView.V,
 	}
 }
 
