@@ -231,12 +231,31 @@ func TestMCPKilledDuringRun(t *testing.T) {
 			require.NoError(t, err, "%s never written: %s", name, m.errb.String())
 			pids = append(pids, pid)
 		}
+		// rac run too, the command's parent: it writes the recording's end
+		// after the command, inside the test's folder
+		rac, err := parentOf(pids[0])
+		require.NoError(t, err)
+		pids = append(pids, rac)
 		require.NoError(t, m.cmd.Process.Signal(syscall.SIGKILL))
 		for i, pid := range pids {
 			if err := await(func() bool { st := procState(pid); return st == 0 || st == 'Z' }); err != nil {
-				sc.fail("%s (pid %d) still runs after kill -9 of rac-mcp", []string{"the command", "its child", "its setsid child"}[i], pid)
+				sc.fail("%s (pid %d) still runs after kill -9 of rac-mcp", []string{"the command", "its child", "its setsid child", "rac run"}[i], pid)
 				_ = syscall.Kill(pid, syscall.SIGKILL)
 			}
 		}
 	}
+}
+
+// parentOf is the parent pid in /proc/PID/stat.
+func parentOf(pid int) (int, error) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0, err
+	}
+	s := string(b)
+	f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+	if len(f) < 2 {
+		return 0, fmt.Errorf("/proc/%d/stat: %q", pid, s)
+	}
+	return strconv.Atoi(f[1])
 }

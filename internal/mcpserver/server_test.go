@@ -458,6 +458,12 @@ func TestServerKilledLeavesNoProcess(t *testing.T) {
 			t.Fatalf("the server ended: %s", b)
 		}
 	}
+	// rac run too, the command's parent: it writes the recording's end
+	// after the command, into the test's store
+	stat, err := os.ReadFile("/proc/" + pids[0] + "/stat")
+	require.NoError(t, err)
+	fields := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
+	pids = append(pids, fields[1])
 	require.NoError(t, srv.Process.Signal(syscall.SIGKILL))
 	for _, pid := range pids {
 		waitGone(t, pid)
