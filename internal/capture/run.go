@@ -223,9 +223,9 @@ func runPipe(o RunOptions) Outcome {
 		stopping.saw(sig)
 		p.signal(sig)
 	}
+	pumps, running := startPumps(o, streams, &out)
 	stopsCaught := catchStops(sigs)
 	defer func() { <-stopsCaught }() // before the catching ends
-	pumps, running := startPumps(o, streams, &out)
 	rel := &relay{wit: wit, settle: o.SignalSettle, proc: p, stops: follower}
 	sup := &supervisor{
 		proc: p, relay: rel.handle, stopped: follower.stopped, onStopped: follower.follow,
