@@ -49,7 +49,7 @@ func register(name string, fn func(b *bench)) { sections = append(sections, sect
 // start-up run first; gc, which builds and deletes a store of 100,000
 // recordings, runs last.
 var order = []string{"startup", "prompt", "throughput", "throughput/gitlog", "throughput/shapes", "throughput/record", "capped", "pty",
-	"grep", "lines", "explain", "identity", "mcp", "gc"}
+	"grep", "lines", "explain", "identity", "mcp", "compress", "gc"}
 
 // ordered sorts sections by order; a section order does not name stops the
 // bench, so a new one cannot be left out of a full run unnoticed.
@@ -91,7 +91,11 @@ func main() {
 		b.base, err = filepath.Abs(*base)
 		check(err)
 	}
-	b.env = append(os.Environ(), "RAC_HOME="+filepath.Join(work, "store"), "RAC_SESSION=bench", "RAC_GC_MAX_AGE=1000d")
+	b.env = append(os.Environ(), "RAC_HOME="+filepath.Join(work, "store"), "RAC_SESSION=bench", "RAC_GC_MAX_AGE=1000d",
+		// the sections measure raw recordings, as before compression
+		// existed (automatic gc would compress some of them meanwhile);
+		// compress measures compressed ones
+		"RAC_RECORD_COMPRESS=false")
 	fmt.Printf("rac bench: %s (%s), %d MiB (git log text: %d MiB, each text shape: %d MiB), medians of %d interleaved runs, %s\n",
 		rac, b.version(rac), *sizeMB, min(*gitLogMB, *sizeMB), min(*shapeMB, *sizeMB), *runs, time.Now().Format(time.RFC3339))
 	if b.base != "" {

@@ -54,7 +54,8 @@ func listRows(entries []app.ListEntry) []ui.ListRow {
 	for i, e := range entries {
 		rows[i] = ui.ListRow{Ref: e.Ref, Session: e.Session, Name: e.Name, Parent: e.Parent, Argv: e.Argv,
 			Status: e.Status, ExitCode: e.ExitCode, StartedAt: e.StartedAt, EndedAt: e.EndedAt,
-			Bytes: e.StdoutBytes + e.StderrBytes + e.CombinedBytes, Truncated: e.Truncated, Signal: deref(e.Signal)}
+			Bytes: e.StdoutBytes + e.StderrBytes + e.CombinedBytes, DiskBytes: e.DiskBytes,
+			Truncated: e.Truncated, Signal: deref(e.Signal)}
 	}
 	return rows
 }

@@ -247,7 +247,7 @@ func TestListAndExplainSayOneDuration(t *testing.T) {
 			require.Equal(t, 0, code)
 			row := lastLine(list)
 			require.True(t, strings.HasPrefix(row, "0001-true "), "%q", list)
-			assert.Equal(t, tc.want, strings.Fields(row)[len(strings.Fields(row))-4], "list's TOOK in %q", row)
+			assert.Equal(t, tc.want, strings.Fields(row)[len(strings.Fields(row))-6], "list's TOOK in %q", row)
 
 			code, text, _ := p.run("out", "explain", ref)
 			require.Equal(t, 0, code)

@@ -17,6 +17,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -271,6 +272,69 @@ func shellChecks(t *testing.T, s *tmuxSuite, shell string) {
 	_, _ = shellRun(q, shell, "git log --oneline -1")
 	_, out = shellRun(p, shell, "rac out read last")
 	assert.Contains(t, strings.Join(out, "\n"), "commit number 3", "rac out read last back in the first pane")
+
+	// a line typed while a wrapped git runs is the shell's after it
+	t.Run("TypeAhead", func(t *testing.T) { typeAhead(t, s, shell, "git", "-") })
+}
+
+// typeAhead types, in a pane of shell, each of these commands and, while
+// it runs, a line for the shell: git status (held by an fsmonitor hook),
+// git log (its pager: "q" and the line typed at once), git clone
+// --progress of a local repository (held in its upload-pack) and a
+// progress bar; git is typed as git (the shell-init function, "command
+// git", "rac run -- git") and the bar after bar ("-": no bar). The line
+// typed ahead must run in the shell after the command, and no recording
+// may hold it.
+func typeAhead(t *testing.T, s *tmuxSuite, shell, git, bar string) {
+	t.Helper()
+	repo := tmuxRepo(t, s, 300)
+	dir := t.TempDir()
+	p := shellPane(t, s, shell, repo, filepath.Join(t.TempDir(), "store"), "typeahead-"+shell)
+	// held is a script that runs body until the test lets it go, then then
+	held := func(name, body, then string) string {
+		script := filepath.Join(dir, name+".sh")
+		writeFile(t, script, "#!/bin/sh\n: > "+shellQuote(filepath.Join(dir, name+".started"))+
+			"\nuntil [ -e "+shellQuote(filepath.Join(dir, name+".go"))+" ]; do "+body+"sleep 0.02; done\n"+then+"\n")
+		require.NoError(t, os.Chmod(script, 0o700))
+		return script
+	}
+	typed := func(name string) {
+		t.Helper()
+		want := "typed-" + name
+		p.waitScreen("the line "+want+" run by the shell", func([]string) bool {
+			return slices.Contains(p.history(false), want)
+		})
+		p.waitScreen("the prompt after "+want, atPrompt)
+	}
+	whileHeld := func(name, line string) {
+		t.Helper()
+		p.typeLine(line)
+		started := filepath.Join(dir, name+".started")
+		p.waitScreen(name+" running", func([]string) bool { _, err := os.Stat(started); return err == nil })
+		p.typeLine(`echo typed""-` + name)
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name+".go"), nil, 0o600))
+		typed(name)
+	}
+
+	whileHeld("status", git+" -c core.fsmonitor="+held("status", "", "exit 1")+" status --short")
+	p.typeLine(git + " log")
+	p.waitScreen("git log's pager", func(l []string) bool { return bottomLine(l) == ":" })
+	p.tmux("send-keys", "-t", "rac", "-l", "--", `qecho typed""-log`)
+	p.keys("Enter")
+	typed("log")
+	whileHeld("clone", git+" clone --progress --upload-pack="+held("clone", "", `exec git-upload-pack "$@"`)+
+		" file://"+repo+" "+filepath.Join(dir, "clone"))
+	if bar != "-" {
+		whileHeld("bar", bar+"sh "+held("bar", `i=$((i+1)); printf '\rprogress %d' "$i"; `, `printf '\rprogress done\n'`))
+	}
+	if _, err := os.Stat(filepath.Join(dir, "clone", "file.txt")); err != nil {
+		t.Errorf("git clone made no work tree: %v", err)
+	}
+	for _, r := range p.recordings(s) {
+		for _, l := range p.read(s, r.Ref) {
+			assert.NotContains(t, l, "typed", "the recording of %q holds the line typed ahead", r.Argv)
+		}
+	}
 }
 
 // A non-interactive bash that has the shell-init functions (an agent's

@@ -7,8 +7,8 @@ package main
 // own tmux server (its own socket) running a clean bash; the test types
 // with send-keys and reads the screen with capture-pane, polling for a
 // marker with a deadline, never sleeping for a state. It runs only with
-// RAC_TMUX=1 (make terminal): it needs tmux, less, python3 and git, and
-// starts a few dozen terminals.
+// RAC_TMUX=1 (make terminal): it needs tmux, less, python3 and git (and
+// uses zsh, fish and tig where present), and starts a few dozen terminals.
 
 import (
 	"bytes"
@@ -91,6 +91,9 @@ func TestTmux(t *testing.T) {
 		{"StdoutStderrOrder", tmuxOrder},
 		{"AgentGetsPipes", tmuxAgent},
 		{"TypeAhead", tmuxTypeAhead},
+		{"PagerCtrlZ", tmuxPagerCtrlZ},
+		{"Tig", tmuxTig},
+		{"Tostop", tmuxTostop},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -568,6 +571,54 @@ func running(comm string) func([]tmuxProc) bool {
 			seen = seen || pr.comm == comm
 		}
 		return seen
+	}
+}
+
+// stopped: the processes named one of comms are all stopped, and there
+// is one.
+func stopped(comms ...string) func([]tmuxProc) bool {
+	return func(ps []tmuxProc) bool {
+		seen := false
+		for _, pr := range ps {
+			if !slices.Contains(comms, pr.comm) {
+				continue
+			}
+			if pr.state != "T" && pr.state != "t" {
+				return false
+			}
+			seen = true
+		}
+		return seen
+	}
+}
+
+// blockedInRead: a process named one of comms is blocked in read(2)
+// (/proc/PID/syscall; Linux only, elsewhere any such process will do).
+func blockedInRead(comms ...string) func([]tmuxProc) bool {
+	return blockedInCall(unix.SYS_READ, comms...)
+}
+
+// blockedInOpen: a process named comm is blocked in openat(2) (libc's
+// open), as blockedInRead.
+func blockedInOpen(comm string) func([]tmuxProc) bool {
+	return blockedInCall(unix.SYS_OPENAT, comm)
+}
+
+func blockedInCall(nr int, comms ...string) func([]tmuxProc) bool {
+	return func(ps []tmuxProc) bool {
+		for _, pr := range ps {
+			if !slices.Contains(comms, pr.comm) {
+				continue
+			}
+			if runtime.GOOS != "linux" {
+				return true
+			}
+			b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pr.pid), "syscall"))
+			if err == nil && strings.HasPrefix(string(b), strconv.Itoa(nr)+" ") {
+				return true
+			}
+		}
+		return false
 	}
 }
 
@@ -1145,30 +1196,164 @@ func tmuxAgent(t *testing.T, s *tmuxSuite) {
 
 // 12. A line typed while a command runs that does not read it is run by
 // the shell after the command, as without rac: a person types the next
-// command while a build runs.
+// command while git runs. In bash, zsh and fish, with git status, git log
+// (its pager quit with q, the next line typed right after the q), git
+// clone --progress and a progress bar (typeAhead in shell_tmux_test.go;
+// TestShellTmux checks the shell-init functions the same way).
 func tmuxTypeAhead(t *testing.T, s *tmuxSuite) {
-	if os.Getenv("RAC_TMUX_KNOWN") == "" {
-		// a stated limit (docs/running.md, capture modes): in pty mode rac relays
-		// keystrokes to the command's terminal, as script(1) does, so a
-		// line typed ahead goes to the command and what it does not read
-		// is gone when it exits; RAC_TMUX_KNOWN=1 runs the check anyway
-		t.Skip("known limit of pty mode: type-ahead goes to the running command (docs/running.md)")
+	if _, err := exec.LookPath("less"); err != nil {
+		t.Skip("less is not installed")
 	}
+	for _, shell := range []string{"bash", "zsh", "fish"} {
+		t.Run(shell, func(t *testing.T) {
+			if _, err := exec.LookPath(shell); err != nil {
+				t.Skipf("%s is not installed (apt-get install -y zsh fish)", shell)
+			}
+			for _, v := range []struct{ name, git, bar string }{
+				{"plain", "command git", ""},
+				{"rac", "rac run -- git", "rac run -- "},
+			} {
+				t.Run(v.name, func(t *testing.T) { typeAhead(t, s, shell, v.git, v.bar) })
+			}
+		})
+	}
+}
+
+// 13. Ctrl-Z in git log's pager, then fg: less draws its page again at
+// once, without a key, and the screen right after fg is the one without
+// rac.
+func tmuxPagerCtrlZ(t *testing.T, s *tmuxSuite) {
+	if _, err := exec.LookPath("less"); err != nil {
+		t.Skip("less is not installed")
+	}
+	repo := tmuxRepo(t, s, 300)
+	pager := func(l []string) bool {
+		return len(l) == tmuxHeight && l[tmuxHeight-1] == ":" && strings.Contains(l[0], "(HEAD -> main)")
+	}
+	screens := map[string]string{}
 	for _, v := range tmuxVariants {
 		t.Run(v.name, func(t *testing.T) {
-			p := s.pane(t, t.TempDir())
+			p := s.pane(t, repo)
 			p.clear()
-			// the command ends when the test creates the file go
-			p.typeLine(v.rac + `sh -c 'until [ -e go ]; do sleep 0.02; done'`)
-			p.waitProcs("the command running", running("sh"))
-			p.typeLine("echo typed-$((6*7))")
-			dir := p.display("#{pane_current_path}")
-			require.NoError(t, os.WriteFile(filepath.Join(dir, "go"), nil, 0o644))
-			p.waitProcs("the command ended", func(ps []tmuxProc) bool { return len(ps) == 0 })
-			p.status()
-			screen := p.screen()
-			assert.Contains(t, screen, "typed-42", "the line typed ahead was not run by the shell; the screen:\n%s", strings.Join(screen, "\n"))
-			p.checkStty("typing ahead")
+			p.typeLine(v.rac + "git log")
+			p.waitScreen("git log's pager", pager)
+			// less acts on a Ctrl-Z at once only while it waits for a key:
+			// one that comes while it still works is left until the next
+			// key (so it would not stop, nor draw its page after fg)
+			p.waitProcs("less waiting for a key", blockedInRead("less", "pager"))
+			p.keys("C-z")
+			// not the prompt: less, stopping, clears its bottom line, which
+			// can be the line bash has just drawn the prompt on (with rac or
+			// without); fg is read all the same
+			p.waitScreen("the shell's Stopped line", func(l []string) bool {
+				return lastIndex(l, func(s string) bool { return strings.Contains(s, "Stopped") }) >= 0
+			})
+			p.waitProcs("git and less stopped", stopped("git", "less", "pager", "rac"))
+			p.typeLine("fg")
+			// no key is pressed: the page comes back by itself
+			p.waitScreen("the pager's page again after fg", func(l []string) bool {
+				return pager(l) && lastIndex(l, func(s string) bool { return strings.Contains(s, "Stopped") }) < 0
+			})
+			screens[v.name] = p.tmux("capture-pane", "-p", "-e", "-t", "rac")
+			p.keys("G")
+			p.waitScreen("the end of the log", func(l []string) bool { return bottomLine(l) == "(END)" })
+			p.keys("q")
+			p.waitScreen("the prompt after q", func(l []string) bool { return bottomLine(l) == tmuxBarePrompt })
+			assert.Equal(t, 0, p.status(), "git log's status after Ctrl-Z, fg and q")
+			p.checkStty("Ctrl-Z and fg in the pager")
 		})
+	}
+	if len(screens) == 2 {
+		assert.Equal(t, screens["plain"], screens["rac"], "the pager's screen right after fg (capture-pane -e) with rac differs from without")
+	}
+}
+
+// 15. With stty tostop, a job sent to the background with bg stops when
+// it writes to the terminal, and fg shows what it wrote. With rac the
+// command's write goes to its pty: rac's write of it to the terminal is
+// what stops, rac alone (the command may have ended meanwhile).
+func tmuxTostop(t *testing.T, s *tmuxSuite) {
+	for _, v := range tmuxVariants {
+		t.Run(v.name, func(t *testing.T) {
+			dir := t.TempDir()
+			p := s.pane(t, dir)
+			p.clear()
+			// the command waits in a FIFO's open, in the shell itself: one
+			// that forked (sleep) could be stopped between vfork and exec,
+			// and the shell waiting on it would never stop (with rac or
+			// without)
+			fifo := filepath.Join(dir, "go")
+			require.NoError(t, unix.Mkfifo(fifo, 0o600))
+			p.typeLine("stty tostop")
+			p.typeLine(v.rac + `sh -c 'read x < go; echo after""-tostop'`)
+			p.waitProcs("sh waiting", blockedInOpen("sh"))
+			p.keys("C-z")
+			p.waitProcs("the job stopped", stopped("sh", "rac"))
+			p.typeLine("bg")
+			p.waitProcs("the job running in the background", running("sh"))
+			require.NoError(t, os.WriteFile(fifo, []byte("go\n"), 0o600))
+			writer := "sh"
+			if v.rac != "" {
+				writer = "rac"
+			}
+			p.waitProcs("the job stopped by its output", stopped(writer))
+			p.typeLine("")
+			p.waitScreen("the shell's second Stopped line", func(l []string) bool {
+				n := 0
+				for _, s := range l {
+					if strings.Contains(s, "Stopped") {
+						n++
+					}
+				}
+				return n == 2
+			})
+			p.typeLine("fg")
+			p.waitPromptAfter("after-tostop")
+			assert.Equal(t, 0, p.status(), "the job's status after fg")
+			p.typeLine("stty -tostop")
+			p.checkStty("tostop")
+		})
+	}
+}
+
+// 14. tig (ncurses: it sets its modes on fd 1, reads keys from fd 0)
+// draws the same screen without rac, through rac run (passthrough: tig is
+// a full-screen program) and forced into pty mode (rac copies the modes
+// tig sets on the pty to the terminal), and moves on a key.
+func tmuxTig(t *testing.T, s *tmuxSuite) {
+	if _, err := exec.LookPath("tig"); err != nil {
+		t.Skip("tig is not installed (apt-get install -y tig)")
+	}
+	repo := tmuxRepo(t, s, 300)
+	atCommit := func(n int) func([]string) bool {
+		return func(l []string) bool {
+			return len(l) > 2 && strings.Contains(l[len(l)-1], fmt.Sprintf("- commit %d of 300", n))
+		}
+	}
+	screens := map[string]string{}
+	for _, v := range []struct{ name, rac, mode string }{
+		{"plain", "", ""}, {"rac", "rac run -- ", "passthrough"}, {"pty", "rac run --mode pty -- ", "pty"},
+	} {
+		t.Run(v.name, func(t *testing.T) {
+			p := s.pane(t, repo)
+			p.clear()
+			p.typeLine(v.rac + "tig")
+			p.waitScreen("tig's main view", atCommit(1))
+			screens[v.name] = p.tmux("capture-pane", "-p", "-e", "-t", "rac")
+			p.keys("j")
+			p.waitScreen("tig on the second commit", atCommit(2))
+			p.keys("q")
+			p.waitScreen("the prompt after q", func(l []string) bool { return bottomLine(l) == tmuxBarePrompt })
+			assert.Equal(t, 0, p.status(), "tig's status")
+			if v.rac != "" {
+				assert.Equal(t, v.mode, p.recording(s, "tig").Mode)
+			}
+			p.checkStty("tig")
+		})
+	}
+	for _, name := range []string{"rac", "pty"} {
+		if screens["plain"] != "" && screens[name] != "" {
+			assert.Equal(t, screens["plain"], screens[name], "tig's screen (capture-pane -e), %s against without rac", name)
+		}
 	}
 }

@@ -64,6 +64,9 @@ type Settings struct {
 
 	MaxBytes  int64
 	HeadBytes int64
+	// Compress is record.compress: gc stores finished recordings
+	// compressed.
+	Compress bool
 
 	// StoreWorkdir is store.workdir: the working folder's .rac is the
 	// last store place a recording falls back to (and readers search).

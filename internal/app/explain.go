@@ -119,6 +119,12 @@ func (a *App) Path(ctx context.Context, ref, stream string) (string, error) {
 	defer rec.Close()
 	p := rec.Dir()
 	if stream != "" {
+		// a finished recording gc compressed has no file of the stream's
+		// raw bytes; a path to the compressed one would mislead a tool
+		// that reads it as text (docs/reading.md)
+		if err := rec.RawFile(stream); err != nil {
+			return "", err
+		}
 		p = filepath.Join(p, stream)
 	}
 	return p, nil

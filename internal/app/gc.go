@@ -35,6 +35,7 @@ func (a *App) gcOptions() gc.Options {
 	return gc.Options{
 		Now: a.env.Now, Redact: a.redactCommandLine, // the tombstone's command line
 		MaxAge: l.MaxAge, MaxSessionBytes: l.MaxSessionBytes, MaxStoreBytes: l.MaxStoreBytes,
+		Compress: a.set.Compress,
 	}
 }
 

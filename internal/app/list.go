@@ -42,6 +42,10 @@ type ListEntry struct {
 	Source      string        `json:"source,omitempty"`
 	OutcomeFrom string        `json:"outcome_from,omitempty"`
 	Seams       []record.Seam `json:"seams,omitempty"`
+	// DiskBytes is what the folder takes on disk, as du counts it;
+	// Compressed says gc stored its output compressed.
+	DiskBytes  int64 `json:"disk_bytes"`
+	Compressed bool  `json:"compressed"`
 }
 
 // ListResult is what List found: the entries, and the sessions it looked
@@ -129,6 +133,7 @@ func entryOf(r *record.Recording, red func(string) string, grammar func([]string
 		e.Source, e.OutcomeFrom, e.Seams = p.Source, ValidUTF8(red(p.OutcomeFrom)), p.Seams
 	}
 	e.KeptBytes = r.KeptBytes()
+	e.DiskBytes, e.Compressed, _ = r.DiskUsage()
 	if cuts, err := r.Cuts(); err == nil && len(cuts) > 0 {
 		e.Truncated = true
 	}

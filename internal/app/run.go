@@ -714,8 +714,8 @@ func boundArgv(argv []string, limit int) []string {
 
 // InterruptedAt says how rac run's closing line sits beside a Ctrl-C on the
 // terminal errTerm (rac's stderr, nil when it is not one). The terminal
-// echoed "^C" with no newline after it (its own echo in pipe and passthrough
-// mode; in pty mode rac relayed the pty's echo and knows the line is open),
+// echoed "^C" with no newline after it (its own echo, in every mode: in pty
+// mode the pty carries CMD's output only, the keys stay the terminal's),
 // and a shell that sees its command die of SIGINT ends the line itself
 // (bash and zsh print a newline; fish marks the open line), as after a bare
 // command's "^C". So the ref line starts on a line of its own (before) and
@@ -724,9 +724,6 @@ func boundArgv(argv []string, limit int) []string {
 func InterruptedAt(res RunResult, errTerm *os.File) (before, after bool) {
 	if errTerm == nil || res.Outcome.Status != StatusSignaled || res.Outcome.Signal != "SIGINT" {
 		return false, true
-	}
-	if res.Mode == record.ModePTY {
-		return false, false
 	}
 	tio, err := terminal.GetTermios(int(errTerm.Fd()))
 	echoed := err == nil && tio.Lflag&unix.ECHO != 0 && tio.Lflag&unix.ECHOCTL != 0

@@ -19,10 +19,7 @@ import (
 // Go runtime may end a thread no goroutine holds), and it ends first only
 // when rac dies. done is closed once the command is reaped.
 type process struct {
-	pid int
-	// leader: the command leads a process group of its own (pty mode);
-	// otherwise it is in rac's group, which is never signalled as a whole
-	leader bool
+	pid int // in rac's process group, which is never signalled as a whole
 	// onStop, when set, is told of the command's stops and continues, on
 	// the waiting thread; nil: they are not watched
 	onStop func(stopEvent)
@@ -41,7 +38,7 @@ type stopEvent struct {
 }
 
 // startProcess starts the command with attr; attr.Sys gets the
-// parent-death signal. p.leader and p.onStop are the caller's.
+// parent-death signal. p.onStop is the caller's.
 func startProcess(path string, argv []string, attr *syscall.ProcAttr, p *process) error {
 	if attr.Env == nil {
 		attr.Env = os.Environ()
@@ -109,23 +106,9 @@ func (p *process) signal(sig syscall.Signal) {
 	}
 }
 
-// signalGroup sends sig to the command's process group, which it leads
-// (pty mode), while it has not been reaped: after that the number may be
-// another's.
-func (p *process) signalGroup(sig syscall.Signal) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if !p.reaped {
-		_ = unix.Kill(-p.pid, sig)
-	}
-}
-
 // signalTree sends sig, once, to everything the command is: the command
-// and each of its descendants. When it leads a process group (pty mode)
-// that group is signalled as a whole, which reaches at one instant the
-// processes in it, an orphan whose parent ended too, and then each
-// descendant that left it (a setsid, a shell's job) by pid. rac's own
-// group is never signalled: it may hold the caller's shell or a "| tee".
+// and each of its descendants, by pid. rac's own group is never
+// signalled: it may hold the caller's shell or a "| tee".
 //
 // The descendants are listed before the command is signalled (its end
 // would hand them to init), by pid: the command's cannot be reused while
@@ -139,15 +122,8 @@ func (p *process) signalTree(sig syscall.Signal) {
 		return
 	}
 	tree := descendants(p.pid)
-	if p.leader {
-		_ = unix.Kill(-p.pid, sig)
-	} else {
-		_ = unix.Kill(p.pid, sig)
-	}
+	_ = unix.Kill(p.pid, sig)
 	for _, d := range tree {
-		if p.leader && d.pgrp == p.pid {
-			continue // the group's signal reached it
-		}
 		_ = unix.Kill(d.pid, sig)
 	}
 }

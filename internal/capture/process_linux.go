@@ -129,13 +129,3 @@ func processState(pid int) byte {
 	st, _ := procfs.ReadStat(pid)
 	return st.State
 }
-
-// handlesStop reports whether process pid catches or ignores SIGTSTP, or
-// whether that cannot be told: then rac leaves its Ctrl-Z to the kernel.
-func handlesStop(pid int) bool {
-	st, err := procfs.ReadStatus(pid)
-	if err != nil {
-		return true
-	}
-	return (st.SigIgn|st.SigCgt)&(uint64(1)<<(uint(syscall.SIGTSTP)-1)) != 0
-}

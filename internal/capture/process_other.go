@@ -6,7 +6,7 @@ import "syscall"
 
 // setDeathSignal: only Linux has a parent-death signal; a command whose
 // rac was killed with SIGKILL keeps running, as a command whose parent
-// shell died (in pty mode, until the pty's hangup).
+// shell died.
 func setDeathSignal(*syscall.SysProcAttr) {}
 
 // wait waits for the command to end and keeps how it ended, telling
@@ -42,15 +42,11 @@ func (p *process) wait() {
 type procEntry struct{ pid, pgrp int }
 
 // descendants cannot be listed without /proc: --timeout signals the
-// command alone (its group in pty mode).
+// command alone.
 func descendants(int) []procEntry { return nil }
 
 // processState is unknown without /proc: a stop is taken as current.
 func processState(int) byte { return 'T' }
-
-// handlesStop: which signals a process catches cannot be read here, so
-// rac leaves Ctrl-Z to the kernel.
-func handlesStop(int) bool { return true }
 
 // becomeSubreaper: only Linux has child subreapers.
 func becomeSubreaper() {}

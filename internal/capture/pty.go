@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
-	"runtime"
 	"sync"
 	"syscall"
 	"time"
@@ -18,26 +16,43 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// Pty mode runs the command on a pseudo-terminal of the size of rac's
-// terminal, in place of each of its standard streams that is rac's
-// terminal (a redirected one is passed on as it is). The command leads a
-// session of its own with the pty as its controlling terminal, so /dev/tty
-// prompts work and keystrokes always reach it. rac's terminal is raw
-// meanwhile: rac copies keystrokes in and output out (to the terminal, and
-// through the bounded stage to the recording: one combined stream, with
-// full-screen spans left out), passes on size changes and the signals
-// sent to rac, and follows the command's stops (Ctrl-Z) with its own.
+// Pty mode gives the command a pseudo-terminal for its output only: each
+// of its fds 1 and 2 that is rac's terminal gets the pty (of the size and
+// modes of rac's terminal), and its stdin, its controlling terminal and
+// its process group stay rac's own, as a shell started it. So keys typed
+// while it runs wait in the terminal's own input queue for whoever reads
+// them (the command, or the shell after it: type-ahead), /dev/tty is the
+// real terminal (less, prompts, ssh), and Ctrl-C, Ctrl-Z and a resize
+// reach the command from the kernel as without rac. rac copies the pty's
+// output to the terminal and, through the bounded stage, to the recording
+// (one combined stream, with full-screen spans left out).
 //
-// The terminal is restored on every way out rac can catch: the command's
-// end, a signal, a panic of Run. A rac killed by SIGKILL leaves it raw
-// (`stty sane` or `reset` mends it); its command gets SIGKILL (Linux's
-// parent-death signal) and the rest of its session SIGHUP from the pty's
-// hangup.
+// What an output-only pty changes, and how rac makes up for it:
+//   - A program that sets terminal modes on its output (ncurses: tig,
+//     htop, top, nano set raw mode on fd 1) sets them on the pty, while
+//     its keys come from the real terminal: rac copies the pty's modes to
+//     its terminal whenever they change, before it forwards the output
+//     written after the change, and every lendWait while they are
+//     non-canonical (followModes). The known full-screen programs run in
+//     passthrough mode anyway (internal/interactive).
+//   - A pager reads its keys from the terminal of its stderr (less opens
+//     ttyname(2)), the pty: rac moves keys there on demand, to a read
+//     blocked on the pty only (pty_keys.go).
+//   - A resize signals the command (it is in the terminal's foreground
+//     group) before rac has resized the pty: rac resizes it, then signals
+//     the command's tree again, so a program that asked too early asks
+//     again and gets the new size (resize).
+//   - What a program writes to /dev/tty goes straight to the terminal: it
+//     is not recorded, and can overtake output rac has still to forward.
+//   - tcgetpgrp on the pty fails (ENOTTY: the pty is nobody's controlling
+//     terminal); git's progress takes that as the foreground.
+//   - In the background with TOSTOP set, rac's own write to the terminal
+//     stops rac (the shell sees its job stopped), not the command's write
+//     to the pty: the command runs on until the pty is full, or ends.
+// Pushing unread keys back into the input queue (TIOCSTI) is never needed.
 
-// ptyRelayed are the catchable signals passed on to the command's process
-// group: it leads a session of its own, so nothing sent to rac's process
-// group reaches it, and keys on rac's raw terminal send no signals (the
-// pty's own line discipline turns them into signals for the command).
+// ptyRelayed are the catchable signals passthrough mode passes on to the
+// command when they reached rac alone.
 var ptyRelayed = []os.Signal{syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT, syscall.SIGQUIT, syscall.SIGUSR1, syscall.SIGUSR2}
 
 // minDrain is the least time rac waits for the pty's last bytes after the
@@ -46,33 +61,34 @@ const minDrain = 50 * time.Millisecond
 
 // ptyRun is one command running in pty mode.
 type ptyRun struct {
-	o       RunOptions
-	proc    *process
-	stopped chan struct{} // the command's stops, from its waiter
+	o    RunOptions
+	proc *process
+	rel  *relay // pipe mode's rule for the signals that reach rac
 
-	term   int           // rac's terminal (modes, size), -1: none
-	orig   *unix.Termios // its modes before rac changed them
-	rawMu  sync.Mutex
-	raw    bool // rac's terminal is raw now
+	term   int // rac's terminal (modes, size), -1: none
 	master *os.File
 	mfd    int       // master's descriptor, valid while master is open
+	slave  string    // the pty's name (/dev/pts/N)
 	wake   *wakePipe // ends the output copier
 
-	stopping stopNotice
+	// the pty's modes as rac last saw them (nil: not followed), and
+	// whether rac has copied a change of them to its terminal; under
+	// modesMu (the output copier, the key lender and the signal loop all
+	// follow them)
+	modesMu  sync.Mutex
+	seen     *unix.Termios
+	mirrored bool
+	// modesChanged wakes the key lender when the followed modes change
+	modesChanged chan struct{}
 
-	resumed chan struct{} // rac is back in the foreground (for the input copier)
+	stopping stopNotice
 
 	// output counts, written by the output copier
 	bytes, nl int64
 	last      byte
 	fwdLast   byte // last byte forwarded
 	fwded     bool
-	// fwdMu is held from each read of the pty to the end of forwarding
-	// what it read: suspend takes it to know the terminal shows all the
-	// command wrote before it stopped (the ^Z echo above "Stopped").
-	fwdMu sync.Mutex
-	echo  *echoWatch // the suspend key's echo awaited, under fwdMu
-	notes []string
+	notes     []string
 }
 
 func runPTY(o RunOptions) Outcome {
@@ -81,7 +97,7 @@ func runPTY(o RunOptions) Outcome {
 	if err != nil {
 		return failedToStart(out, err, startErrCode(err))
 	}
-	r := &ptyRun{o: o, term: -1, resumed: make(chan struct{}, 1), stopped: make(chan struct{}, 8), stopping: stopNotice{fn: o.OnStopping}}
+	r := &ptyRun{o: o, term: -1, stopping: stopNotice{fn: o.OnStopping}, modesChanged: make(chan struct{}, 1)}
 	onPTY, fwd := r.connect()
 	sigs, stop := caughtFor(r.o, true)
 	defer stop()
@@ -97,21 +113,27 @@ func runPTY(o RunOptions) Outcome {
 	}
 	defer r.master.Close()
 	defer r.wake.close()
-	// Raw before the command starts: what it prints first is drawn raw,
-	// and no keystroke is turned into a signal for rac's own group. What
-	// the terminal holds finished already goes first, as it was typed.
-	if onPTY[0] {
-		terminal.Control(o.Stdin, func(fd int) { r.takeCooked(fd) })
-	}
-	r.makeRaw()
-	defer r.restore()
+	// as in pipe mode, a witness in rac's group tells the signals the
+	// kernel already gave the command from those sent to rac alone
+	wit := startWitnessAsync()
+	defer wit.close()
+	early := takeEarly(sigs)
 	err = r.start(path, tty, devNull, onPTY)
 	tty.Close() // the command holds it now: its last close ends the output
 	if err != nil {
-		r.restore()
 		return startFailed(out, o.Argv[0], path, err)
 	}
-	timedOut := r.run(sigs, fwd, onPTY[0])
+	r.rel = &relay{wit: wit, settle: o.SignalSettle, proc: r.proc}
+	for _, sig := range early {
+		if sig == syscall.SIGWINCH || sig == syscall.SIGCONT {
+			r.relay(sig)
+			continue
+		}
+		// it came before the command existed: it reached no one else
+		r.stopping.saw(sig)
+		r.proc.signal(sig)
+	}
+	timedOut := r.run(sigs, fwd)
 	r.counts(&out, onPTY[2])
 	ws, werr := r.proc.result()
 	outcomeOf(&out, ws, werr, timedOut)
@@ -119,8 +141,9 @@ func runPTY(o RunOptions) Outcome {
 }
 
 // connect finds rac's terminal (stdout's, stderr's or stdin's) and
-// decides which of the command's fds 0-2 get the pty: those that are that
-// terminal. fwd is where the pty's output is forwarded (nil: nowhere).
+// decides which of the command's fds 1 and 2 get the pty: those that are
+// that terminal, both when neither is. fwd is where the pty's output is
+// forwarded (nil: nowhere). Stdin is never the pty's.
 func (r *ptyRun) connect() (onPTY [3]bool, fwd *os.File) {
 	std := [3]*os.File{r.o.Stdin, r.o.Stdout, r.o.Stderr}
 	fds := [3]int{-1, -1, -1}
@@ -133,11 +156,11 @@ func (r *ptyRun) connect() (onPTY [3]bool, fwd *os.File) {
 			break
 		}
 	}
-	for i, f := range std {
-		onPTY[i] = r.term >= 0 && terminal.Is(f) && sameTerminal(fds[i], r.term)
+	for i := 1; i <= 2; i++ {
+		onPTY[i] = r.term >= 0 && terminal.Is(std[i]) && sameTerminal(fds[i], r.term)
 	}
-	if r.term < 0 {
-		// forced without a terminal: the output goes through the pty
+	if !onPTY[1] && !onPTY[2] {
+		// forced with no terminal on the output: it goes through the pty
 		onPTY[1], onPTY[2] = true, true
 	}
 	fwd = r.o.Stdout
@@ -150,58 +173,52 @@ func (r *ptyRun) connect() (onPTY [3]bool, fwd *os.File) {
 	return onPTY, fwd
 }
 
-// start starts the command as the leader of a session of its own, with
-// the pty as its controlling terminal on the fds onPTY names; the others
-// are rac's own, or /dev/null in place of a missing one.
+// start starts the command in rac's own session and process group, with
+// the pty on the fds onPTY names; the others are rac's own, or /dev/null
+// in place of a missing one. The pty is not its controlling terminal.
 func (r *ptyRun) start(path string, tty, devNull *os.File, onPTY [3]bool) error {
 	var files [3]uintptr
-	ctty := -1
 	for i, f := range [3]*os.File{r.o.Stdin, r.o.Stdout, r.o.Stderr} {
 		switch {
 		case onPTY[i]:
 			files[i] = tty.Fd()
-			if ctty < 0 {
-				ctty = i
-			}
 		case f == nil:
 			files[i] = devNull.Fd()
 		default:
 			files[i] = f.Fd()
 		}
 	}
-	r.proc = &process{leader: true, onStop: func(ev stopEvent) {
-		if ev.stopped {
-			r.stopped <- struct{}{}
-		}
-	}}
+	r.proc = &process{}
+	r.proc.onStop = r.proc.followStop
 	return startProcess(path, r.o.Argv, &syscall.ProcAttr{
 		Dir: r.o.Dir, Env: r.o.Env, Files: files[:],
-		Sys: &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: ctty},
 	}, r.proc)
 }
 
-// run copies the output out and the keys in while the supervisor watches
-// the command, then drains the output once it has ended and gives the
-// terminal back; it reports whether the timeout ended the command.
-func (r *ptyRun) run(sigs chan os.Signal, fwd *os.File, stdinOnPTY bool) bool {
+// run copies the output out while the supervisor watches the command,
+// then drains the output once it has ended; it reports whether the
+// timeout ended the command.
+func (r *ptyRun) run(sigs chan os.Signal, fwd *os.File) bool {
 	filter, st := r.storeChain()
+	quit, lent := r.startLending(r.o.Stdin) // before the copier follows the modes
 	outDone := make(chan struct{})
 	go func() {
-		defer r.restoreOnPanic()
 		defer close(outDone)
 		r.copyOut(st, fwd)
 	}()
-	quit, inDone := r.startInput(r.o.Stdin, stdinOnPTY)
 
 	sup := &supervisor{
-		proc: r.proc, relay: r.relay, stopped: r.stopped, onStopped: r.suspend,
+		proc: r.proc, relay: r.relay,
 		timeout: r.o.Timeout, killAfter: r.o.KillAfter, timer: r.o.timer, stopping: &r.stopping, contain: r.o.Contain,
 	}
 	timedOut := sup.run(sigs)
+	close(quit)
+	<-lent
 
 	r.drain(outDone)
-	close(quit)
-	<-inDone
+	// the modes the command left on the pty, set after its last output
+	// (ncurses restores them last of all)
+	r.followModes()
 	if st != nil {
 		if err := st.close(); err != nil {
 			r.notes = append(r.notes, fmt.Sprintf("storing the output failed: %v", err))
@@ -210,7 +227,6 @@ func (r *ptyRun) run(sigs chan os.Signal, fwd *os.File, stdinOnPTY bool) bool {
 			r.notes = append(r.notes, n)
 		}
 	}
-	r.restore()
 	r.stopping.wait()
 	return timedOut
 }
@@ -233,7 +249,7 @@ func (r *ptyRun) counts(out *Outcome, stderrOnPTY bool) {
 }
 
 // openPTY opens the pseudo-terminal with the modes and size of rac's
-// terminal (the command sees the same erase key, the same size), and
+// terminal (the command sees the same modes, the same size), and
 // makes its master side non-blocking: copyOut polls it with a wake pipe,
 // which a drain timeout needs to end a read.
 func (r *ptyRun) openPTY() (*os.File, error) {
@@ -258,7 +274,7 @@ func (r *ptyRun) openPTY() (*os.File, error) {
 		return nil, err
 	}
 	// r.master.Fd() must never be called: it makes the file blocking
-	r.master, r.mfd = os.NewFile(uintptr(fd), "/dev/ptmx"), fd
+	r.master, r.mfd, r.slave = os.NewFile(uintptr(fd), "/dev/ptmx"), fd, tty.Name()
 	if r.wake, err = newWakePipe(); err != nil {
 		r.master.Close()
 		tty.Close()
@@ -266,9 +282,12 @@ func (r *ptyRun) openPTY() (*os.File, error) {
 	}
 	ws := &unix.Winsize{Row: 24, Col: 80}
 	if r.term >= 0 {
-		if t, err := terminal.GetTermios(r.term); err == nil {
-			r.orig = t
-			_ = setTermios(int(tty.Fd()), t)
+		if t, err := terminal.GetTermios(r.term); err == nil && setTermios(int(tty.Fd()), t) == nil {
+			// the modes are followed only when the pty starts with the
+			// terminal's: a change is then the command's
+			if seen, err := terminal.GetTermios(r.mfd); err == nil {
+				r.seen = seen
+			}
 		}
 		if w, err := getWinsize(r.term); err == nil && w.Row > 0 && w.Col > 0 {
 			ws = w
@@ -365,13 +384,11 @@ func (r *ptyRun) fill(buf []byte, forward func([]byte)) (int, error) {
 	var first time.Time
 	fds := []unix.PollFd{{Fd: int32(r.mfd), Events: unix.POLLIN}, {Fd: int32(r.wake.rfd), Events: unix.POLLIN}}
 	for n < len(buf) {
-		r.fwdMu.Lock()
 		m, err := readNonblock(r.mfd, buf[n:])
 		if err == nil && m > 0 {
+			r.followModes()
 			forward(buf[n : n+m])
-			r.sawRead(buf[n : n+m])
 		}
-		r.fwdMu.Unlock()
 		switch {
 		case err == unix.EINTR:
 			continue
@@ -417,21 +434,19 @@ const (
 	fillFor   = 50 * time.Millisecond
 )
 
-// relay is pty mode's rule for a signal that reached rac: a resize is
-// passed on as the pty's size, a continue is followed (resume), SIGPIPE
-// is the output copier's (EPIPE), and the rest go to the command's
-// process group: it leads a session of its own, so nothing sent to rac's
-// group reaches it.
+// relay is pty mode's rule for a signal that reached rac: a resize
+// resizes the pty first, a continue takes the command's modes back to the
+// terminal, and every signal (these too) is then passed on by pipe mode's
+// rule, since the command is in rac's process group.
 func (r *ptyRun) relay(sig syscall.Signal) {
 	switch sig {
 	case syscall.SIGWINCH:
 		r.resize()
+		return
 	case syscall.SIGCONT:
 		r.resume()
-	case syscall.SIGPIPE:
-	default:
-		r.proc.signalGroup(sig)
 	}
+	r.rel.handle(sig)
 }
 
 // drain waits for the output's end once the command ended: a process it
@@ -457,99 +472,60 @@ func (r *ptyRun) drain(outDone chan struct{}) {
 	}
 }
 
-// makeRaw puts rac's terminal in raw mode, when rac may: it is in the
-// terminal's foreground (a background job changing modes would be stopped
-// by SIGTTOU).
-func (r *ptyRun) makeRaw() {
-	r.rawMu.Lock()
-	defer r.rawMu.Unlock()
-	if r.orig == nil || r.raw || !terminal.FdInForeground(r.term) {
-		return
-	}
-	if setTermios(r.term, rawMode(*r.orig)) == nil {
-		r.raw = true
-	}
-}
-
-// restore gives rac's terminal its modes back; rac's own lines come after.
-func (r *ptyRun) restore() {
-	r.rawMu.Lock()
-	defer r.rawMu.Unlock()
-	if r.raw {
-		_ = setTermios(r.term, r.orig)
-		r.raw = false
-	}
-}
-
-// restoreOnPanic restores the terminal before a panic of a copier ends
-// the process (Run's own deferred restore runs on its own goroutine only).
-func (r *ptyRun) restoreOnPanic() {
-	if p := recover(); p != nil {
-		r.restore()
-		panic(p)
-	}
-}
-
+// resize gives the pty the terminal's size. The kernel signalled the
+// terminal's foreground group (rac and the command) at the same moment,
+// so the command may have asked the pty's size before this: when the size
+// changed, the command's tree is signalled again, and asks again.
 func (r *ptyRun) resize() {
 	if r.term < 0 {
 		return
 	}
-	if ws, err := getWinsize(r.term); err == nil && ws.Row > 0 && ws.Col > 0 {
-		_ = setWinsize(r.mfd, ws)
-	}
-}
-
-// suspend follows the command's stop: rac gives the terminal back and
-// stops itself, so the shell sees a stopped job. When rac cannot stop (its
-// group is orphaned, or SIGTSTP is ignored: no job control) it carries on,
-// as the kernel would have discarded a Ctrl-Z there.
-func (r *ptyRun) suspend() {
-	if !canStop() {
+	ws, err := getWinsize(r.term)
+	if err != nil || ws.Row == 0 || ws.Col == 0 {
 		return
 	}
-	// what the command wrote before it stopped (the ^Z echo) reaches the
-	// terminal before the shell's "Stopped" line: wait, briefly, until
-	// the pty holds nothing more and no forwarding is under way
-	for range 50 {
-		r.fwdMu.Lock()
-		n, err := unix.IoctlGetInt(r.mfd, fionread)
-		if err != nil || n == 0 {
-			defer r.fwdMu.Unlock() // held while stopped: the copier is between reads
-			break
-		}
-		r.fwdMu.Unlock()
-		runtime.Gosched()
+	if now, err := getWinsize(r.mfd); err == nil && *now == *ws {
+		return
 	}
-	r.restore()
-	_ = unix.Kill(0, syscall.SIGTSTP)
-	// rac stops here, before the next instruction of any thread; the
-	// SIGCONT that continues it arrives on sigs
+	if setWinsize(r.mfd, ws) == nil {
+		r.proc.signalTree(syscall.SIGWINCH)
+	}
 }
 
-// resume follows rac's continue (fg or bg): in the foreground it takes the
-// terminal again, at its size now; the command continues either way.
+// resume follows rac's continue (fg): a shell gives its terminal its own
+// modes back when a job stops, so modes rac copied from the pty are
+// copied again.
 func (r *ptyRun) resume() {
-	if r.term >= 0 && terminal.FdInForeground(r.term) {
-		r.makeRaw()
-		r.resize()
+	r.modesMu.Lock()
+	defer r.modesMu.Unlock()
+	if r.mirrored && r.seen != nil && terminal.FdInForeground(r.term) {
+		_ = setTermios(r.term, r.seen)
+	}
+}
+
+// followModes copies the pty's modes to rac's terminal when the command
+// changed them (a program that sets its modes on fd 1, as ncurses does,
+// reads its keys from the terminal): called before each piece of output
+// is forwarded, so what was written after a change is shown under it. Not
+// in the background, where a change of modes would stop rac (SIGTTOU).
+func (r *ptyRun) followModes() {
+	r.modesMu.Lock()
+	defer r.modesMu.Unlock()
+	if r.seen == nil {
+		return
+	}
+	t, err := terminal.GetTermios(r.mfd) // a master's modes are its pty's
+	if err != nil || *t == *r.seen {
+		return
+	}
+	if !terminal.FdInForeground(r.term) {
+		return // looked at again with the next output
+	}
+	if setTermios(r.term, t) == nil {
+		r.seen, r.mirrored = t, true
 		select {
-		case r.resumed <- struct{}{}:
+		case r.modesChanged <- struct{}{}:
 		default:
 		}
 	}
-	r.proc.signalGroup(syscall.SIGCONT)
-}
-
-// canStop reports whether a SIGTSTP would stop rac: it is not ignored and
-// rac's process group is not orphaned (its parent, the shell, is in rac's
-// session but another group).
-func canStop() bool {
-	if signal.Ignored(syscall.SIGTSTP) {
-		return false
-	}
-	ppid := unix.Getppid()
-	psid, err1 := unix.Getsid(ppid)
-	sid, err2 := unix.Getsid(0)
-	ppgrp, err3 := unix.Getpgid(ppid)
-	return err1 == nil && err2 == nil && err3 == nil && psid == sid && ppgrp != unix.Getpgrp()
 }

@@ -190,7 +190,7 @@ func TestPTYTerminalSizeAndModes(t *testing.T) {
 	tm.start(t, cmd)
 	tm.waitFor(t, `size=`)
 	during := tm.modes(t)
-	assert.Zero(t, during.Lflag&unix.ICANON, "rac's terminal is raw while the command runs")
+	assert.Equal(t, before, during, "rac's terminal keeps its modes while the command runs: the command reads it itself")
 	_, err := tm.ptmx.Write([]byte("typed\r"))
 	require.NoError(t, err)
 	require.Equal(t, 0, waitExit(t, cmd), tm.out.String())
@@ -201,6 +201,81 @@ func TestPTYTerminalSizeAndModes(t *testing.T) {
 	assert.Contains(t, out, "cooked", "the command's terminal has rac's terminal's modes")
 	assert.Contains(t, out, "line=typed")
 	assert.Equal(t, before, tm.modes(t), "modes restored")
+}
+
+// Keys typed while the command runs and does not read them stay in the
+// terminal's input queue, for the shell after it (type-ahead): the
+// command's stdin is the terminal itself, not the pty.
+func TestPTYTypeAheadStaysQueued(t *testing.T) {
+	tm := newTerm(t, 24, 80)
+	dir := t.TempDir()
+	cmd := helperCmd(runspec.ModePTY, "", "sh", "-c", `echo ready; until [ -e "$1" ]; do sleep 0.02; done; echo done`, "sh", filepath.Join(dir, "go"))
+	tm.start(t, cmd)
+	tm.waitFor(t, `ready`)
+	_, err := tm.ptmx.Write([]byte("echo typed-ahead\r"))
+	require.NoError(t, err)
+	tm.waitFor(t, `echo typed-ahead`) // the terminal's own echo
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "go"), nil, 0o600))
+	require.Equal(t, 0, waitExit(t, cmd), tm.out.String())
+	tm.waitFor(t, `helper: status=exited`)
+	n, err := unix.IoctlGetInt(int(tm.tty.Fd()), fionread)
+	require.NoError(t, err)
+	require.Equal(t, len("echo typed-ahead\n"), n, "the line typed ahead is still in the terminal's queue")
+	buf := make([]byte, 64)
+	k, err := tm.tty.Read(buf)
+	require.NoError(t, err)
+	assert.Equal(t, "echo typed-ahead\n", string(buf[:k]))
+}
+
+// A program that sets its modes on its output (ncurses does, on fd 1)
+// sets them on the pty while its keys come from the terminal: rac copies
+// them to the terminal before the output that follows, and, while they
+// are non-canonical, also when the program sets them back without
+// writing anything after (as less does when it quits).
+func TestPTYFollowsModesOfOutput(t *testing.T) {
+	tm := newTerm(t, 24, 80)
+	before := tm.modes(t)
+	done := filepath.Join(t.TempDir(), "done")
+	cmd := helperCmd(runspec.ModePTY, "", "sh", "-c",
+		`stty -icanon -echo min 1 <&2; echo raw; x=$(dd bs=1 count=1 2>/dev/null); echo "key=$x"; stty icanon echo <&2; until [ -e "$1" ]; do sleep 0.02; done`, "sh", done)
+	tm.start(t, cmd)
+	tm.waitFor(t, `raw`)
+	during := tm.modes(t)
+	assert.Zero(t, during.Lflag&unix.ICANON, "the pty's -icanon is the terminal's")
+	assert.Zero(t, during.Lflag&unix.ECHO, "the pty's -echo is the terminal's")
+	_, err := tm.ptmx.Write([]byte("k"))
+	require.NoError(t, err)
+	tm.waitFor(t, `key=k`)
+	deadline := time.Now().Add(20 * time.Second)
+	for tm.modes(t).Lflag&unix.ICANON == 0 {
+		require.True(t, time.Now().Before(deadline), "the modes set back on the pty while the command runs on never reached the terminal")
+		time.Sleep(5 * time.Millisecond)
+	}
+	assert.Equal(t, before, tm.modes(t), "the modes the command set back on the pty are the terminal's again")
+	require.NoError(t, os.WriteFile(done, nil, 0o600))
+	require.Equal(t, 0, waitExit(t, cmd), tm.out.String())
+	tm.waitFor(t, `helper: status=exited`)
+	assert.NotContains(t, tm.out.String(), "kkey=k", "the key was not echoed")
+	assert.Equal(t, before, tm.modes(t))
+}
+
+// Under script(1) with its stdin at end of file, the command reads its
+// stdin (script's terminal) itself, as without rac: head -c 1 gets the
+// end of file, and no key (no NUL) is made up for it.
+func TestPTYStdinEndUnderScript(t *testing.T) {
+	if _, err := exec.LookPath("script"); err != nil {
+		t.Skip("script(1) is not installed")
+	}
+	helper := helperCmd(runspec.ModePTY, "", "head", "-c", "1")
+	cmd := exec.Command("script", "-qec", "'"+strings.Join(helper.Args, "' '")+"'", "/dev/null")
+	cmd.Env = helper.Env
+	var out syncBuf
+	cmd.Stdout, cmd.Stderr = &out, &out
+	require.NoError(t, cmd.Start())
+	assert.Equal(t, 0, waitExit(t, cmd), out.String())
+	assert.Contains(t, out.String(), "helper: status=exited code=0")
+	assert.NotContains(t, out.String(), "\x00")
+	assert.NotContains(t, out.String(), "^@", "no NUL reached the command")
 }
 
 // A redirected stream is the command's own; keys still reach /dev/tty.
@@ -231,10 +306,13 @@ func TestPTYRedirectedStreams(t *testing.T) {
 	assert.Contains(t, string(b), "to-err")
 }
 
+// A resize reaches the command from the terminal at the moment it reaches
+// rac, so it may ask the pty's size (here through its stderr) before rac
+// has resized the pty: rac signals it again once it has.
 func TestPTYResize(t *testing.T) {
 	tm := newTerm(t, 24, 80)
 	cmd := helperCmd(runspec.ModePTY, "", "sh", "-c",
-		`trap 'echo winch=$(stty size)' WINCH; echo ready; while :; do sleep 0.02; done`)
+		`trap 'echo winch=$(stty size <&2)' WINCH; echo ready; while :; do sleep 0.02; done`)
 	tm.start(t, cmd)
 	tm.waitFor(t, `ready`)
 	require.NoError(t, pty.Setsize(tm.ptmx, &pty.Winsize{Rows: 40, Cols: 120}))
@@ -262,31 +340,32 @@ func TestPTYSignalsReachTheCommandOnce(t *testing.T) {
 	}
 }
 
-// rac killed by SIGKILL: its command dies of the parent-death signal, the
-// rest of the command's session of the pty's hangup.
+// rac killed by SIGKILL: its command dies of the parent-death signal. A
+// process the command started in the background is left running, as
+// without rac when the command is killed (the test ends it).
 func TestPTYKillNineLeavesNothing(t *testing.T) {
 	for name, script := range map[string]string{
-		"a session":        `sleep 300 & echo pids $$ $!; sleep 300`,
-		"deaf to a hangup": `trap '' HUP; echo pids $$; exec sleep 300`, // only the parent-death signal ends it
+		"with a background child": `sleep 300 & echo pids $$ left $!; sleep 300`,
+		"deaf to a hangup":        `trap '' HUP; echo pids $$; exec sleep 300`, // only the parent-death signal ends it
 	} {
 		t.Run(name, func(t *testing.T) {
 			tm := newTerm(t, 24, 80)
 			cmd := helperCmd(runspec.ModePTY, "", "sh", "-c", script)
 			tm.start(t, cmd)
-			m := tm.waitFor(t, `pids (\d+)(?: (\d+))?\r`)
+			m := tm.waitFor(t, `pids (\d+)(?: left (\d+))?\r`)
+			if m[2] != "" {
+				left, err := strconv.Atoi(m[2])
+				require.NoError(t, err)
+				t.Cleanup(func() { _ = syscall.Kill(left, syscall.SIGKILL) })
+			}
 			require.NoError(t, cmd.Process.Signal(syscall.SIGKILL))
 			_ = cmd.Wait()
-			for _, p := range m[1:] {
-				if p == "" {
-					continue
-				}
-				pid, err := strconv.Atoi(p)
-				require.NoError(t, err)
-				deadline := time.Now().Add(10 * time.Second)
-				for alive(pid) {
-					require.False(t, time.Now().After(deadline), "process %d of the command still runs", pid)
-					time.Sleep(10 * time.Millisecond)
-				}
+			pid, err := strconv.Atoi(m[1])
+			require.NoError(t, err)
+			deadline := time.Now().Add(10 * time.Second)
+			for alive(pid) {
+				require.False(t, time.Now().After(deadline), "the command (%d) still runs", pid)
+				time.Sleep(10 * time.Millisecond)
 			}
 		})
 	}
@@ -332,7 +411,7 @@ func (tm *term) jobShell(t *testing.T, path, script string) {
 }
 
 // Ctrl-Z stops the command and rac, so the shell sees a stopped job; fg
-// continues both, with the terminal raw again.
+// continues both, and the command reads the terminal itself again.
 func TestPTYSuspend(t *testing.T) {
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Skip("needs bash for job control")
@@ -370,7 +449,7 @@ func TestPTYSuspend(t *testing.T) {
 		}
 	})
 	tm.waitFor(t, `continued`)
-	assert.Zero(t, tm.modes(t).Lflag&unix.ISIG, "raw again")
+	assert.NotZero(t, tm.modes(t).Lflag&unix.ISIG, "the terminal keeps the shell's modes: rac never makes it raw")
 	_, err = tm.ptmx.Write([]byte("after\r"))
 	require.NoError(t, err)
 	tm.waitFor(t, `x=after`)
@@ -378,9 +457,8 @@ func TestPTYSuspend(t *testing.T) {
 }
 
 // Every Ctrl-Z's echo reaches the terminal before the shell's "Stopped"
-// line: the line discipline echoes the key on a kernel worker after
-// rac's write, and rac waits for it before it stops the command (it came
-// after "Stopped" once in 30 tmux runs before). Twenty stops in a row.
+// line (the terminal itself echoes the key and stops the job), twenty
+// stops in a row.
 func TestPTYSuspendEchoFirst(t *testing.T) {
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Skip("needs bash for job control")
@@ -398,7 +476,10 @@ func TestPTYSuspendEchoFirst(t *testing.T) {
 		require.Equal(t, i+1, strings.Count(m[1], "^Z"), "stop %d: the echo of every Ctrl-Z comes before its Stopped line; the terminal: %q", i+1, m[1])
 		_, err = tm.ptmx.Write([]byte("fg\r"))
 		require.NoError(t, err)
-		// the command reads again: rac is back in the foreground, raw
+		// fg prints the job's line once readline has given the terminal
+		// its modes back: a word typed before that would be taken in
+		// readline's modes (a \r that ends no line), with rac or without
+		tm.waitFor(t, `(?s)^(?:.*?'--' 'sh' '-c'){`+strconv.Itoa(2*i+2)+`}`)
 		word := "w" + strconv.Itoa(i)
 		_, err = tm.ptmx.Write([]byte(word + "\r"))
 		require.NoError(t, err)
@@ -569,9 +650,9 @@ func TestPTYStoresWhileRunning(t *testing.T) {
 // An end of input already in rac's terminal when rac starts (script(1)
 // sends one as soon as its own stdin ends: script -qec 'rac run ...'
 // </dev/null) reaches the command as its end of input, after the lines
-// before it, and never as a NUL keystroke: made raw first, the terminal
-// hands it over as a NUL byte, head -c 1 waited for a line and the
-// recording began with a NUL.
+// before it, and never as a NUL keystroke: a terminal made raw hands it
+// over as a NUL byte (head -c 1 waited for a line and the recording began
+// with a NUL when rac made it raw and forwarded the keys).
 func TestPTYEndOfInputBeforeRaw(t *testing.T) {
 	for name, c := range map[string]struct {
 		typed string
@@ -580,7 +661,7 @@ func TestPTYEndOfInputBeforeRaw(t *testing.T) {
 	}{
 		"alone":       {"\x04", []string{"head", "-c", "1"}, nil},
 		"after lines": {"one\ntwo\n\x04", []string{"sh", "-c", "cat; echo END"}, []string{"one", "two", "END"}},
-		"ends a line": {"abc\x04\x04", []string{"sh", "-c", "cat; echo; echo END"}, []string{"abcabc", "END"}}, // the pty's echo, then cat's copy
+		"ends a line": {"abc\x04\x04", []string{"sh", "-c", "cat; echo; echo END"}, []string{"abc", "END"}},
 	} {
 		t.Run(name, func(t *testing.T) {
 			tm := newTerm(t, 24, 80)

@@ -228,6 +228,17 @@ func (a *asyncWitness) close() {
 	}
 }
 
+// followStop is pty mode's onStop, on the waiter's thread: a stop of the
+// command that still holds stops rac too, as a shell's job stops (pipe
+// mode does the same through stopFollower). A stop that no longer holds
+// came with rac's own (SIGSTOP to the group, then SIGCONT): rac was
+// stopped by the kernel already.
+func (p *process) followStop(ev stopEvent) {
+	if ev.stopped && ev.sig != 0 && processState(p.pid) == 'T' {
+		stopSelf(ev.sig)
+	}
+}
+
 // stopFollower is pipe mode's rule for the command's stops: a stop of
 // the command that still holds stops rac too, as a shell's job stops. A
 // stop that no longer holds came with rac's own (SIGSTOP to the group,

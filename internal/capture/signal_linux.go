@@ -3,7 +3,6 @@ package capture
 import (
 	"os"
 	"runtime"
-	"slices"
 	"syscall"
 	"time"
 	"unsafe"
@@ -74,11 +73,15 @@ func startWitness() *witness {
 
 // forker forks every cat from one OS thread that blocks the relayed
 // signals (a fork inherits the thread's mask, and exec keeps it) and
-// lives until the witness is closed (Pdeathsig fires when it ends).
+// lives until the witness is closed (Pdeathsig fires when it ends). The
+// stop signals are blocked too: a Ctrl-Z that stopped a cat between its
+// fork and its exec would leave this thread in vfork's wait, which no
+// stop ends, so rac could never stop and the shell would never see its
+// job stopped (the cat is a bystander: it need not stop with the job).
 func (w *witness) forker() {
 	runtime.LockOSThread()
 	var set, old unix.Sigset_t
-	for _, s := range slices.Concat(relayed, pipeStops) {
+	for _, s := range append([]os.Signal{syscall.SIGTSTP, syscall.SIGTTIN, syscall.SIGTTOU}, relayed...) {
 		sig := s.(syscall.Signal)
 		set.Val[(sig-1)/64] |= 1 << ((uint(sig) - 1) % 64)
 	}

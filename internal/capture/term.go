@@ -13,20 +13,6 @@ func setTermios(fd int, t *unix.Termios) error {
 	}
 }
 
-// rawMode is t as cfmakeraw leaves it: no line editing, no echo, no
-// signals from keys, no output processing (the pty already did that), so
-// every byte reaches the command's pseudo-terminal as typed.
-func rawMode(t unix.Termios) *unix.Termios {
-	t.Iflag &^= unix.IGNBRK | unix.BRKINT | unix.PARMRK | unix.ISTRIP | unix.INLCR | unix.IGNCR | unix.ICRNL | unix.IXON
-	t.Oflag &^= unix.OPOST
-	t.Lflag &^= unix.ECHO | unix.ECHONL | unix.ICANON | unix.ISIG | unix.IEXTEN
-	t.Cflag &^= unix.CSIZE | unix.PARENB
-	t.Cflag |= unix.CS8
-	t.Cc[unix.VMIN] = 1
-	t.Cc[unix.VTIME] = 0
-	return &t
-}
-
 func getWinsize(fd int) (*unix.Winsize, error) { return unix.IoctlGetWinsize(fd, unix.TIOCGWINSZ) }
 
 func setWinsize(fd int, ws *unix.Winsize) error { return unix.IoctlSetWinsize(fd, unix.TIOCSWINSZ, ws) }

@@ -8,9 +8,6 @@ const (
 	ioctlSetTermios = unix.TCSETS
 )
 
-// vdisable turns a special character off (_POSIX_VDISABLE).
-const vdisable = 0
-
 // isControlling reports whether the terminal fd is rac's controlling
 // terminal (the one /dev/tty opens).
 func isControlling(fd int) bool {

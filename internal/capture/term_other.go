@@ -9,9 +9,6 @@ const (
 	ioctlSetTermios = unix.TIOCSETA
 )
 
-// vdisable turns a special character off (_POSIX_VDISABLE).
-const vdisable = 0xff
-
 // isControlling reports whether the terminal fd is rac's controlling
 // terminal (the one /dev/tty opens); without TIOCGSID, whether it is the
 // foreground's terminal of rac's session, which it nearly always is.

@@ -134,6 +134,7 @@ type RedactSettings struct {
 type RecordSettings struct {
 	MaxBytes  Value[int64]
 	HeadBytes Value[int64]
+	Compress  Value[bool]
 }
 
 // SessionSettings holds the entries as written; session.ParseIDVars and

@@ -75,7 +75,7 @@ func loadCache(st *store.Store, late func() bool) (map[uint64]cacheEntry, error)
 	}
 	defer f.Close()
 	br := bufio.NewReaderSize(io.LimitReader(f, maxCache), 64<<10)
-	if magic, err := br.ReadString('\n'); err != nil || magic != cacheMagic {
+	if magic, err := br.ReadString('\n'); err != nil || magic != cacheMagic && magic != cacheMagicZ {
 		return nil, nil
 	}
 	m := map[uint64]cacheEntry{}
@@ -144,7 +144,7 @@ func (p *pass) writeCache() error {
 		return err
 	}
 	w := bufio.NewWriterSize(f, 64<<10)
-	_, _ = w.WriteString(cacheMagic)
+	_, _ = w.WriteString(p.writeMagic())
 	var num []byte
 	for _, s := range p.sessions {
 		if s.err != nil {

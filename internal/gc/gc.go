@@ -67,6 +67,11 @@ type Options struct {
 	// Deadline, when set, stops the pass at the next safe point after it
 	// (ErrDeadline): automatic GC hands the rest to a detached process.
 	Deadline time.Time
+	// Compress rewrites finished recordings' data in compressed form
+	// before the pass plans (see compress.go), in frames of FrameSize
+	// bytes (0: record.DefaultFrameSize).
+	Compress  bool
+	FrameSize int
 }
 
 // Removal is one recording removed (or, in a dry run, to be removed).
@@ -187,6 +192,7 @@ type pass struct {
 	useCache      bool  // a full pass (rm and purge leave CacheFile to it)
 
 	summaryHits atomic.Int64 // recordings measured from their footer's summary
+	cacheZ      bool         // CacheFile was written by a pass that compressed
 
 	rootFS fsID // the store root's mount: removals never leave it
 }
@@ -229,7 +235,11 @@ func Run(st *store.Store, o Options) (*Result, error) {
 	if p.cache, err = loadCache(st, p.late); err != nil {
 		return p.res, err
 	}
+	p.cacheZ = cacheCompressed(st)
 	if err := p.scan(); err != nil {
+		return p.res, err
+	}
+	if err := p.compress(); err != nil {
 		return p.res, err
 	}
 	p.cacheKnown, p.cache = len(p.cache), nil // counted; no longer needed

@@ -36,6 +36,7 @@ type recInfo struct {
 	footer  bool      // finished (footer.json present)
 	running bool      // no footer and its lock is held
 	victim  bool      // planned for removal
+	cached  bool      // measured from CacheFile: compressed if it could be
 	gone    bool      // removed
 
 	id        dirID // the folder's state when scanned
@@ -164,7 +165,7 @@ func (p *pass) scanRecording(dirfd int, s *sessInfo, name string, seq int64) *re
 			return nil // swapped since the listing; the next pass sees what it is
 		}
 		if r.id = dirIDOf(&st); e.id == r.id {
-			r.bytes, r.newest, r.footer, r.cacheable = e.size, time.Unix(0, e.newest), true, true
+			r.bytes, r.newest, r.footer, r.cacheable, r.cached = e.size, time.Unix(0, e.newest), true, true, true
 			p.cacheHits.Add(1)
 			return r
 		}

@@ -200,13 +200,16 @@ func readFD(fd int, b []byte) (int, error) {
 	}
 }
 
-// Status is what rac reads of /proc/PID/status: the state and the signal
-// masks.
+// Status is what rac reads of /proc/PID/status: the state, the signal
+// masks and how often the process has gone to sleep.
 type Status struct {
 	State byte // Z or X: the process has ended
 	// SigPnd, ShdPnd: signals pending for the thread and the process;
 	// SigIgn, SigCgt: signals ignored and caught.
 	SigPnd, ShdPnd, SigIgn, SigCgt uint64
+	// Sleeps is voluntary_ctxt_switches: it grows each time the process
+	// blocks (a read that waits, for one)
+	Sleeps uint64
 }
 
 // ReadStatus reads and parses /proc/PID/status.
@@ -243,6 +246,8 @@ func ParseStatus(b []byte) (Status, error) {
 			mask = &st.SigIgn
 		case "SigCgt":
 			mask = &st.SigCgt
+		case "voluntary_ctxt_switches":
+			st.Sleeps, _ = strconv.ParseUint(string(v), 10, 64)
 		}
 		if mask != nil {
 			n, err := strconv.ParseUint(string(v), 16, 64)

@@ -50,9 +50,9 @@ func TestReadStat(t *testing.T) {
 }
 
 func TestParseStatus(t *testing.T) {
-	st, err := ParseStatus([]byte("Name:\tsleep\nState:\tS (sleeping)\nSigPnd:\t0000000000000100\nShdPnd:\t0000000000000002\nSigBlk:\t0000000000000000\nSigIgn:\t0000000000000004\nSigCgt:\t0000000000080000\n"))
+	st, err := ParseStatus([]byte("Name:\tsleep\nState:\tS (sleeping)\nSigPnd:\t0000000000000100\nShdPnd:\t0000000000000002\nSigBlk:\t0000000000000000\nSigIgn:\t0000000000000004\nSigCgt:\t0000000000080000\nvoluntary_ctxt_switches:\t42\nnonvoluntary_ctxt_switches:\t7\n"))
 	require.NoError(t, err)
-	assert.Equal(t, Status{State: 'S', SigPnd: 0x100, ShdPnd: 2, SigIgn: 4, SigCgt: 0x80000}, st)
+	assert.Equal(t, Status{State: 'S', SigPnd: 0x100, ShdPnd: 2, SigIgn: 4, SigCgt: 0x80000, Sleeps: 42}, st)
 	_, err = ParseStatus([]byte("SigCgt:\tzz\n"))
 	assert.ErrorIs(t, err, ErrMalformed)
 	if runtime.GOOS == "linux" {

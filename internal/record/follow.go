@@ -6,8 +6,6 @@ import (
 	"io/fs"
 	"os"
 	"time"
-
-	"github.com/rac-cli/rac/internal/store"
 )
 
 // FollowOptions control Follow.
@@ -26,8 +24,9 @@ func (r *Recording) Follow(o FollowOptions, fn func(Line) error) error {
 		return err
 	}
 	defer func() { closeAll() }()
-	// the chunk index appears with the first output
-	var idx *os.File
+	// the chunk index appears with the first output (and is chunks.zst
+	// once gc compressed the finished recording)
+	var idx dataFile
 	defer func() {
 		if idx != nil {
 			idx.Close()
@@ -41,7 +40,7 @@ func (r *Recording) Follow(o FollowOptions, fn func(Line) error) error {
 	entry := make([]byte, 64*chunkSize)
 	for {
 		if idx == nil {
-			file, err := store.OpenSafe(r.dir, ChunksFile)
+			file, _, err := r.openData(ChunksFile)
 			if err != nil && !errors.Is(err, fs.ErrNotExist) {
 				return err
 			}
@@ -90,7 +89,7 @@ type follower struct {
 // read again: the writer extends the last entry in place while its stream
 // writes on (Writer.addChunk), so what it covers beyond what was fed is
 // fed now.
-func (f *follower) readIndex(idx *os.File, off int64, entry []byte) (int64, error) {
+func (f *follower) readIndex(idx io.ReaderAt, off int64, entry []byte) (int64, error) {
 	if off-chunkSize >= int64(len(chunksMagic)) {
 		off -= chunkSize
 	}

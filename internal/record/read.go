@@ -568,6 +568,7 @@ func (r *Recording) mergedLines(o LineOptions, fn func(Line) error) error {
 	buf := make([]byte, readBlock)
 	startChunk := 0
 	if o.Tail > 0 {
+		chunks = splitChunks(chunks, tailStep)
 		startChunk = tailChunk(chunks, vs, buf, o.Tail)
 	}
 	m := &merged{tail: o.Tail, head: o.Head, fn: fn}

@@ -211,7 +211,7 @@ func (r *Recording) Chunks() ([]Chunk, error) {
 	}
 	var out []Chunk
 	covered := map[string]int64{}
-	f, err := store.OpenSafe(r.dir, ChunksFile)
+	f, _, err := r.openData(ChunksFile)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, err
 	}
@@ -266,8 +266,8 @@ func (r *Recording) Chunks() ([]Chunk, error) {
 // data it indexes could need. Beyond it, or with a hole, the index is not
 // one a recorder wrote; while the recorder runs the index may be ahead of
 // the data measured, and the rest is read another time.
-func (r *Recording) indexSize(f *os.File, name string, limit int64) (int64, error) {
-	size, err := fileSize(f)
+func (r *Recording) indexSize(f dataFile, name string, limit int64) (int64, error) {
+	size, err := f.dataSize()
 	if err != nil {
 		return 0, err
 	}
@@ -277,7 +277,7 @@ func (r *Recording) indexSize(f *os.File, name string, limit int64) (int64, erro
 		}
 		size = limit
 	}
-	if at, ok := holeIn(f, size); ok {
+	if at, ok := f.hole(size); ok {
 		return 0, r.damaged("%s has a hole at byte %d, which no recorder writes", name, at)
 	}
 	return size, nil
@@ -285,7 +285,7 @@ func (r *Recording) indexSize(f *os.File, name string, limit int64) (int64, erro
 
 // checkMagic tells an index of a newer format (the same magic with a
 // higher digit) from one that is not an index at all.
-func (r *Recording) checkMagic(f *os.File, size int64, name, magic string) error {
+func (r *Recording) checkMagic(f io.ReaderAt, size int64, name, magic string) error {
 	if size < int64(len(magic)) {
 		return nil // created, magic not written yet (or a recorder died there)
 	}
@@ -347,7 +347,7 @@ func (r *Recording) lineIndex(v *streamView, stream string) ([]LineMark, error) 
 	}
 	defer f.Close()
 	data := v.Size()
-	size, err := r.indexSize(f, name, int64(len(linesMagic))+lineEntry*(data/lineStride+2))
+	size, err := r.indexSize(rawFile{f}, name, int64(len(linesMagic))+lineEntry*(data/lineStride+2))
 	if err != nil {
 		return nil, err
 	}

@@ -15,9 +15,10 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// part is one file holding the stream bytes [start, start+size).
+// part is one file holding the stream bytes [start, start+size): the raw
+// bytes, or their compressed form (see seekable.go).
 type part struct {
-	f     *os.File
+	f     dataFile
 	start int64
 	size  int64
 }
@@ -94,7 +95,7 @@ func (r *Recording) openView(stream string) (*streamView, error) {
 	}
 	if r.Meta.MaxBytes == 0 {
 		v := &streamView{}
-		f, size, err := r.openPart(stream)
+		f, size, err := r.openData(stream)
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return nil, err
 		}
@@ -136,20 +137,6 @@ func (r *Recording) openView(stream string) (*streamView, error) {
 	return nil, fmt.Errorf("read %s: its cut kept moving while it was read; try again", r.Ref())
 }
 
-// openPart opens one data file and takes its size.
-func (r *Recording) openPart(name string) (*os.File, int64, error) {
-	f, err := store.OpenSafe(r.dir, name)
-	if err != nil {
-		return nil, 0, err
-	}
-	size, err := fileSize(f)
-	if err != nil {
-		f.Close()
-		return nil, 0, err
-	}
-	return f, size, nil
-}
-
 // openCapped opens the head file and the kept tail segments of a capped
 // stream as cut says they are.
 func (r *Recording) openCapped(stream string, cuts map[string]StreamCut) (*streamView, error) {
@@ -157,7 +144,7 @@ func (r *Recording) openCapped(stream string, cuts map[string]StreamCut) (*strea
 	if c, ok := cuts[stream]; ok {
 		v.cut = &c
 	}
-	f, err := store.OpenSafe(r.dir, stream)
+	f, _, err := r.openData(stream)
 	if errors.Is(err, fs.ErrNotExist) {
 		return v, nil
 	}
@@ -179,6 +166,9 @@ func (r *Recording) openCapped(stream string, cuts map[string]StreamCut) (*strea
 	var starts []int64
 	byStart := map[int64]string{}
 	for _, n := range names {
+		// a segment may be there raw, compressed, or both for a moment
+		// (compress.go): openData takes the raw one first
+		n = strings.TrimSuffix(n, zstSuffix)
 		hex, ok := strings.CutPrefix(n, stream+tailInfix)
 		if !ok {
 			continue
@@ -187,12 +177,15 @@ func (r *Recording) openCapped(stream string, cuts map[string]StreamCut) (*strea
 		if err != nil || start < 0 || (v.cut != nil && start < v.cut.KeptFrom) {
 			continue // a segment the cut already dropped
 		}
+		if _, dup := byStart[start]; dup {
+			continue
+		}
 		starts = append(starts, start)
 		byStart[start] = n
 	}
 	sort.Slice(starts, func(i, j int) bool { return starts[i] < starts[j] })
 	for _, st := range starts {
-		f, err := store.OpenSafe(r.dir, byStart[st])
+		f, _, err := r.openData(byStart[st])
 		if errors.Is(err, fs.ErrNotExist) {
 			continue // dropped while we listed: the cut moved, the caller sees it
 		}
@@ -205,7 +198,7 @@ func (r *Recording) openCapped(stream string, cuts map[string]StreamCut) (*strea
 	// Sizes are taken once every file is open: a segment is full before
 	// the next one exists, so no part looks shorter than it is.
 	for i := range v.parts {
-		if v.parts[i].size, err = fileSize(v.parts[i].f); err != nil {
+		if v.parts[i].size, err = v.parts[i].f.dataSize(); err != nil {
 			v.Close()
 			return nil, err
 		}
@@ -267,7 +260,7 @@ func (r *Recording) settle(v *streamView, stream string) error {
 	// large as the footer counts) would read as NULs where output was.
 	// Past the footer's count a hole is no part of the recording.
 	for _, p := range v.parts {
-		if at, ok := holeIn(p.f, p.size); ok {
+		if at, ok := p.f.hole(p.size); ok {
 			return r.damaged("%s has a hole at byte %d, which no recorder writes", partName(stream, p.start), at)
 		}
 	}

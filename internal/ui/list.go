@@ -27,6 +27,7 @@ type ListRow struct {
 	StartedAt time.Time
 	EndedAt   *time.Time
 	Bytes     int64 // received, over every stream
+	DiskBytes int64 // what its folder takes on disk (compressed or raw)
 	Truncated bool  // capped: the middle was dropped
 }
 
@@ -44,9 +45,9 @@ type ListOptions struct {
 // by start time, newest last), as an aligned table under a header:
 //
 //	session test
-//	NAME          STATUS   STARTED  TOOK      SIZE  COMMAND
-//	0001-make     exit 2   3m ago   1.2s   2.9 KiB  make test
-//	0002-sleep    running  just now 12s+       0 B  sleep 100
+//	NAME          STATUS   STARTED  TOOK      SIZE    DISK  COMMAND
+//	0001-make     exit 2   3m ago   1.2s   2.9 KiB  16 KiB  make test
+//	0002-sleep    running  just now 12s+       0 B  12 KiB  sleep 100
 //
 // The command is cut with "…" to fit Width. Nothing is written for no
 // rows.
@@ -62,7 +63,8 @@ func ListTable(w io.Writer, c *Palette, rows []ListRow, o ListOptions) error {
 		}
 	}
 	t := NewTable(w, o.Width, Column{Header: first}, Column{Header: "STATUS"}, Column{Header: "STARTED"},
-		Column{Header: "TOOK", Right: true}, Column{Header: "SIZE", Right: true}, Column{Header: "COMMAND", Cut: true})
+		Column{Header: "TOOK", Right: true}, Column{Header: "SIZE", Right: true}, Column{Header: "DISK", Right: true},
+		Column{Header: "COMMAND", Cut: true})
 	t.HeaderStyle = c.Bold
 	depth := map[string]int{}
 	if o.Tree {
@@ -77,7 +79,7 @@ func ListTable(w io.Writer, c *Palette, rows []ListRow, o ListOptions) error {
 			name = strings.Repeat("  ", d-1) + "└ " + name
 		}
 		t.Row(Plain(name), statusCell(c, r), c.Dim.Cell(units.Ago(r.StartedAt, o.Now)), Plain(took(r, o.Now)),
-			c.Dim.Cell(Bytes(r.Bytes)), Plain(Quote(r.Argv)))
+			c.Dim.Cell(Bytes(r.Bytes)), c.Dim.Cell(Bytes(r.DiskBytes)), Plain(Quote(r.Argv)))
 	}
 	return t.Render()
 }

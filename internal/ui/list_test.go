@@ -19,14 +19,14 @@ func listRows() []ListRow {
 	code := func(n int) *int { return &n }
 	return []ListRow{
 		{Ref: "s/0001-make", Session: "s", Name: "0001-make", Argv: []string{"make", "test"}, Status: record.StatusExited,
-			ExitCode: code(2), StartedAt: at(3 * time.Minute), EndedAt: end(3*time.Minute, 1200*time.Millisecond), Bytes: 3000},
+			ExitCode: code(2), StartedAt: at(3 * time.Minute), EndedAt: end(3*time.Minute, 1200*time.Millisecond), Bytes: 3000, DiskBytes: 16 << 10},
 		{Ref: "s/0002-git-status", Session: "s", Name: "0002-git-status", Parent: "s/0001-make", Argv: []string{"git", "status"},
-			Status: record.StatusExited, ExitCode: code(0), StartedAt: at(3 * time.Minute), EndedAt: end(3*time.Minute, 850*time.Millisecond), Bytes: 212},
+			Status: record.StatusExited, ExitCode: code(0), StartedAt: at(3 * time.Minute), EndedAt: end(3*time.Minute, 850*time.Millisecond), Bytes: 212, DiskBytes: 12 << 10},
 		{Ref: "s/0003-go-test", Session: "s", Name: "0003-go-test", Argv: []string{"go", "test", "./...", "-run", "Test Total"},
 			Status: record.StatusSignaled, Signal: "SIGTERM", StartedAt: at(2 * time.Hour), EndedAt: end(2*time.Hour, 184*time.Second),
-			Bytes: 212 << 20, Truncated: true},
+			Bytes: 212 << 20, DiskBytes: 19 << 20, Truncated: true},
 		{Ref: "s/0004-sleep", Session: "s", Name: "0004-sleep", Argv: []string{"sleep", "100"}, Status: record.StatusRunning,
-			StartedAt: at(12 * time.Second)},
+			StartedAt: at(12 * time.Second), DiskBytes: 12 << 10},
 		{Ref: "s/0005-sh", Session: "s", Name: "0005-sh", Parent: "s/0002-git-status", Argv: []string{"sh", "-c", "echo \x1b[2J"},
 			Status: record.StatusIncomplete, StartedAt: at(5 * 24 * time.Hour)},
 	}
@@ -41,27 +41,27 @@ func TestListTable(t *testing.T) {
 		want string
 	}{
 		{"one session, never cut", ListOptions{Now: listNow, Session: "s"}, `session s
-NAME             STATUS        STARTED    TOOK     SIZE  COMMAND
-0001-make        exit 2        3m ago     1.2s  2.9 KiB  make test
-0002-git-status  exit 0        3m ago    850ms    212 B  git status
-0003-go-test     SIGTERM, cut  2h ago    3m04s  212 MiB  go test ./... -run 'Test Total'
-0004-sleep       running       12s ago  12.0s+      0 B  sleep 100
-0005-sh          incomplete    5d ago        -      0 B  sh -c $'echo \e[2J'
+NAME             STATUS        STARTED    TOOK     SIZE    DISK  COMMAND
+0001-make        exit 2        3m ago     1.2s  2.9 KiB  16 KiB  make test
+0002-git-status  exit 0        3m ago    850ms    212 B  12 KiB  git status
+0003-go-test     SIGTERM, cut  2h ago    3m04s  212 MiB  19 MiB  go test ./... -run 'Test Total'
+0004-sleep       running       12s ago  12.0s+      0 B  12 KiB  sleep 100
+0005-sh          incomplete    5d ago        -      0 B     0 B  sh -c $'echo \e[2J'
 `},
-		{"all sessions, 80 columns", ListOptions{Now: listNow, Width: 80}, `REF                STATUS        STARTED    TOOK     SIZE  COMMAND
-s/0001-make        exit 2        3m ago     1.2s  2.9 KiB  make test
-s/0002-git-status  exit 0        3m ago    850ms    212 B  git status
-s/0003-go-test     SIGTERM, cut  2h ago    3m04s  212 MiB  go test ./... -run '…
-s/0004-sleep       running       12s ago  12.0s+      0 B  sleep 100
-s/0005-sh          incomplete    5d ago        -      0 B  sh -c $'echo \e[2J'
+		{"all sessions, 80 columns", ListOptions{Now: listNow, Width: 80}, `REF                STATUS        STARTED    TOOK     SIZE    DISK  COMMAND
+s/0001-make        exit 2        3m ago     1.2s  2.9 KiB  16 KiB  make test
+s/0002-git-status  exit 0        3m ago    850ms    212 B  12 KiB  git status
+s/0003-go-test     SIGTERM, cut  2h ago    3m04s  212 MiB  19 MiB  go test ./..…
+s/0004-sleep       running       12s ago  12.0s+      0 B  12 KiB  sleep 100
+s/0005-sh          incomplete    5d ago        -      0 B     0 B  sh -c $'echo…
 `},
 		{"tree", ListOptions{Now: listNow, Session: "s", Tree: true}, `session s
-NAME               STATUS        STARTED    TOOK     SIZE  COMMAND
-0001-make          exit 2        3m ago     1.2s  2.9 KiB  make test
-└ 0002-git-status  exit 0        3m ago    850ms    212 B  git status
-  └ 0005-sh        incomplete    5d ago        -      0 B  sh -c $'echo \e[2J'
-0003-go-test       SIGTERM, cut  2h ago    3m04s  212 MiB  go test ./... -run 'Test Total'
-0004-sleep         running       12s ago  12.0s+      0 B  sleep 100
+NAME               STATUS        STARTED    TOOK     SIZE    DISK  COMMAND
+0001-make          exit 2        3m ago     1.2s  2.9 KiB  16 KiB  make test
+└ 0002-git-status  exit 0        3m ago    850ms    212 B  12 KiB  git status
+  └ 0005-sh        incomplete    5d ago        -      0 B     0 B  sh -c $'echo \e[2J'
+0003-go-test       SIGTERM, cut  2h ago    3m04s  212 MiB  19 MiB  go test ./... -run 'Test Total'
+0004-sleep         running       12s ago  12.0s+      0 B  12 KiB  sleep 100
 `},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -30,6 +30,7 @@ func Settings(s *config.Settings, session string, gcOff bool) app.Settings {
 		RedactArgs:     s.Redact.Args.V,
 		MaxBytes:       s.Record.MaxBytes.V,
 		HeadBytes:      s.Record.HeadBytes.V,
+		Compress:       s.Record.Compress.V,
 		StoreWorkdir:   s.Store.Workdir.V,
 		GC: app.GCLimits{
 			MaxAge: s.GC.MaxAge.V, MaxSessionBytes: s.GC.MaxSessionBytes.V, MaxStoreBytes: s.GC.MaxStoreBytes.V,

@@ -1,0 +1,313 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// The compression issue's targets.
+const (
+	realRatioTarget  = 3.5 // bytes on disk, raw / compressed, real text
+	shapeRatioTarget = 4.0 // the same on the bench's synthetic shapes
+	tailAddTarget    = 2 * time.Millisecond
+	grepSpeedTarget  = 0.5 // grep -rF time over raw / rac out grep time over compressed
+	readerPeakKiB    = 32 << 10
+)
+
+func init() { register("compress", benchCompress) }
+
+// du is what the regular files under p take on disk, as du counts it.
+func du(p string) int64 {
+	var n int64
+	_ = filepath.WalkDir(p, func(_ string, d fs.DirEntry, err error) error {
+		if err != nil || !d.Type().IsRegular() {
+			return nil
+		}
+		if fi, err := d.Info(); err == nil {
+			if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+				n += st.Blocks * 512
+			}
+		}
+		return nil
+	})
+	return n
+}
+
+// storeEnv is the bench's environment with its own store and session, and
+// compression on (the other sections measure raw recordings).
+func (b *bench) storeEnv(store, session string) []string {
+	return append(append([]string(nil), b.env...), "RAC_HOME="+store, "RAC_SESSION="+session, "RAC_RECORD_COMPRESS=true",
+		"RAC_GC_MAX_SESSION_BYTES=0", "RAC_GC_MAX_STORE_BYTES=0", "RAC_GC_INTERVAL=1000d")
+}
+
+// gcTimed runs rac out gc under /usr/bin/time and returns its wall, CPU
+// (user+system) seconds and peak RSS in KiB.
+func (b *bench) gcTimed(env []string) (wall, cpu float64, peak int64) {
+	tm := b.timeBin()
+	if tm == "" {
+		start := time.Now()
+		b.timeCmd(env, b.rac, "out", "gc")
+		return time.Since(start).Seconds(), 0, 0
+	}
+	out := filepath.Join(b.work, "gc-time.txt")
+	b.timeCmd(env, tm, "-f", "%e %U %S %M", "-o", out, b.rac, "out", "gc")
+	data, err := os.ReadFile(out)
+	check(err)
+	var u, s float64
+	_, err = fmt.Sscan(string(data), &wall, &u, &s, &peak)
+	check(err)
+	return wall, u + s, peak
+}
+
+// realTexts makes the real text the issue names, all offline: Go sources
+// from the module cache, this repository's git log -p, go test -v logs of
+// a few packages, and the explain corpus's recorded outputs. Each is
+// recorded by rac run (as a command an agent runs).
+func (b *bench) realTexts(env []string) []string {
+	var names []string
+	// Go sources from the module cache, 48 MiB of them in path order
+	if out, err := exec.Command("go", "env", "GOMODCACHE").Output(); err == nil {
+		cache := strings.TrimSpace(string(out))
+		p := filepath.Join(b.work, "gomod-sources.txt")
+		f, err := os.Create(p)
+		check(err)
+		w := bufio.NewWriterSize(f, 1<<20)
+		var n int64
+		var files []string
+		_ = filepath.WalkDir(cache, func(path string, d fs.DirEntry, err error) error {
+			if err == nil && d.Type().IsRegular() && strings.HasSuffix(path, ".go") {
+				files = append(files, path)
+			}
+			return nil
+		})
+		sort.Strings(files)
+		for _, path := range files {
+			if n >= 48<<20 {
+				break
+			}
+			if data, err := os.ReadFile(path); err == nil {
+				m, _ := w.Write(data)
+				n += int64(m)
+			}
+		}
+		check(w.Flush())
+		check(f.Close())
+		if n > 0 {
+			b.timeCmd(env, b.rac, "run", "-q", "--no-redact", "--", "cat", p)
+			names = append(names, fmt.Sprintf("Go module cache sources (%.0f MiB)", float64(n)/(1<<20)))
+		}
+	}
+	if err := exec.Command("git", "rev-parse", "--git-dir").Run(); err == nil {
+		b.timeCmd(env, b.rac, "run", "-q", "--no-redact", "--", "git", "log", "-p")
+		names = append(names, "this repository's git log -p")
+	}
+	// go test -v of packages whose tests take seconds
+	cmd := exec.Command(b.rac, "run", "-q", "--no-redact", "--", "go", "test", "-v", "-count=1",
+		"./internal/units/", "./internal/termtext/", "./internal/ui/", "./internal/config/", "./internal/resolve/")
+	cmd.Env = env
+	_ = cmd.Run() // a failing test is output too
+	names = append(names, "go test -v of five packages")
+	// the explain corpus's outputs, as one cat
+	var corpus []string
+	_ = filepath.WalkDir("internal/explain/testdata/corpus", func(path string, d fs.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() && (d.Name() == "stdout" || d.Name() == "stderr") {
+			corpus = append(corpus, path)
+		}
+		return nil
+	})
+	if len(corpus) > 0 {
+		b.timeCmd(env, append([]string{b.rac, "run", "-q", "--no-redact", "--", "cat"}, corpus...)...)
+		names = append(names, fmt.Sprintf("explain corpus outputs (%d files)", len(corpus)))
+	}
+	return names
+}
+
+// ratioOf records with make in a store of its own, compresses it with
+// rac out gc, and prints the store's session size on disk before and
+// after; it returns the ratio and the gc's raw bytes, wall and CPU time.
+func (b *bench) ratioOf(label string, make func(env []string) []string, target float64) (ratio float64, raw int64, wall, cpu float64, ok bool) {
+	store := filepath.Join(b.work, "store-"+strings.ReplaceAll(label, " ", "-"))
+	b.removeAll(store)
+	env := b.storeEnv(store, "ratio")
+	// recorded raw (automatic gc must not compress them before they are
+	// measured), then compressed by one rac out gc
+	names := make(append(env, "RAC_RECORD_COMPRESS=false"))
+	sess := filepath.Join(store, "sessions", "ratio")
+	raw = du(sess)
+	syscall.Sync()
+	wall, cpu, _ = b.gcTimed(env)
+	after := du(sess)
+	ratio = float64(raw) / float64(max(after, 1))
+	ok = ratio >= target
+	fmt.Printf("%-28s %9.1f MiB raw on disk %8.1f MiB compressed %6.2fx (target >= %.1fx: %s)\n",
+		label, float64(raw)/(1<<20), float64(after)/(1<<20), ratio, target, verdict(ok))
+	for _, n := range names {
+		fmt.Printf("    %s\n", n)
+	}
+	b.removeAll(store)
+	return ratio, raw, wall, cpu, ok
+}
+
+// benchCompress: compression ratios (bytes on disk) on real and synthetic
+// text, what compressing costs, and what reading a compressed recording
+// costs against the raw one.
+func benchCompress(b *bench) {
+	_, rawReal, wallReal, cpuReal, _ := b.ratioOf("real text", b.realTexts, realRatioTarget)
+	size := int64(min(*shapeMB, *sizeMB, 32)) << 20
+	var rawShapes int64
+	var wallShapes, cpuShapes float64
+	for _, s := range b.shapeFiles(size) {
+		if s.path == "" {
+			fmt.Printf("%-28s %s\n", s.name, s.note)
+			continue
+		}
+		path := s.path
+		_, raw, wall, cpu, _ := b.ratioOf(s.name, func(env []string) []string {
+			b.timeCmd(env, b.rac, "run", "-q", "--no-redact", "--", "cat", path)
+			return nil
+		}, shapeRatioTarget)
+		rawShapes += raw
+		wallShapes += wall
+		cpuShapes += cpu
+	}
+	mibs := float64(rawReal+rawShapes) / (1 << 20)
+	fmt.Printf("compressing (rac out gc, zstd better level, one core): %.0f MiB/s wall, %.1f ms CPU per MiB (%.1f s CPU for %.0f MiB)\n",
+		mibs/(wallReal+wallShapes), 1000*(cpuReal+cpuShapes)/mibs, cpuReal+cpuShapes, mibs)
+
+	// reading: the same 64 MiB recording raw and compressed, interleaved
+	file := b.textFile("text-64m.log", 64<<20)
+	rawStore, zstStore := filepath.Join(b.work, "store-raw"), filepath.Join(b.work, "store-zst")
+	b.removeAll(rawStore)
+	b.removeAll(zstStore)
+	rawEnv, zstEnv := b.storeEnv(rawStore, "read"), b.storeEnv(zstStore, "read")
+	rawEnv = append(rawEnv, "RAC_RECORD_COMPRESS=false")
+	b.timeCmd(rawEnv, b.rac, "run", "-q", "--no-redact", "--", "cat", file)
+	check(exec.Command("cp", "-a", rawStore, zstStore).Run())
+	b.timeCmd(zstEnv, b.rac, "out", "gc")
+	tail := []string{b.rac, "out", "read", "last", "--tail", "80"}
+	var tr, tz []time.Duration
+	for i := 0; i < 10**runs; i++ {
+		tr = append(tr, b.timed(rawEnv, tail))
+		tz = append(tz, b.timed(zstEnv, tail))
+	}
+	add := median(tz) - median(tr)
+	fmt.Printf("read --tail 80 of 64 MiB: raw %.2f ms, compressed %.2f ms: adds %.2f ms (target <= %.0f ms: %s)\n",
+		ms(median(tr)), ms(median(tz)), ms(add), ms(tailAddTarget), verdict(add <= tailAddTarget))
+
+	// grep over a compressed 256 MiB session against grep -rF over the raw
+	// files of the same session
+	dir := b.sessionOf256()
+	grepRaw := filepath.Join(b.work, "grep-raw")
+	b.removeAll(grepRaw)
+	check(exec.Command("cp", "-a", dir, grepRaw).Run())
+	genv := append(b.storeEnv(filepath.Join(b.work, "store"), "grepbench"), "LC_ALL=C")
+	b.timeCmd(genv, b.rac, "out", "gc")
+	fmt.Printf("256 MiB session: %.1f MiB on disk raw, %.1f MiB compressed\n", float64(du(grepRaw))/(1<<20), float64(du(dir))/(1<<20))
+	for _, needle := range []string{"connection refused", "zzz-no-such-text"} {
+		med := b.interleaveEnv(genv, *runs,
+			[]string{b.rac, "out", "grep", needle},
+			[]string{"grep", "-rF", "--", needle, grepRaw},
+		)
+		speed := med[1].Seconds() / med[0].Seconds()
+		fmt.Printf("grep %-20q compressed: rac %7.1f ms, grep -rF over raw %7.1f ms: speed %.2fx of grep (target >= %.1fx: %s)\n",
+			needle, ms(med[0]), ms(med[1]), speed, grepSpeedTarget, verdict(speed >= grepSpeedTarget))
+		// CPU, which a loaded machine changes less than wall time
+		_, rc := b.cpuOf(genv, b.rac, "out", "grep", needle)
+		_, gc := b.cpuOf(genv, "grep", "-rF", "--", needle, grepRaw)
+		fmt.Printf("    CPU (user+system): rac %.2f s on compressed, grep -rF %.2f s on raw\n", rc, gc)
+	}
+
+	// every reader's peak RSS on the compressed recordings
+	if b.timeBin() == "" {
+		fmt.Println("peak RSS: not measured (no /usr/bin/time: apt-get install time)")
+		return
+	}
+	readers := []struct {
+		name string
+		env  []string
+		argv []string
+	}{
+		{"read (all, 64 MiB)", zstEnv, []string{b.rac, "out", "read", "last"}},
+		{"read --tail 80", zstEnv, tail},
+		{"read --head 80", zstEnv, []string{b.rac, "out", "read", "last", "--head", "80"}},
+		{"read --lines near the end", zstEnv, []string{b.rac, "out", "read", "last", "--stream", "stdout", "--lines", "900000:900040"}},
+		{"read --raw", zstEnv, []string{b.rac, "out", "read", "last", "--raw"}},
+		{"read --json --tail 80", zstEnv, []string{b.rac, "out", "read", "last", "--json", "--tail", "80"}},
+		{"explain", zstEnv, []string{b.rac, "out", "explain", "last"}},
+		{"grep (256 MiB session)", genv, []string{b.rac, "out", "grep", "connection refused"}},
+	}
+	worst := int64(0)
+	for _, r := range readers {
+		peak := b.peakRSSQuiet(r.env, r.argv...)
+		worst = max(worst, peak)
+		fmt.Printf("peak RSS %-26s %s\n", r.name, mib(peak))
+	}
+	fmt.Printf("every reader under %d MiB: %s\n", readerPeakKiB>>10, verdict(worst < readerPeakKiB))
+	b.removeAll(rawStore)
+	b.removeAll(zstStore)
+	b.removeAll(grepRaw)
+}
+
+// cpuOf runs argv once under /usr/bin/time and returns its wall and CPU
+// (user+system) seconds; 0, 0 without it.
+func (b *bench) cpuOf(env []string, argv ...string) (wall, cpu float64) {
+	tm := b.timeBin()
+	if tm == "" {
+		return 0, 0
+	}
+	out := filepath.Join(b.work, "cpu.txt")
+	cmd := exec.Command(tm, append([]string{"-f", "%e %U %S", "-o", out}, argv...)...)
+	cmd.Env = env
+	cmd.Stdout, cmd.Stderr = io.Discard, io.Discard
+	_ = cmd.Run() // grep exits 1 on no match
+	data, err := os.ReadFile(out)
+	check(err)
+	f := strings.Fields(string(data))
+	if len(f) < 3 {
+		return 0, 0
+	}
+	var u, sy float64
+	_, _ = fmt.Sscan(f[len(f)-3], &wall)
+	_, _ = fmt.Sscan(f[len(f)-2], &u)
+	_, _ = fmt.Sscan(f[len(f)-1], &sy)
+	return wall, u + sy
+}
+
+// timed runs argv once with its output discarded and returns its wall time.
+func (b *bench) timed(env []string, argv []string) time.Duration {
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Env = env
+	cmd.Stdout, cmd.Stderr = io.Discard, io.Discard
+	start := time.Now()
+	_ = cmd.Run()
+	return time.Since(start)
+}
+
+// peakRSSQuiet is peakRSS for a command that may exit non-zero (grep
+// finding nothing).
+func (b *bench) peakRSSQuiet(env []string, argv ...string) int64 {
+	out := filepath.Join(b.work, "rss.txt")
+	_ = os.Remove(out)
+	cmd := exec.Command(b.timeBin(), append([]string{"-f", "%M", "-o", out}, argv...)...)
+	cmd.Env = env
+	cmd.Stdout, cmd.Stderr = io.Discard, io.Discard
+	_ = cmd.Run()
+	// a non-zero status puts a line before the figure
+	data, err := os.ReadFile(out)
+	check(err)
+	lines := strings.Fields(string(data))
+	var kib int64
+	if len(lines) > 0 {
+		_, _ = fmt.Sscan(lines[len(lines)-1], &kib)
+	}
+	return kib
+}

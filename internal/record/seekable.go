@@ -1,0 +1,413 @@
+package record
+
+// A finished recording's data files may be stored compressed (see
+// compress.go): NAME.zst in place of NAME, in the zstd seekable format
+// (zstd's contrib/seekable_format): independent zstd frames of at most
+// maxFrameIn bytes of the stream each, then a skippable frame holding the
+// seek table (each frame's compressed and decompressed size) and a
+// 9-byte footer: frame count, descriptor, magic 0x8F92EAB1. Any seekable
+// zstd tool reads such a file; plain `zstd -d` reads it too (it skips the
+// table's frame).
+//
+// The table is written by rac and checked before it is used: its sizes
+// must add up to the file's, no frame may claim more than maxFrameIn
+// bytes, and a frame must decode (its content checksum holds) to exactly
+// the size the table states. Anything else is a DamagedError naming the
+// recording and the file: never a wrong line.
+//
+// The seekable library for Go (SaveTheRbtz/zstd-seekable-format-go) adds
+// that table codec and a ReaderAt over it; it also brings a logger and
+// further modules, does not bound what a table may claim before it
+// allocates, and cannot say which recording a bad frame belongs to. The
+// codec is 150 lines here.
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"sort"
+	"sync"
+
+	"github.com/klauspost/compress/zstd"
+)
+
+const (
+	zstSuffix        = ".zst"
+	seekableMagic    = 0x8F92EAB1
+	skippableMagic   = 0x184D2A5E // the seekable format's skippable frame (nibble E)
+	seekFooterLen    = 9
+	skipHeaderLen    = 8
+	seekEntryLen     = 8  // compressed size, decompressed size (no checksum)
+	seekEntryCRCLen  = 12 // with the optional checksum, which rac does not write
+	seekChecksumFlag = 1 << 7
+	seekReservedBits = 0x7c // descriptor bits 2-6 must be zero
+	// maxFrameIn bounds what one frame may hold of the stream, for the
+	// writer (DefaultFrameSize and any FrameSize given) and the reader
+	// (a table claiming more is not one rac wrote): a reader never holds
+	// more than this decoded.
+	maxFrameIn = 4 << 20
+)
+
+// DefaultFrameSize is how much of a stream one frame holds. Measured on
+// the bench's text (16 MiB of each shape; docs/store.md has the figures):
+// 256 KiB frames at zstd's default level left its plain log lines at
+// 3.87x and its git log at 3.72x; at the better level they make 4.02x and
+// 3.91x (go test -v 8.9x), for about 1.5 times the CPU of compressing,
+// which a background pass pays once. 512 KiB frames would add 2-5% to the
+// ratio and double what a tail decodes (two frames: here 512 KiB, about
+// a millisecond on a loaded machine).
+const DefaultFrameSize = 256 << 10
+
+var (
+	decOnce sync.Once
+	dec     *zstd.Decoder
+	decErr  error
+)
+
+// decoder is the one zstd decoder every reader shares: DecodeAll is safe
+// for concurrent use and keeps up to GOMAXPROCS block decoders, with no
+// goroutine of its own.
+func decoder() (*zstd.Decoder, error) {
+	decOnce.Do(func() {
+		dec, decErr = zstd.NewReader(nil,
+			zstd.WithDecoderConcurrency(runtime.GOMAXPROCS(0)),
+			// lowmem made decoding 30% slower here (321 against 455
+			// MB/s), for a few hundred KiB less per decoder
+			zstd.WithDecoderLowmem(false),
+			zstd.WithDecoderMaxMemory(maxFrameIn),
+			zstd.WithDecoderMaxWindow(maxFrameIn))
+	})
+	return dec, decErr
+}
+
+// seekFrame is one frame of a seekable file.
+type seekFrame struct {
+	cOff, dOff int64 // where it starts in the file, and in the stream
+	cLen, dLen int32
+}
+
+// seekTable is a checked seek table.
+type seekTable struct {
+	frames []seekFrame
+	size   int64 // decompressed: the stream bytes the file holds
+}
+
+// frameAt is the index of the frame holding stream byte off (off < size).
+func (t *seekTable) frameAt(off int64) int {
+	return sort.Search(len(t.frames), func(i int) bool { return t.frames[i].dOff+int64(t.frames[i].dLen) > off })
+}
+
+var errNotSeekable = errors.New("not a seekable zstd file")
+
+// readSeekTable reads and checks the seek table of a file of fileSize
+// bytes. It reads no more than the table's own bytes, and a table that
+// claims more frames than the file could hold is refused before anything
+// is allocated for it.
+func readSeekTable(f io.ReaderAt, fileSize int64) (*seekTable, error) {
+	if fileSize < skipHeaderLen+seekFooterLen {
+		return nil, fmt.Errorf("%w: %d bytes", errNotSeekable, fileSize)
+	}
+	var foot [seekFooterLen]byte
+	if _, err := f.ReadAt(foot[:], fileSize-seekFooterLen); err != nil {
+		return nil, err
+	}
+	if binary.LittleEndian.Uint32(foot[5:]) != seekableMagic {
+		return nil, fmt.Errorf("%w: no seek table magic", errNotSeekable)
+	}
+	desc := foot[4]
+	if desc&seekReservedBits != 0 {
+		return nil, fmt.Errorf("%w: reserved descriptor bits set", errNotSeekable)
+	}
+	entry := int64(seekEntryLen)
+	if desc&seekChecksumFlag != 0 {
+		entry = seekEntryCRCLen
+	}
+	n := int64(binary.LittleEndian.Uint32(foot[:4]))
+	tableLen := skipHeaderLen + n*entry + seekFooterLen
+	if tableLen > fileSize {
+		return nil, fmt.Errorf("%w: table of %d frames is larger than the file", errNotSeekable, n)
+	}
+	b := make([]byte, tableLen-seekFooterLen)
+	if _, err := f.ReadAt(b, fileSize-tableLen); err != nil {
+		return nil, err
+	}
+	if binary.LittleEndian.Uint32(b) != skippableMagic || int64(binary.LittleEndian.Uint32(b[4:])) != tableLen-skipHeaderLen {
+		return nil, fmt.Errorf("%w: bad seek table frame header", errNotSeekable)
+	}
+	t := &seekTable{frames: make([]seekFrame, n)}
+	var cOff int64
+	for i := range t.frames {
+		e := b[skipHeaderLen+int64(i)*entry:]
+		c, d := int64(binary.LittleEndian.Uint32(e)), int64(binary.LittleEndian.Uint32(e[4:]))
+		if c == 0 || d == 0 || d > maxFrameIn || c > fileSize {
+			return nil, fmt.Errorf("%w: frame %d claims %d bytes in %d", errNotSeekable, i, d, c)
+		}
+		t.frames[i] = seekFrame{cOff: cOff, dOff: t.size, cLen: int32(c), dLen: int32(d)}
+		cOff += c
+		t.size += d
+	}
+	if cOff != fileSize-tableLen {
+		return nil, fmt.Errorf("%w: frames add up to %d bytes, the file holds %d before its table", errNotSeekable, cOff, fileSize-tableLen)
+	}
+	return t, nil
+}
+
+// appendSeekTable appends the seek table of frames (compressed and
+// decompressed sizes) to b.
+func appendSeekTable(b []byte, sizes [][2]uint32) []byte {
+	b = binary.LittleEndian.AppendUint32(b, skippableMagic)
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(sizes)*seekEntryLen+seekFooterLen))
+	for _, s := range sizes {
+		b = binary.LittleEndian.AppendUint32(b, s[0])
+		b = binary.LittleEndian.AppendUint32(b, s[1])
+	}
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(sizes)))
+	b = append(b, 0)
+	return binary.LittleEndian.AppendUint32(b, seekableMagic)
+}
+
+// seekFile reads a seekable file by stream offsets: a part of a
+// streamView, as an *os.File of the raw bytes is. It keeps the last few
+// frames it decoded (a tail read counts newlines over the frame of a line
+// index entry and the ones either side of it, then reads the last), and
+// decodes ahead while the file is read forwards.
+type seekFile struct {
+	f     *os.File
+	table *seekTable
+	fsize int64  // the file's size on disk
+	ref   string // SESSION/NAME/FILE, for errors
+	mu    sync.Mutex
+	kept  []keptFrame // the most recently used last
+	cbuf  []byte
+	run   int // frames loaded one after the other so far
+	last  int // the frame loaded last, -1 for none
+	// ahead holds frames decoded in advance while the file is read
+	// forwards (see prefetch)
+	ahead map[int]*decoded
+}
+
+// keptFrames bounds the decoded frames a seekFile keeps: 768 KiB at the
+// default frame size. A file read forwards to its end keeps only its last
+// (a stream's parts are read one after the other).
+const keptFrames = 3
+
+type keptFrame struct {
+	i int
+	b []byte
+}
+
+// openSeekFile checks f's seek table.
+func openSeekFile(f *os.File, ref string) (*seekFile, error) {
+	size, err := fileSize(f)
+	if err != nil {
+		return nil, err
+	}
+	t, err := readSeekTable(f, size)
+	if err != nil {
+		return nil, err
+	}
+	return &seekFile{f: f, table: t, fsize: size, ref: ref, last: -1}, nil
+}
+
+// Size is the number of stream bytes the file holds.
+func (s *seekFile) Size() int64 { return s.table.size }
+
+// Close waits for the frames being decoded ahead, then closes the file.
+func (s *seekFile) Close() error {
+	s.mu.Lock()
+	for _, d := range s.ahead {
+		<-d.done
+		putFrame(d.b)
+	}
+	s.ahead = nil
+	for _, f := range s.kept {
+		putFrame(f.b)
+	}
+	s.kept = nil
+	s.mu.Unlock()
+	return s.f.Close()
+}
+
+func (s *seekFile) dataSize() (int64, error) { return s.table.size, nil }
+
+// hole looks for a hole in the compressed file: rac never writes one.
+func (s *seekFile) hole(int64) (int64, bool) { return holeIn(s.f, s.fsize) }
+
+// ReadAt reads stream bytes as an *os.File's ReadAt would read the raw
+// file. A frame that does not decode to what the table says is a
+// DamagedError.
+func (s *seekFile) ReadAt(p []byte, off int64) (int, error) {
+	if off < 0 {
+		return 0, errors.New("negative offset")
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 0
+	for n < len(p) {
+		if off >= s.table.size {
+			return n, io.EOF
+		}
+		i := s.table.frameAt(off)
+		b, err := s.load(i)
+		if err != nil {
+			return n, err
+		}
+		k := copy(p[n:], b[off-s.table.frames[i].dOff:])
+		n += k
+		off += int64(k)
+	}
+	return n, nil
+}
+
+// load returns frame i decoded.
+func (s *seekFile) load(i int) ([]byte, error) {
+	for k, f := range s.kept {
+		if f.i == i {
+			if k != len(s.kept)-1 {
+				s.kept = append(append(s.kept[:k:k], s.kept[k+1:]...), f)
+			}
+			return f.b, nil
+		}
+	}
+	if i == s.last+1 {
+		s.run++
+	} else {
+		s.run = 1
+	}
+	s.last = i
+	if len(s.kept) == keptFrames {
+		putFrame(s.kept[0].b)
+		s.kept = append(s.kept[:0], s.kept[1:]...)
+	}
+	var b []byte
+	if d, ok := s.ahead[i]; ok {
+		delete(s.ahead, i)
+		<-d.done
+		if d.err != nil {
+			return nil, d.err
+		}
+		b = d.b
+	} else {
+		var err error
+		if b, err = s.decode(i, getFrame(), &s.cbuf); err != nil {
+			return nil, err
+		}
+	}
+	if s.run >= 2 && i == len(s.table.frames)-1 {
+		// read forwards to the end: the reader goes on to the next part
+		for _, f := range s.kept {
+			putFrame(f.b)
+		}
+		s.kept = s.kept[:0]
+	}
+	s.kept = append(s.kept, keptFrame{i, b})
+	if s.run >= 2 {
+		// read forwards: decode what comes next meanwhile
+		s.prefetch(i + 1)
+	}
+	return b, nil
+}
+
+// decode decodes frame i into dst, reading it into *cbuf.
+func (s *seekFile) decode(i int, dst []byte, cbuf *[]byte) ([]byte, error) {
+	fr := s.table.frames[i]
+	if cap(*cbuf) < int(fr.cLen) {
+		*cbuf = make([]byte, fr.cLen)
+	}
+	c := (*cbuf)[:fr.cLen]
+	if _, err := s.f.ReadAt(c, fr.cOff); err != nil {
+		if err == io.EOF {
+			err = io.ErrUnexpectedEOF
+		}
+		return nil, fmt.Errorf("read %s: %w", s.ref, err)
+	}
+	d, err := decoder()
+	if err != nil {
+		return nil, err
+	}
+	if cap(dst) < int(fr.dLen) {
+		dst = make([]byte, 0, fr.dLen)
+	}
+	out, err := d.DecodeAll(c, dst[:0])
+	if err != nil {
+		return nil, s.damaged(i, err.Error(), err)
+	}
+	if len(out) != int(fr.dLen) {
+		return nil, s.damaged(i, fmt.Sprintf("it holds %d bytes, its seek table says %d", len(out), fr.dLen), nil)
+	}
+	return out, nil
+}
+
+func (s *seekFile) damaged(i int, detail string, err error) error {
+	ref, file := s.ref, ""
+	for j := len(ref) - 1; j >= 0; j-- {
+		if ref[j] == '/' {
+			ref, file = s.ref[:j], s.ref[j+1:]
+			break
+		}
+	}
+	return &DamagedError{Ref: ref, Detail: fmt.Sprintf("frame %d of %s does not decode: %s", i, file, detail), Err: err}
+}
+
+// decoded is a frame decoded in advance.
+type decoded struct {
+	done chan struct{}
+	b    []byte
+	err  error
+}
+
+// prefetchFrames is how many frames a forward read decodes ahead, in
+// parallel with the reader's own work (grep's matching) and with each
+// other: a reader takes up to 1 MiB at a time (grep's block, four frames),
+// so four keep both cores busy; with the frames kept that is 2 MiB of
+// decoded frames per file at most.
+const prefetchFrames = 4
+
+// prefetch decodes frames from..from+prefetchFrames-1 in the background
+// once the file is read forwards; the caller holds mu. On one CPU it
+// would only add work, so it does nothing there.
+func (s *seekFile) prefetch(from int) {
+	if runtime.GOMAXPROCS(0) < 2 {
+		return
+	}
+	if s.ahead == nil {
+		s.ahead = map[int]*decoded{}
+	}
+	for i := from; i < from+prefetchFrames && i < len(s.table.frames); i++ {
+		if _, ok := s.ahead[i]; ok {
+			continue
+		}
+		d := &decoded{done: make(chan struct{})}
+		s.ahead[i] = d
+		go func(i int) {
+			defer close(d.done)
+			var cbuf []byte
+			d.b, d.err = s.decode(i, getFrame(), &cbuf)
+		}(i)
+	}
+	// frames behind the reader are of no more use
+	for j, d := range s.ahead {
+		if j < from-1 {
+			<-d.done
+			putFrame(d.b)
+			delete(s.ahead, j)
+		}
+	}
+}
+
+// frames recycles decoded frames' buffers: a forward read decodes frame
+// after frame, and fresh buffers would be garbage faster than the
+// collector returns it.
+var frames = sync.Pool{New: func() any { return new([]byte) }}
+
+func getFrame() []byte { return (*frames.Get().(*[]byte))[:0] }
+
+func putFrame(b []byte) {
+	if cap(b) > 0 && cap(b) <= maxFrameIn {
+		b = b[:0]
+		frames.Put(&b)
+	}
+}
