@@ -3,6 +3,8 @@
 # Code, Codex CLI, Gemini CLI at pinned versions from the npm registry),
 # each driven offline by a mock of its model API (internal/harnesstest).
 # Usage: scripts/harness.sh [RAC_BINARY]   (make harness passes bin/rac)
+# RAC_HARNESS_CORPUS=N|all: how many failures of explain's corpora
+# TestExplainCorpusThroughHarnesses replays (default 24; all: about 15 min)
 #
 # The packages go into a cache folder (RAC_HARNESS_CACHE, default
 # ~/.cache/rac-harness), installed once per version set. When they (or
@@ -81,7 +83,11 @@ RAC=$(cd "$(dirname "$RAC")" && pwd)/$(basename "$RAC")
 # may write /tmp, not a home): under the cache folder
 export RAC_HARNESS=1 RAC_HARNESS_BIN="$BIN" RAC_HARNESS_RAC="$RAC" RAC_HARNESS_WORLDS="$CACHE/worlds"
 out=$(mktemp)
-go test -count=1 -timeout $((10 * ${RAC_TEST_SCALE:-1}))m -v ./internal/harnesstest/ 2>&1 | tee "$out" | grep -E '^(=== RUN|--- |    --- |PASS|FAIL|ok|panic)|SKIP'
+# the bound: 10 minutes, 40 when every failure of explain's corpora is
+# replayed (that alone took about 15 minutes)
+bound=10
+[ "${RAC_HARNESS_CORPUS:-}" = all ] && bound=40
+go test -count=1 -timeout $((bound * ${RAC_TEST_SCALE:-1}))m -v ./internal/harnesstest/ 2>&1 | tee "$out" | grep -E '^(=== RUN|--- |    --- |PASS|FAIL|ok|panic)|SKIP'
 status=${PIPESTATUS[0]}
 # The session tests again in a PID namespace of their own, where the
 # process session's leader is outside and its id reads 0: a container's
@@ -91,6 +97,12 @@ if [ "$status" = 0 ] && unshare --pid --fork --mount-proc true 2>/dev/null; then
   unshare --pid --fork --mount-proc go test -count=1 -timeout $((10 * ${RAC_TEST_SCALE:-1}))m -v -run 'Session|MCP' ./internal/harnesstest/ 2>&1 | tee -a "$out" | grep -E '^(--- |    --- |PASS|FAIL|ok|panic)|SKIP'
   status=${PIPESTATUS[0]}
 fi
+# the measured tables (docs/agents.md, "Long output"): per harness, what
+# the model received of the long failing build and of explain's corpora
+# (RAC_HARNESS_CORPUS: how many of the corpora's failures, default 24; all)
+echo
+echo "harness: what the model received (characters of the first tool result; the causal line in it):"
+grep -E '^ +([a-z_]+_test\.go:[0-9]+: measured|\||[A-Za-z ]+, .*: the cause did not reach)' "$out" | sed -E 's/^ +//; s/^[a-z_]+_test\.go:[0-9]+: //'
 echo
 echo "harness: $(grep -c -- '--- PASS' "$out") passed, $(grep -c -- '--- FAIL' "$out") failed, $(grep -c -- '--- SKIP' "$out") skipped"
 if [ "$status" != 0 ]; then

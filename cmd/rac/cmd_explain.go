@@ -16,6 +16,15 @@ func newExplainCmd(c *cli) *cobra.Command {
 		Args:              exactArgs(1, "missing reference: rac out explain REF (run 'rac out list' to see them)", "rac out explain takes one reference"),
 		ValidArgsFunction: c.completeRef,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if d, err := c.app.ExplainAgent(cmd.Context(), args[0]); err != nil || d != nil {
+				switch {
+				case err != nil:
+					return err
+				case asJSON:
+					return ui.AgentDigestJSON(c.streams.Out, d)
+				}
+				return ui.AgentDigest(c.streams.Out, c.streams.OutColors(), d)
+			}
 			rep, err := c.app.Explain(cmd.Context(), args[0])
 			if err != nil {
 				return err
@@ -31,7 +40,14 @@ first), each as STREAM:LINE: text so you can read around it with
 'rac out read REF --stream STREAM --lines A:B'; or, when no line looks like
 an error, the last lines; on a coloured terminal a failed outcome and the
 cause lines are red. At most 11 lines; --json prints one object of at
-most 8 KiB. Everything printed passes through the secret redactor.`,
+most 8 KiB. Everything printed passes through the secret redactor.
+
+For a recording of a headless agent's event stream (claude -p
+--output-format stream-json, codex exec --json, gemini --output-format
+stream-json), explain prints the agent's digest instead: outcome, model,
+cost and tokens, tool calls, the failure, the final text, the files it
+wrote and the recording's facts; --json prints it as one object of at
+most 8 KiB with "shows": "agent" (see docs/agent-runs.md).`,
 		Example: `  rac out explain last
   rac out explain claude-0b7e6f4a-1c2d-4e5f-8a9b-0c1d2e3f4a5b/0007-git-push
   rac out explain 42 --json`,

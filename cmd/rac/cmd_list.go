@@ -1,6 +1,8 @@
 package main
 
 import (
+	"strings"
+
 	"github.com/spf13/cobra"
 
 	"github.com/rac-cli/rac/internal/app"
@@ -56,6 +58,12 @@ func listRows(entries []app.ListEntry) []ui.ListRow {
 			Status: e.Status, ExitCode: e.ExitCode, StartedAt: e.StartedAt, EndedAt: e.EndedAt,
 			Bytes: e.StdoutBytes + e.StderrBytes + e.CombinedBytes, DiskBytes: e.DiskBytes,
 			Truncated: e.Truncated, Signal: deref(e.Signal)}
+		if g := e.Agent; g != nil {
+			rows[i].Agent = strings.TrimSpace(g.Model + " " + g.Outcome)
+			if rows[i].Agent == "" {
+				rows[i].Agent = g.Kind
+			}
+		}
 	}
 	return rows
 }

@@ -29,7 +29,7 @@ func TestDemoScript(t *testing.T) {
 		out, err := cmd.CombinedOutput()
 		require.NoError(t, err, "%s", out)
 		text := string(out)
-		ref := regexp.MustCompile(`(?m)^rac: ref (demo-one/0001-git)$`).FindStringSubmatch(text)
+		ref := regexp.MustCompile(`(?m)^rac: ref (demo-one/0001-git-log)$`).FindStringSubmatch(text)
 		require.NotNil(t, ref, "no reference in:\n%s", text)
 		_, after, ok := strings.Cut(text, "== shell 2 (session demo-two): rac out read "+ref[1]+"\n")
 		require.True(t, ok, text)

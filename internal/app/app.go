@@ -103,6 +103,9 @@ type App struct {
 	// autoBudget overrides autoBudget (0: the constant); tests on a
 	// loaded machine give a pass the time it needs in process
 	autoBudget time.Duration
+	// followWait, when set, runs before each wait of a follow (tests
+	// change the recording there)
+	followWait func()
 }
 
 type lazyRedactor struct {

@@ -1,17 +1,13 @@
 package app
 
 import (
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
-
-	"golang.org/x/sys/unix"
 
 	"github.com/rac-cli/rac/internal/agentinit"
 	"github.com/rac-cli/rac/internal/gc"
@@ -157,19 +153,6 @@ func (a *App) checkStore() []Check {
 	c.Detail = fmt.Sprintf("nothing can be written (%s: %v; %s too): commands run unrecorded", loc.Path, werr, loc.Fallback)
 	c.Fix = "allow writes (for Codex: -s workspace-write), or export RAC_HOME to a writable folder"
 	return []Check{c}
-}
-
-// exists, can be written by this user, without creating anything.
-func writable(path string) error {
-	for p := path; ; p = filepath.Dir(p) {
-		err := unix.Access(p, unix.W_OK)
-		if !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, unix.ENOENT) {
-			return err
-		}
-		if filepath.Dir(p) == p {
-			return err
-		}
-	}
 }
 
 func (a *App) checkSession() Check {

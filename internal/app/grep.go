@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 
 	"github.com/rac-cli/rac/internal/search"
@@ -19,6 +20,9 @@ type GrepRequest struct {
 	IgnoreCase bool
 	Context    int
 	JSON       bool
+	// Decoded searches only recordings of agents' transcripts, in their
+	// decoded view (grepDecoded)
+	Decoded bool
 	// Write prints one hit for a person (ui.GrepHit: grep's shape, its
 	// colours are the front end's); sep says a "--" starts a new group.
 	Write func(w io.Writer, ref string, h search.Hit, sep bool) error
@@ -34,12 +38,16 @@ type GrepHit struct {
 	Text    string     `json:"text"`
 	Before  []GrepLine `json:"before"`
 	After   []GrepLine `json:"after"`
+	// Cut: the matching line is an incomplete recording's last, without
+	// its newline: the recorder's kill may have cut it (as read's "cut")
+	Cut bool `json:"cut,omitempty"`
 }
 
 // GrepLine is a context line of a GrepHit.
 type GrepLine struct {
 	Line int64  `json:"line"`
 	Text string `json:"text"`
+	Cut  bool   `json:"cut,omitempty"` // as GrepHit.Cut
 }
 
 // Grep searches the scope's recordings in sequence order (on every core)
@@ -66,7 +74,7 @@ func (a *App) Grep(ctx context.Context, req GrepRequest, w io.Writer) (int, erro
 	enc := json.NewEncoder(termtext.JSONWriter(bw))
 	hits := 0
 	var last groupEnd
-	err = s.Walk(jobs, func(r search.Result) error {
+	each := func(r search.Result) error {
 		if err := canceled(ctx); err != nil {
 			return err
 		}
@@ -94,13 +102,28 @@ func (a *App) Grep(ctx context.Context, req GrepRequest, w io.Writer) (int, erro
 			if err := req.Write(bw, ref, h, sep); err != nil {
 				return err
 			}
+			if n, ok := cutLineOf(h); ok {
+				// after the hit's lines, as read prints it after the line
+				if _, err := fmt.Fprintln(bw, CutLineMarker(n, h.Stream)); err != nil {
+					return err
+				}
+			}
 		}
 		return nil
-	})
-	if err != nil {
+	}
+	if err := a.walkGrep(ctx, s, req, jobs, each); err != nil {
 		return hits, err
 	}
 	return hits, bw.Flush()
+}
+
+// walkGrep searches the jobs' recordings as stored, or with req.Decoded
+// the agents' transcripts among them decoded (grepDecoded).
+func (a *App) walkGrep(ctx context.Context, s *search.Searcher, req GrepRequest, jobs []search.Job, each func(search.Result) error) error {
+	if req.Decoded {
+		return a.grepDecoded(ctx, s, req.Context, jobs, each)
+	}
+	return s.Walk(jobs, each)
 }
 
 // groupEnd is where the last printed group of context ended.
@@ -113,12 +136,24 @@ func jsonHit(j search.Job, h search.Hit) GrepHit {
 	conv := func(ls []search.Line) []GrepLine {
 		out := make([]GrepLine, 0, len(ls))
 		for _, l := range ls {
-			out = append(out, GrepLine{Line: l.N, Text: ValidUTF8(string(l.Text))})
+			out = append(out, GrepLine{Line: l.N, Text: ValidUTF8(string(l.Text)), Cut: l.Cut})
 		}
 		return out
 	}
 	return GrepHit{Ref: j.Session.Name + "/" + j.Name, Session: j.Session.Name, Name: j.Name, Stream: h.Stream, Line: h.N,
-		Text: ValidUTF8(string(h.Text)), Before: conv(h.Before), After: conv(h.After)}
+		Text: ValidUTF8(string(h.Text)), Before: conv(h.Before), After: conv(h.After), Cut: h.Cut}
+}
+
+// cutLineOf is the number of the cut line among a hit's lines: the hit's
+// own, or its last context line (a cut line ends its stream).
+func cutLineOf(h search.Hit) (int64, bool) {
+	if h.Cut {
+		return h.N, true
+	}
+	if k := len(h.After); k > 0 && h.After[k-1].Cut {
+		return h.After[k-1].N, true
+	}
+	return 0, false
 }
 
 // grepJobs opens every store's folder of each session of the scope (a

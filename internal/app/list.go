@@ -46,6 +46,18 @@ type ListEntry struct {
 	// Compressed says gc stored its output compressed.
 	DiskBytes  int64 `json:"disk_bytes"`
 	Compressed bool  `json:"compressed"`
+	// Agent is set when the recording holds an agent harness's event
+	// stream (rac out explain then shows its digest).
+	Agent *ListAgent `json:"agent,omitempty"`
+}
+
+// ListAgent is what the recorder noted of an agent's transcript.
+type ListAgent struct {
+	Kind    string `json:"kind"`              // claude-code, codex or gemini-cli
+	Format  string `json:"format"`            // stream-json, exec-json or json
+	Version string `json:"version,omitempty"` // the harness's, where its stream says
+	Model   string `json:"model,omitempty"`
+	Outcome string `json:"outcome,omitempty"` // the run's own word: success, error, failed, ...
 }
 
 // ListResult is what List found: the entries, and the sessions it looked
@@ -115,6 +127,10 @@ func entryOf(r *record.Recording, red func(string) string, grammar func([]string
 		e.CombinedBytes = f.Received[record.Combined].Bytes
 		for _, n := range f.Notes {
 			e.Notes = append(e.Notes, ValidUTF8(red(n)))
+		}
+		if g := f.Agent; g != nil {
+			e.Agent = &ListAgent{Kind: ValidUTF8(red(g.Kind)), Format: ValidUTF8(red(g.Format)), Version: ValidUTF8(red(g.Version)),
+				Model: ValidUTF8(red(g.Model)), Outcome: ValidUTF8(red(g.Outcome))}
 		}
 		for k, n := range f.Redactions {
 			e.ByRule[k] = n

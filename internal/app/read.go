@@ -230,13 +230,25 @@ func (a *App) follow(ctx context.Context, rec *record.Recording, stream string, 
 		if err := canceled(ctx); err != nil {
 			return err
 		}
+		if a.followWait != nil {
+			a.followWait()
+		}
 		return bounded()
 	}
 	if err := rec.Follow(record.FollowOptions{Stream: stream, Wait: wait}, print); err != nil {
+		if gone := a.goneWhileFollowed(rec); gone != nil {
+			_ = w.Flush()
+			return gone
+		}
 		return err
 	}
 	if err := w.Flush(); err != nil {
 		return err
+	}
+	if rec.Status == record.StatusIncomplete {
+		if gone := a.goneWhileFollowed(rec); gone != nil {
+			return gone
+		}
 	}
 	e := &Ended{Ref: rec.Ref(), Status: rec.Status}
 	if f := rec.Footer; f != nil && rec.Status != record.StatusRunning && rec.Status != record.StatusIncomplete {
@@ -330,6 +342,4 @@ func (a *App) noteStatus(rec *record.Recording, w words) {
 
 // CutLineMarker is the marker after a line an incomplete recording ends in
 // without its newline: what a reader must know before trusting it whole.
-func CutLineMarker(n int64, stream string) string {
-	return fmt.Sprintf("[rac: line %d of %s may be cut: the recorder was killed before its newline]", n, stream)
-}
+func CutLineMarker(n int64, stream string) string { return record.CutLineMarker(n, stream) }

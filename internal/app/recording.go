@@ -112,6 +112,7 @@ type RecordingRequest struct {
 type Recording struct {
 	a        *App
 	w        *record.Writer
+	store    string // the path of the store it is in
 	reds     *streamRedactors
 	warnings []string
 
@@ -122,6 +123,8 @@ type Recording struct {
 	// before is what the parts before an append received and redacted
 	// (nil for a recording made new): the footer counts the whole
 	before *partsBefore
+	// agent watches for an agent's transcript (agentrun.go)
+	agent agentWatch
 }
 
 // CreateRecording creates the recording in the current session and
@@ -167,7 +170,7 @@ func (a *App) createRecording(id session.Identity, req RecordingRequest) (*Recor
 		mode = defaultMode(streams)
 	}
 	var w *record.Writer
-	var note string
+	var note, storePath string
 	withPrivateUmask(func() {
 		var sd *store.Session
 		sd, note, err = a.openSessionInPlaces(id, a.set.StoreWorkdir)
@@ -176,6 +179,7 @@ func (a *App) createRecording(id session.Identity, req RecordingRequest) (*Recor
 		}
 		defer sd.Close()
 		defer sd.Store.Close()
+		storePath = sd.Store.Path
 		w, err = record.Create(record.CreateOptions{
 			Session: sd, Argv: argv, Cwd: cwd, Mode: mode, Redact: a.set.RedactEnabled,
 			Streams: streams, RacVersion: a.env.Version, Now: a.env.Now,
@@ -187,7 +191,8 @@ func (a *App) createRecording(id session.Identity, req RecordingRequest) (*Recor
 	if err != nil {
 		return nil, err
 	}
-	r := &Recording{a: a, w: w, reds: &streamRedactors{red: red, oneWorker: req.OneWorker}}
+	r := &Recording{a: a, w: w, store: storePath, reds: &streamRedactors{red: red, oneWorker: req.OneWorker}}
+	r.agent.argv = argv
 	if note != "" {
 		r.warnings = append(r.warnings, a.redactString(note))
 	}
@@ -242,9 +247,13 @@ func (r *Recording) Stream(name string) (io.Writer, error) {
 		return nil, fmt.Errorf("recording %s has no stream %q", r.Ref(), name)
 	}
 	now := r.a.env.Now
-	f := &feed{dst: nopCloser{sink}, arrived: func() { sink.Arrived(now()) }}
+	store := io.Writer(sink)
+	if w := r.watcher(name); w != nil {
+		store = io.MultiWriter(sink, w)
+	}
+	f := &feed{dst: nopCloser{store}, arrived: func() { sink.Arrived(now()) }}
 	if fl := r.filter(); fl != nil {
-		f.dst = fl(name, sink)
+		f.dst = fl(name, store)
 	}
 	if r.feeds == nil {
 		r.feeds = map[string]*feed{}
@@ -331,8 +340,12 @@ func (r *Recording) Finish(out Outcome) error {
 	for _, n := range out.Notes {
 		footer.Notes = append(footer.Notes, r.a.redactString(n))
 	}
+	footer.Agent = r.agentNote(out.Status != StatusExited || out.ExitCode != 0)
 	var err error
 	withPrivateUmask(func() { err = r.w.Finish(footer) })
+	// after the footer: the recording is measured as it stays (its
+	// footer's reserve cut to the footer), and stays
+	r.a.limitSession(r.store, r.w.Session, r.w.Name)
 	return errors.Join(ferr, r.w.Err(), err)
 }
 

@@ -378,6 +378,7 @@ func (a *App) AppendRecording(ctx context.Context, ref string) (*Recording, reco
 	r.before = &partsBefore{received: streamCounts(re.Seam.Stored)}
 	if f := re.Before; f != nil {
 		r.before = &partsBefore{received: streamCounts(f.Received), redactions: f.Redactions, notes: f.Notes}
+		r.agent.before = f.Agent
 	}
 	return r, re.Seam, nil
 }

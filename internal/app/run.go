@@ -434,7 +434,7 @@ func (a *App) capture(ctx context.Context, req RunRequest, p runPlan, rec *Recor
 		Stdin: req.Stdin, Stdout: req.Stdout, Stderr: req.Stderr,
 		Timeout: req.Timeout, KillAfter: req.KillAfter, DrainTimeout: req.DrainTimeout,
 		Warn: func(m string) { a.Warn(p.red.String(m)) }, Now: a.env.Now,
-		Tee: sum.tee, NoForward: req.Summary, Shape: p.view.shape(),
+		Tee: rec.tee(sum.tee), NoForward: req.Summary, Shape: p.view.shape(),
 		Mode: p.lay.mode, Combined: p.lay.combined, SignalSettle: req.SignalSettle, Signals: sigs.s,
 		OnStopping: func(syscall.Signal) { stopped.Store(true) }, Contain: req.Contain,
 	}

@@ -97,6 +97,9 @@ type Line struct {
 	Text   string // the line as a terminal showed it, trimmed and redacted
 	Count  int    // similar lines folded into this one (1: none)
 	Kind   string // why it was picked (compiler, exception, panic, test, tool, git, log, make, report, term, detail, summary, context, tail)
+	// Cut: the line is the last of a stream of an incomplete recording and
+	// has no newline: the recorder's kill may have cut it (record.Line.Cut)
+	Cut bool
 }
 
 // StreamStat says how much of a stream was read.
@@ -142,9 +145,12 @@ func Explain(in Input) (*Report, error) {
 	}
 	st := newStore()
 	rep := &Report{}
-	rings, err := rep.scan(in.Streams, st)
+	rings, open, err := rep.scan(in.Streams, st)
 	if err != nil {
 		return nil, err
+	}
+	if in.Meta.Status == StatusIncomplete {
+		defer rep.markCut(open)
 	}
 	rep.setMeta(in.Meta, redact, now)
 	rep.Matched = st.matched
@@ -182,20 +188,39 @@ func Explain(in Input) (*Report, error) {
 
 // scan reads each stream once into st, counting it in the report, and
 // returns the streams' tail rings.
-func (r *Report) scan(streams []Stream, st *store) ([]*ring, error) {
+// returns the streams' tail rings and, per stream name, the number of a
+// last line that has no newline (0: none).
+func (r *Report) scan(streams []Stream, st *store) ([]*ring, map[string]int, error) {
 	buf := make([]byte, readSize)
 	rings := make([]*ring, len(streams))
+	open := map[string]int{}
 	for i, s := range streams {
 		sc := &scanner{store: st, stream: i, next: max(s.FirstLine, 1), ring: &ring{}}
 		if s.R != nil {
 			if err := sc.run(s.R, buf); err != nil {
-				return nil, fmt.Errorf("explain: read %s: %w", s.Name, err)
+				return nil, nil, fmt.Errorf("explain: read %s: %w", s.Name, err)
 			}
 		}
 		rings[i] = sc.ring
 		r.addStream(s.Name, sc.next-1, sc.bytes)
+		// a stream cut to its head and tail comes as two Streams: only
+		// the later one ends where the stream does
+		open[s.Name] = 0
+		if sc.open {
+			open[s.Name] = sc.next - 1
+		}
 	}
-	return rings, nil
+	return rings, open, nil
+}
+
+// markCut marks the shown lines that are a stream's last line without
+// its newline, in an incomplete recording: open says which (see scan).
+func (r *Report) markCut(open map[string]int) {
+	for i := range r.Lines {
+		if l := &r.Lines[i]; l.Line > 0 && open[l.Stream] == l.Line {
+			l.Cut = true
+		}
+	}
 }
 
 // setMeta copies the recording's metadata into the report, redacted, the
@@ -518,6 +543,7 @@ type scanner struct {
 	bytes  int64
 	state  lineState
 	ring   *ring
+	open   bool // the stream ended in a line without its newline
 
 	// A line longer than the read buffer arrives in pieces: its first
 	// maxLine bytes are kept and judged once it ends.
@@ -556,6 +582,7 @@ func (sc *scanner) run(r io.Reader, buf []byte) error {
 					continue
 				}
 				sc.endLong()
+				sc.open = true
 				return nil
 			}
 			sc.longPiece(data[:i])
@@ -571,6 +598,7 @@ func (sc *scanner) run(r io.Reader, buf []byte) error {
 		case eof:
 			if len(rest) > 0 {
 				sc.lastLine(rest)
+				sc.open = true
 			}
 			return nil
 		case len(rest) == len(buf):

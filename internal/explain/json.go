@@ -43,6 +43,7 @@ type jsonLine struct {
 	Text   string `json:"text"`
 	Count  int    `json:"count"`
 	Kind   string `json:"kind"`
+	Cut    bool   `json:"cut,omitempty"`
 }
 
 // The cuts, named as they appear in "cut".

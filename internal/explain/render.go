@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/rac-cli/rac/internal/outcome"
+	"github.com/rac-cli/rac/internal/record"
 	"github.com/rac-cli/rac/internal/termtext"
 )
 
@@ -64,6 +65,9 @@ func (r *Report) WriteText(w io.Writer) error {
 	for _, l := range r.Lines {
 		b.WriteString(l.text())
 		b.WriteByte('\n')
+		if l.Cut {
+			b.WriteString(record.CutLineMarker(int64(l.Line), termtext.Escape(l.Stream)) + "\n")
+		}
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

@@ -701,3 +701,26 @@ func TestKilledPassLeavesNoDuplicateTombstones(t *testing.T) {
 	require.Len(t, entries, 3)
 	assert.Equal(t, res.Stores[0].BytesAfter, apparent(t, f.root), "the projected size is the real one")
 }
+
+// Files dated in the future (a backup restored with its times, a touch
+// -d) do not keep a session alive until that date: gc takes their change
+// time, which no tool sets. A file whose change time is in the future too
+// (written while the clock ran ahead) counts as changed now.
+func TestFutureDatesDoNotKeepSessions(t *testing.T) {
+	f := newFixture(t)
+	f.record("restored", "a\n")
+	f.record("restored", "b\n")
+	f.backdate(-365*24*time.Hour, "restored") // a year ahead
+	later := time.Now().Add(8 * 24 * time.Hour)
+	res := f.run(Options{MaxAge: 7 * 24 * time.Hour, Now: func() time.Time { return later }})
+	assert.Empty(t, names(t, f, "restored"), "aged by when it was restored, not by its dates")
+	assert.Equal(t, 1, res.RemovedSessions)
+
+	// the clock behind the files' change times: they count as now
+	f = newFixture(t)
+	ahead := f.record("ahead", "a\n")
+	earlier := time.Now().Add(-30 * 24 * time.Hour)
+	res = f.run(Options{MaxAge: 7 * 24 * time.Hour, Now: func() time.Time { return earlier }})
+	assert.Equal(t, []string{ahead}, names(t, f, "ahead"))
+	assert.Zero(t, res.RemovedSessions)
+}

@@ -282,6 +282,13 @@ func (p *pass) scanSessionDir(s *sessInfo, sd *store.Session, fd int, n string) 
 	rel := sessionsDir + "/" + s.name + "/"
 	if seq, ok := record.ParseName(n); ok {
 		if r := p.scanRecording(fd, s, n, seq); r != nil {
+			if r.newest.After(p.now) {
+				r.newest = p.now
+				if t, ok := trustedNewest(fd, n, p.now); ok {
+					r.newest = t
+				}
+				r.cacheable = false
+			}
 			s.bytes += r.bytes
 			newest := r.newest
 			if !r.footer {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -137,17 +138,53 @@ func TestClaudeLongOutput(t *testing.T) {
 	require.NoError(t, h.Err)
 	rs := results(t, m, 9)
 	checkLong(t, "Claude Code", rs[:5], true, true)
-	for _, r := range rs[5:7] {
+	checkPassingLong(t, rs[5:7])
+	assert.Equal(t, rs[7].Output, withoutRacLines(rs[8].Output), "a passing output within the window is not the same as without rac")
+}
+
+// checkPassingLong checks the results of the long build run passing
+// (BUILD_EXIT=0), with --summary and plainly: no invented cause, and the
+// reference.
+func checkPassingLong(t *testing.T, rs []ToolResult) {
+	t.Helper()
+	for _, r := range rs {
 		assert.NotContains(t, r.Output, "cause (", "a passing run got a cause")
 		assert.NotContains(t, r.Output, "rac: more:")
 		assert.Regexp(t, refLine, r.Output)
 	}
-	assert.Equal(t, rs[7].Output, withoutRacLines(rs[8].Output), "a passing output within the window is not the same as without rac")
+}
+
+// geminiPGID is the process group line Gemini CLI ends a shell result
+// with: a pid, other from call to call.
+var geminiPGID = regexp.MustCompile(`(?m)^Process Group PGID: \d+\n`)
+
+// geminiRacLine is one of rac's lines right after Gemini's "Output: "
+// (Gemini reads stdout and stderr as they come: rac's start or end line
+// may come first).
+var geminiRacLine = regexp.MustCompile(`Output: rac: (recording|ref) [^\n]*\n`)
+
+// geminiHookNote is the note Gemini CLI appends to the result of a call
+// whose input a hook changed (rac's BeforeTool hook puts RAC_SESSION in
+// front of rac's own commands).
+const geminiHookNote = "\n\n[System] Tool input parameters were modified by a hook before execution."
+
+// geminiBody is a Gemini shell result without what differs from call to
+// call or names rac's part: the process group line, the hook's note, and
+// rac's lines after "Output: " (withoutRacLines takes the others).
+func geminiBody(out string) string {
+	out = geminiPGID.ReplaceAllString(out, "")
+	out = strings.TrimSuffix(out, geminiHookNote)
+	for geminiRacLine.MatchString(out) {
+		out = geminiRacLine.ReplaceAllString(out, "Output: ")
+	}
+	return out
 }
 
 // Codex keeps about 10,000 characters of a result for a model it does not
-// know (a head and a tail): the same four ways but the hook route (a
-// Codex hook runs only once trusted; TestCodexHook covers it).
+// know (a head and a tail): the same five ways, the hook route being
+// agent-init codex's PreToolUse hook (run once trusted: the test passes
+// --dangerously-bypass-hook-trust, as TestCodexHook does), which rewrites
+// the model's make into rac run -- make by rac's absolute path.
 func TestCodexLongOutput(t *testing.T) {
 	bin := need(t, "codex")
 	needMCP(t)
@@ -157,27 +194,69 @@ func TestCodexLongOutput(t *testing.T) {
 		Shell("./build.sh"),
 		Shell(w.Rac+" run -- ./build.sh"),
 		Shell(w.Rac+" run --summary -- ./build.sh"),
+		Shell("make"),
 		mcpCall("run", map[string]any{"command": "./build.sh"}),
+		// the same output, passing: no invented cause
+		Shell("BUILD_EXIT=0 "+w.Rac+" run --summary -- ./build.sh"),
+		Shell("BUILD_EXIT=0 "+w.Rac+" run -- ./build.sh"),
+		// a passing output within the window: the same bytes but rac's lines
+		Shell("seq 1 1000"),
+		Shell(w.Rac+" run -- seq 1 1000"),
 		Say("done"))
-	h := w.harness(bin, append(codexEnv(w.codexMCPHome(m)), "RAC_MCP_RUN=true"), codexArgs(fullAccess, "")...)
+	home := w.codexMCPHome(m)
+	w.RunEnv([]string{"CODEX_HOME=" + home}, w.Rac, "agent-init", "codex", "--user")
+	args := codexArgs(fullAccess, "")
+	args = append(args[:len(args)-1], "--dangerously-bypass-hook-trust", "go")
+	h := w.harness(bin, append(codexEnv(home), "RAC_MCP_RUN=true"), args...)
 	require.NoError(t, h.Err)
-	checkLong(t, "Codex", results(t, m, 4), false, true)
+	cmds := codexCommands(t, h)
+	require.Len(t, cmds, 8, "the shell calls Codex ran")
+	assert.Contains(t, cmds[3], " run -- make", "the hook did not rewrite make")
+	rs := results(t, m, 9)
+	checkLong(t, "Codex", rs[:5], true, true)
+	checkPassingLong(t, rs[5:7])
+	// Codex puts stdout first, then stderr (rac's lines)
+	_, without := codexOutput(t, rs[7])
+	_, with := codexOutput(t, rs[8])
+	assert.Equal(t, without, withoutRacLines(with), "a passing output within the window is not the same as without rac")
 }
 
-// Gemini CLI: rac run and --summary (its hook route is TestGeminiHookResume's
-// BeforeTool rewrite; its MCP registration is not driven here).
+// Gemini CLI: the same five ways, the hook route being agent-init
+// gemini's BeforeTool hook (no trust step), the MCP route agent-init
+// gemini --mcp's registration of rac-mcp in the same settings file.
 func TestGeminiLongOutput(t *testing.T) {
 	bin := need(t, "gemini")
+	needMCP(t)
 	w := newWorld(t)
 	w.writeBuild()
+	gh := w.geminiHome()
+	w.RunEnv([]string{"GEMINI_CLI_HOME=" + gh}, w.Rac, "agent-init", "gemini", "--user")
+	w.RunEnv([]string{"GEMINI_CLI_HOME=" + gh}, w.Rac, "agent-init", "gemini", "--mcp", "--user")
 	m := newMock(t, gemini{},
 		Shell("./build.sh"),
 		Shell("rac run -- ./build.sh"),
 		Shell("rac run --summary -- ./build.sh"),
+		Shell("make"),
+		Step{Tool: geminiMCPTool("run"), Input: map[string]any{"command": "./build.sh"}},
+		Shell("BUILD_EXIT=0 rac run --summary -- ./build.sh"),
+		Shell("BUILD_EXIT=0 rac run -- ./build.sh"),
+		Shell("seq 1 2000"),
+		Shell("rac run -- seq 1 2000"),
 		Say("done"))
-	require.NoError(t, w.gemini(bin, m, nil).Err)
-	checkLong(t, "Gemini CLI", results(t, m, 3), false, false)
+	h := w.harness(bin, append(geminiEnv(m, gh), "RAC_MCP_RUN=true"), "-p", "go", "--yolo", "--output-format", "json")
+	require.NoError(t, h.Err)
+	if len(m.Results()) != 9 {
+		t.Logf("tools offered: %v", offeredTools(m))
+	}
+	rs := results(t, m, 9)
+	checkLong(t, "Gemini CLI", rs[:5], true, true)
+	checkPassingLong(t, rs[5:7])
+	assert.Equal(t, geminiBody(rs[7].Output), withoutRacLines(geminiBody(rs[8].Output)), "a passing output within the window is not the same as without rac")
 }
+
+// geminiMCPTool is the name Gemini CLI gives rac-mcp's tool (server
+// "rac").
+func geminiMCPTool(tool string) string { return "mcp_rac_" + tool }
 
 // Commands in a pipeline or a substitution under an agent write into the
 // pipe the same bytes as without rac: with agent-init claude's functions
@@ -203,5 +282,58 @@ func TestClaudePipelinesKeepTheirBytes(t *testing.T) {
 		with, without := rs[2*i], rs[2*i+1]
 		assert.Contains(t, with.Output, "rac: recording ", "%s: git was not wrapped (the test tests nothing)", c)
 		assert.Equal(t, without.Output, withoutRacLines(with.Output), "%s: the pipe got other bytes with rac", c)
+	}
+}
+
+// The same for Codex (stdout and stderr are two pipes: rac's lines come
+// after the output) and Gemini CLI (its result names the call's process
+// group, a pid), with rac run typed in front of git log: the pipe and
+// the substitution get git's bytes. Gemini CLI refuses a command with a
+// substitution outright ("Command injection detected"), with or without
+// rac, so it runs the two pipelines and the test pins the refusal.
+func TestPipelinesKeepTheirBytes(t *testing.T) {
+	pipes := []string{
+		"git log --format=%H%n%s%n%b | head -2",
+		"git log --format=%s | grep first",
+	}
+	subst := `echo "$(git log --format=%H:%s)" | od -c`
+	for _, h := range []struct {
+		bin  string
+		cmds []string
+		rac  func(w *World) string
+		prov provider
+		run  func(w *World, m *Mock) Harness
+		body func(t *testing.T, r ToolResult) string
+	}{
+		{"codex", append(pipes, subst), func(w *World) string { return w.Rac }, openai{},
+			func(w *World, m *Mock) Harness { return w.codex(w.binOf("codex"), m, fullAccess, "") },
+			func(t *testing.T, r ToolResult) string { _, out := codexOutput(t, r); return out }},
+		{"gemini", pipes, func(*World) string { return "rac" }, gemini{},
+			func(w *World, m *Mock) Harness { return w.gemini(w.binOf("gemini"), m, nil) },
+			func(_ *testing.T, r ToolResult) string { return geminiBody(r.Output) }},
+	} {
+		t.Run(h.bin, func(t *testing.T) {
+			need(t, h.bin)
+			w := newWorld(t)
+			var steps []Step
+			for _, c := range h.cmds {
+				steps = append(steps, Shell(c), Shell(strings.Replace(c, "git log", h.rac(w)+" run -- git log", 1)))
+			}
+			if h.bin == "gemini" {
+				steps = append(steps, Shell(subst))
+			}
+			m := newMock(t, h.prov, append(steps, Say("done"))...)
+			require.NoError(t, h.run(w, m).Err)
+			rs := results(t, m, len(steps))
+			if h.bin == "gemini" {
+				assert.Contains(t, rs[len(steps)-1].Output, "Command injection detected",
+					"Gemini CLI now runs a command substitution: add it to the commands compared")
+			}
+			for i, c := range h.cmds {
+				without, with := rs[2*i], rs[2*i+1]
+				assert.Contains(t, with.Output, "rac: recording ", "%s: rac did not record (the test tests nothing)", c)
+				assert.Equal(t, h.body(t, without), withoutRacLines(h.body(t, with)), "%s: the pipe got other bytes with rac", c)
+			}
+		})
 	}
 }

@@ -22,6 +22,9 @@ type Step struct {
 	Input map[string]any
 	Tool  string
 	Text  string
+	// APIError, when set, answers the turn with this HTTP status and an
+	// error body in the provider's shape instead of a model turn.
+	APIError int
 }
 
 // Say is a final answer.
@@ -112,6 +115,10 @@ func (m *Mock) serve(w http.ResponseWriter, r *http.Request) {
 	id := fmt.Sprintf("call_%03d_%d", turns, m.calls)
 	m.mu.Unlock()
 	r = r.WithContext(context.WithValue(r.Context(), bodyKey{}, body))
+	if step.APIError != 0 && ok {
+		apiError(w, m.prov, step.APIError)
+		return
+	}
 	m.prov.answer(w, r, step, id, !ok)
 }
 
@@ -187,4 +194,23 @@ func textOf(raw json.RawMessage) string {
 		return strings.Join(parts, "\n")
 	}
 	return string(raw)
+}
+
+// apiErrorMessage is the message of a scripted API error.
+const apiErrorMessage = "mock: this request is refused"
+
+// apiError answers with an HTTP error in the provider's shape.
+func apiError(w http.ResponseWriter, prov provider, status int) {
+	var body any
+	switch prov.(type) {
+	case anthropic:
+		body = map[string]any{"type": "error", "error": map[string]any{"type": "invalid_request_error", "message": apiErrorMessage}}
+	case openai:
+		body = map[string]any{"error": map[string]any{"type": "invalid_request_error", "message": apiErrorMessage}}
+	default:
+		body = map[string]any{"error": map[string]any{"code": status, "message": apiErrorMessage, "status": "INVALID_ARGUMENT"}}
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(body)
 }

@@ -45,7 +45,8 @@ func (s *Server) addTools() {
 		Name:  "explain",
 		Title: "Explain a recording",
 		Description: "Explain a recorded command: its outcome and the output lines most likely to be the cause of a failure (or its last lines when nothing stands out), " +
-			"folded and bounded, with line numbers to read around.",
+			"folded and bounded, with line numbers to read around." +
+			" For a headless agent's event stream (claude -p --output-format stream-json, codex exec --json, gemini --output-format stream-json) it gives the agent's digest instead: outcome, model, cost, tool calls, the failure, the final text.",
 		Annotations: ro, InputSchema: inputSchema[ExplainIn](),
 	}, s.explain)
 	if s.o.Run {
@@ -260,15 +261,18 @@ func grepText(o GrepOut, in GrepIn) string {
 		if in.Context > 0 && i > 0 {
 			b.WriteString("--\n")
 		}
-		line := func(n int64, text, mark string) {
+		line := func(n int64, text, mark string, cut bool) {
 			fmt.Fprintf(&b, "%s%s%s%s%d%s%s\n", h.Ref, mark, h.Stream, mark, n, mark, termtext.EscapeLine(text))
+			if cut {
+				b.WriteString(app.CutLineMarker(n, h.Stream) + "\n")
+			}
 		}
 		for _, l := range h.Before {
-			line(l.Line, l.Text, "-")
+			line(l.Line, l.Text, "-", l.Cut)
 		}
-		line(h.Line, h.Text, ":")
+		line(h.Line, h.Text, ":", h.Cut)
 		for _, l := range h.After {
-			line(l.Line, l.Text, "-")
+			line(l.Line, l.Text, "-", l.Cut)
 		}
 	}
 	for _, n := range o.Notes {
@@ -296,6 +300,12 @@ func (s *Server) explain(ctx context.Context, _ *mcp.CallToolRequest, in Explain
 	c, err := s.appFor(in.Session, in.Ref)
 	if err != nil {
 		return nil, nil, s.toolError(err)
+	}
+	if res, err := s.explainAgent(ctx, c, in.Ref); err != nil || res != nil {
+		if err != nil {
+			return nil, nil, s.toolError(s.elsewhereErr(c, err))
+		}
+		return res, nil, nil
 	}
 	rep, err := c.Explain(ctx, in.Ref)
 	if err != nil {

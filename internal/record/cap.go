@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"slices"
 	"sync"
 
 	"github.com/rac-cli/rac/internal/store"
@@ -165,7 +166,8 @@ func (c *capper) grow(w *Writer, n int64) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.tailBytes += n
-	for c.tailBytes > c.max-c.head && len(c.closed) > 0 {
+	var pruned []*StreamSink
+	for c.tailBytes > c.tailBudget() && len(c.closed) > 0 {
 		seg := c.closed[0]
 		c.closed = c.closed[1:]
 		cut := c.cuts[seg.sink.stream]
@@ -184,6 +186,14 @@ func (c *capper) grow(w *Writer, n int64) error {
 			return err
 		}
 		c.tailBytes -= seg.size
+		if !slices.Contains(pruned, seg.sink) {
+			pruned = append(pruned, seg.sink)
+		}
+	}
+	for _, s := range pruned {
+		// a prune that fails (a full disk) leaves the old index, which
+		// reads as well: the bytes matter, so the recording goes on
+		_ = s.pruneLines(c.cuts[s.stream])
 	}
 	return nil
 }

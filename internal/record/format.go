@@ -158,6 +158,24 @@ type Footer struct {
 	// Disk is what the folder held besides the footer (see Disk); absent
 	// from footers of older rac and when the folder could not be measured.
 	Disk *Disk `json:"disk,omitempty"`
+	// Agent is what the recorder noted of a stream that was an agent
+	// harness's event stream (internal/agentrun); absent for any other
+	// recording and from footers of older rac.
+	Agent *AgentNote `json:"agent,omitempty"`
+}
+
+// AgentNote is a footer's note on an agent's transcript: which harness
+// and format, which stream, and what its frames said of the run.
+type AgentNote struct {
+	Kind    string `json:"kind"`
+	Format  string `json:"format"`
+	Version string `json:"version,omitempty"`
+	Stream  string `json:"stream"`
+	Model   string `json:"model,omitempty"`
+	// Outcome is the run's own word for how it ended (success, error,
+	// error_max_turns, failed, ...); "" when the stream had no result
+	Outcome string `json:"outcome,omitempty"`
+	Frames  int64  `json:"frames"`
 }
 
 // chunk index: a header, then fixed-size records.

@@ -208,7 +208,30 @@ func encodeFooter(f *Footer) ([]byte, error) {
 		in.b = strconv.AppendUint(in.b, f.Disk.Inode, 10)
 		o.b = in.close()
 	}
+	if f.Agent != nil {
+		o.key("agent")
+		o.b = agentValue(o.b, f.Agent)
+	}
 	return o.close(), err
+}
+
+// agentValue appends a footer's agent note, one level in.
+func agentValue(b []byte, g *AgentNote) []byte {
+	in := openObj(b, 1)
+	in.str("kind", g.Kind)
+	in.str("format", g.Format)
+	if g.Version != "" {
+		in.str("version", g.Version)
+	}
+	in.str("stream", g.Stream)
+	if g.Model != "" {
+		in.str("model", g.Model)
+	}
+	if g.Outcome != "" {
+		in.str("outcome", g.Outcome)
+	}
+	in.int("frames", g.Frames)
+	return in.close()
 }
 
 const hexDigits = "0123456789abcdef"

@@ -64,9 +64,11 @@ func TestEncodeFooterIsMarshalIndent(t *testing.T) {
 			Stdout: {HeadEnd: 1, KeptFrom: 2, DroppedBytes: 3, DroppedLines: 4, HeadLines: 5},
 			Stderr: {HeadEnd: 6},
 		},
-		Disk: &Disk{Bytes: 4096, Newest: time.Date(2026, 11, 30, 8, 15, 2, 999, time.UTC), Inode: 1 << 40},
+		Disk:  &Disk{Bytes: 4096, Newest: time.Date(2026, 11, 30, 8, 15, 2, 999, time.UTC), Inode: 1 << 40},
+		Agent: &AgentNote{Kind: "claude-code", Format: "stream-json", Version: "2.1.328", Stream: Stdout, Model: trickyString, Outcome: "success", Frames: 7},
 	}
 	requireAllSet(t, full)
+	requireAllSet(t, *full.Agent)
 	zero := 0
 	for name, f := range map[string]Footer{
 		"full": full,
@@ -74,7 +76,8 @@ func TestEncodeFooterIsMarshalIndent(t *testing.T) {
 		"empty maps": {ExitCode: &zero, Received: map[string]Counts{}, Stored: map[string]Counts{},
 			Redactions: map[string]int{}, Cut: map[string]StreamCut{}, Notes: []string{}},
 		"signaled": {Status: StatusSignaled, Signal: "SIGKILL", EndedAt: time.Unix(1700000000, 0),
-			Received: map[string]Counts{Stdout: {}}, Stored: map[string]Counts{Stdout: {}}, Disk: &Disk{}},
+			Received: map[string]Counts{Stdout: {}}, Stored: map[string]Counts{Stdout: {}}, Disk: &Disk{},
+			Agent: &AgentNote{Kind: "codex", Format: "exec-json", Stream: Combined}},
 	} {
 		want, werr := json.MarshalIndent(f, "", "  ")
 		got, gerr := encodeFooter(&f)

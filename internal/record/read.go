@@ -31,6 +31,13 @@ type Line struct {
 	long bool // a marker for the line before it, which was too long
 }
 
+// CutLineMarker is the marker after a line an incomplete recording ends
+// in without its newline (a Line with Cut): what a reader must know
+// before trusting it whole. read, grep and explain print it alike.
+func CutLineMarker(n int64, stream string) string {
+	return fmt.Sprintf("[rac: line %d of %s may be cut: the recorder was killed before its newline]", n, stream)
+}
+
 // MaxLineText is the most of one line Lines yields: memory stays bounded
 // whatever a line's length (a marker line says how much more there was;
 // 'rac out read --raw' copies every byte).

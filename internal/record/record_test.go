@@ -247,7 +247,7 @@ func folderSize(t *testing.T, sd *store.Session, name string) int64 {
 
 // A chatty writer (a million writes of a byte or a few) costs the cap and
 // a bounded index, not 24 bytes a write: one stream's writes extend one
-// chunk entry, and the index stops at MaxChunkIndex for two streams that
+// chunk entry, and the index stops at CappedChunkIndex for two streams that
 // switch at every write.
 func TestIndexStaysBoundedForChattyWriters(t *testing.T) {
 	const capBytes = 1 << 20
@@ -258,7 +258,7 @@ func TestIndexStaysBoundedForChattyWriters(t *testing.T) {
 		bound   int64
 	}{
 		{"one stream, a million 1-3 byte writes", []string{Stdout}, 1_000_000, capBytes + 256<<10},
-		{"two streams switching at every write", []string{Stdout, Stderr}, 1_000_000, capBytes + MaxChunkIndex + 256<<10},
+		{"two streams switching at every write", []string{Stdout, Stderr}, 1_000_000, capBytes + CappedOverhead},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			sd := newSession(t)

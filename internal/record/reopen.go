@@ -444,7 +444,7 @@ func (w *Writer) reopenChunks() error {
 	}
 	for _, name := range w.Meta.Streams {
 		s := w.streams[name]
-		if from := covered[name]; from < s.off && end+chunkSize <= MaxChunkIndex {
+		if from := covered[name]; from < s.off && end+chunkSize <= w.chunkLimit() {
 			encodeChunk(s.entry[:], s.id, from, s.off-from, w.now())
 			if _, err := f.WriteAt(s.entry[:], end); err != nil {
 				return err

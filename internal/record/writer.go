@@ -2,7 +2,6 @@ package record
 
 import (
 	"bytes"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"os"
@@ -220,6 +219,13 @@ func (w *Writer) Finish(f Footer) error {
 		f.Notes = append(f.Notes, boundString("recording broken off: "+firstLine(err.Error()), maxBrokenNote))
 	}
 	f.Redactions = boundRedactions(f.Redactions, maxRedactionsJSON)
+	if g := f.Agent; g != nil {
+		b := *g
+		for _, s := range []*string{&b.Kind, &b.Format, &b.Version, &b.Stream, &b.Model, &b.Outcome} {
+			*s = boundString(*s, maxAgentField)
+		}
+		f.Agent = &b
+	}
 	// Everything but the footer is written and closed: the folder is as
 	// it stays. A folder that cannot be measured only costs GC a stat of
 	// each file, so that is no reason to break the recording off.
@@ -267,6 +273,8 @@ func (w *Writer) Abandon() error {
 const (
 	footerReserveFile = "footer.reserve"
 	footerReserve     = 4 << 10
+	// maxAgentField bounds each string of the footer's agent note
+	maxAgentField     = 128
 	maxNotesJSON      = 1536
 	maxRedactionsJSON = 1 << 10
 	maxBrokenNote     = 512
@@ -467,6 +475,10 @@ type StreamSink struct {
 	inTail  bool
 	seg     *os.File
 	segInfo *segment
+	// linesMu guards lines and firstTailMark: the capper prunes a
+	// stream's line index from whichever stream's write dropped a segment
+	linesMu       sync.Mutex
+	firstTailMark int64 // offset of the first line entry past the head (-1: none)
 }
 
 // newSink creates the stream's data file now, so its path (rac out path)
@@ -480,7 +492,7 @@ func (w *Writer) newSink(stream string) (*StreamSink, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &StreamSink{w: w, stream: stream, id: id, data: data}, nil
+	return &StreamSink{w: w, stream: stream, id: id, data: data, firstTailMark: -1}, nil
 }
 
 // openLines creates the line index on the stream's first byte: most
@@ -542,7 +554,7 @@ func (w *Writer) addChunk(s *StreamSink, n int64, t time.Time) error {
 	if l.end == 0 {
 		l.end = int64(len(chunksMagic))
 	}
-	if l.end+chunkSize > MaxChunkIndex {
+	if l.end+chunkSize > w.chunkLimit() {
 		return nil
 	}
 	encodeChunk(s.entry[:], s.id, s.off, n, t)
@@ -591,10 +603,7 @@ func (s *StreamSink) write(p []byte, nl int64) (int, error) {
 		}
 	}
 	if s.off >= s.nextIx {
-		var e [lineEntry]byte
-		binary.LittleEndian.PutUint64(e[0:], uint64(s.nl))
-		binary.LittleEndian.PutUint64(e[8:], uint64(s.off))
-		if _, err := s.lines.Write(e[:]); err != nil {
+		if err := s.noteLine(s.nl, s.off); err != nil {
 			s.w.setErr(err)
 			return len(p), nil
 		}

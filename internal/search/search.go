@@ -37,6 +37,7 @@ type Span struct{ Start, End int }
 type Line struct {
 	N    int64
 	Text []byte // cleaned
+	Cut  bool   // as Hit.Cut
 }
 
 // Hit is one matching line with its context. Context is merged as grep
@@ -49,6 +50,10 @@ type Hit struct {
 	Matches []Span // every match in Text, left to right, not overlapping
 	Before  []Line
 	After   []Line
+	// Cut: the line is the last of an incomplete recording's stream and
+	// has no newline (record.Line.Cut): the recorder's kill may have cut
+	// it, and it must not read as whole.
+	Cut bool
 }
 
 // ErrStop, returned by a callback, ends a search early without an error.
@@ -164,6 +169,10 @@ type state struct {
 	// what 'rac out read' shows of a line; tests make it small)
 	maxLine int
 	long    []byte // a block grown for a long line (grow)
+	// openEnd: the piece being searched ends where an incomplete
+	// recording's stream does, so a last line without its newline is cut
+	openEnd bool
+	final   bool // the chunk being searched ends the piece
 }
 
 func (st *state) lineCap() int {
@@ -240,7 +249,7 @@ func (st *state) lines(rec *record.Recording, stream string) error {
 		}
 		switch {
 		case spans != nil:
-			h := &Hit{Stream: stream, N: l.N, Text: st.keep(clean), Matches: spans}
+			h := &Hit{Stream: stream, N: l.N, Text: st.keep(clean), Matches: spans, Cut: l.Cut}
 			for i := range filled {
 				if b := ring[(head+i)%ctx]; b.N > shown {
 					h.Before = append(h.Before, Line{N: b.N, Text: st.keep(b.Text)})
@@ -248,7 +257,7 @@ func (st *state) lines(rec *record.Recording, stream string) error {
 			}
 			pending, shown = h, l.N
 		case pending != nil:
-			pending.After = append(pending.After, Line{N: l.N, Text: st.keep(clean)})
+			pending.After = append(pending.After, Line{N: l.N, Text: st.keep(clean), Cut: l.Cut})
 			shown = l.N
 		}
 		slot := (head + filled) % ctx
@@ -285,7 +294,10 @@ func (st *state) blocks(rec *record.Recording, stream string) error {
 	defer closeFn()
 	bp := blockPool.Get().(*[]byte)
 	defer blockPool.Put(bp)
-	for _, p := range pieces {
+	for i, p := range pieces {
+		// only the end of the last piece is where a recorder's kill cut
+		// (a capped head ends at its cut marker)
+		st.openEnd = rec.Status == record.StatusIncomplete && i == len(pieces)-1
 		if err := st.piece(p, stream, bp); err != nil {
 			return err
 		}
@@ -326,7 +338,10 @@ func (st *state) piece(p record.Piece, stream string, bp *[]byte) error {
 		if find == nil {
 			find = newFinder(st.s.needle, st.s.o.IgnoreCase, data)
 		}
-		if err := st.chunk(data[:end], stream, find, &nl); err != nil {
+		st.final = final
+		err = st.chunk(data[:end], stream, find, &nl)
+		st.final = false
+		if err != nil {
 			return err
 		}
 		if final {
@@ -419,7 +434,8 @@ func (st *state) chunk(chunk []byte, stream string, find *finder, nl *int64) err
 		}
 		*nl += int64(bytes.Count(chunk[counted:ls], []byte{'\n'}))
 		counted = ls
-		if err := st.emit(Hit{Stream: stream, N: *nl + 1, Text: text, Matches: spans}); err != nil {
+		cut := st.openEnd && st.final && le == len(chunk) // no newline: the stream's last line
+		if err := st.emit(Hit{Stream: stream, N: *nl + 1, Text: text, Matches: spans, Cut: cut}); err != nil {
 			return err
 		}
 	}

@@ -51,6 +51,9 @@ func Explain(w io.Writer, c *Palette, r *explain.Report) error {
 // explainLine paints "STREAM:LINE: text": the text is escaped by
 // WriteText, so the first ": " ends the location.
 func explainLine(c *Palette, line string, cause bool) string {
+	if strings.HasPrefix(line, "[rac: ") {
+		return c.Marked.Sprint(line) // a cut line's marker, as read paints it
+	}
 	loc, text, ok := strings.Cut(line, ": ")
 	if !ok {
 		return line

@@ -29,6 +29,9 @@ type ListRow struct {
 	Bytes     int64 // received, over every stream
 	DiskBytes int64 // what its folder takes on disk (compressed or raw)
 	Truncated bool  // capped: the middle was dropped
+	// Agent, for a recording of an agent's transcript, is its model and
+	// outcome ("claude-sonnet-4-5 success"), shown before the command
+	Agent string
 }
 
 // ListOptions say how to lay the table out.
@@ -79,7 +82,7 @@ func ListTable(w io.Writer, c *Palette, rows []ListRow, o ListOptions) error {
 			name = strings.Repeat("  ", d-1) + "└ " + name
 		}
 		t.Row(Plain(name), statusCell(c, r), c.Dim.Cell(units.Ago(r.StartedAt, o.Now)), Plain(took(r, o.Now)),
-			c.Dim.Cell(Bytes(r.Bytes)), c.Dim.Cell(Bytes(r.DiskBytes)), Plain(Quote(r.Argv)))
+			c.Dim.Cell(Bytes(r.Bytes)), c.Dim.Cell(Bytes(r.DiskBytes)), Plain(agentPrefix(r)+Quote(r.Argv)))
 	}
 	return t.Render()
 }
@@ -156,4 +159,12 @@ func nest(rows []ListRow) ([]ListRow, map[string]int) {
 		}
 	}
 	return out, depth
+}
+
+// agentPrefix is "[MODEL OUTCOME] " for a row of an agent's transcript.
+func agentPrefix(r ListRow) string {
+	if r.Agent == "" {
+		return ""
+	}
+	return "[" + termtext.Escape(r.Agent) + "] "
 }
