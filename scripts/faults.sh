@@ -7,8 +7,12 @@
 # every rac out view and the MCP tools checked, the same with --no-redact,
 # and the real git, jq, yq and grep in colour), a chatty writer under a
 # small cap, a burst of recordings over a session's limit, future-dated
-# files, a tail after a 100 MB line and a tampered seq counter
-# (internal/faults, RAC_FAULTS=1), the fault testscripts (testdata/script/faults_*.txtar),
+# files, a tail after a 100 MB line and a tampered seq counter, the
+# edges of issue 29 (malformed MCP frames through rac-mcp, deny rules
+# spelled differently through rac hook claude, ulimit -n 3 to 40, kill
+# -TSTP of rac, kill -9 of rac-mcp during a run, the end of input under
+# script(1), symlinked settings, C1 controls in --json) (internal/faults,
+# RAC_FAULTS=1), the fault testscripts (testdata/script/faults_*.txtar),
 # and every fuzz target for FAULTS_FUZZTIME (20s) each. Prints one table
 # (scenario, iterations, failures, seed) and exits 1 on any failure.
 # RAC_FAULTS_SEED=N replays the randomised parts; RAC_FAULTS_SHORT=1 runs

@@ -13,11 +13,10 @@ import (
 )
 
 type runOptions struct {
-	c     *cli
-	quiet bool
-	// stopIsCancel is rac mcp's run tool's: a SIGTERM is its client
-	// cancelling the call
-	stopIsCancel bool
+	c            *cli
+	quiet        bool
+	stopIsCancel bool // rac mcp's run tool's: a SIGTERM is its client cancelling the call
+	mcpCall      bool // rac mcp's run tool's: nothing the command starts outlives the call
 }
 
 func newRunCmd(c *cli) *cobra.Command {
@@ -60,6 +59,9 @@ CMD cannot be executed, 127 when it is not found. Durations take a unit:
 	bindSettings(f, "run.summary", "run.summary_head", "run.summary_tail", "run.json", "redact.enabled")
 	f.BoolVar(&o.stopIsCancel, "stop-is-cancel", false, "a SIGTERM, SIGHUP or SIGINT to rac is its caller cancelling the run: CMD killed by it ends cancelled (rac mcp's run tool)")
 	_ = f.MarkHidden("stop-is-cancel")
+	// rac-mcp's run tool (docs/mcp.md): nothing the command starts outlives the call
+	f.BoolVar(&o.mcpCall, "mcp-call", false, "kill every process CMD leaves, and all on SIGTERM (rac-mcp's run tool)")
+	_ = f.MarkHidden("mcp-call")
 	return cmd
 }
 
@@ -73,6 +75,7 @@ func (o *runOptions) run(cmd *cobra.Command, args []string) error {
 	req.OutErrShared = c.streams.OutErrShared
 	req.Signals = c.sigs
 	req.StopIsCancel = o.stopIsCancel
+	req.Contain = o.mcpCall
 	req.OnStart = func(ref string) { c.p.Infof("%s", app.StartLine(ref)) }
 	req.OnExit = func(e app.CommandEnded) {
 		if e.StartErr != "" {

@@ -139,6 +139,32 @@ func TestSignals(t *testing.T) {
 		require.NoError(t, unix.Kill(-j.pid(), unix.SIGCONT))
 		j.expectOnce(t, "CONT")
 	})
+	// kill -TSTP (or -TTIN) of rac's pid alone stops the command, as it
+	// would without rac, and rac with it by the same signal; SIGCONT to
+	// rac resumes both. Ctrl-Z (the group) stops both the same way.
+	for _, c := range []struct {
+		name  string
+		sig   unix.Signal
+		group bool
+	}{{"tstp_to_pid", unix.SIGTSTP, false}, {"ttin_to_pid", unix.SIGTTIN, false}, {"tstp_to_group", unix.SIGTSTP, true}} {
+		each(c.name, func(t *testing.T) {
+			j := startJob(t)
+			waitCaught(t, j.pid(), c.sig)
+			to := j.pid()
+			if c.group {
+				to = -to
+			}
+			require.NoError(t, unix.Kill(to, c.sig))
+			var ws unix.WaitStatus
+			_, err := unix.Wait4(j.pid(), &ws, unix.WUNTRACED, nil)
+			require.NoError(t, err)
+			require.True(t, ws.Stopped(), "rac stopped")
+			require.Equal(t, c.sig, ws.StopSignal(), "rac stopped by the command's signal")
+			require.Equal(t, byte('T'), procState(j.child), "the command is stopped")
+			require.NoError(t, unix.Kill(to, unix.SIGCONT))
+			j.expectOnce(t, "CONT")
+		})
+	}
 	each("kill_the_group", func(t *testing.T) {
 		j := startJob(t, "sh", "-c", `sleep 300 & exec "$0"`)
 		tree := descendantsOf(j.pid())
@@ -563,4 +589,26 @@ func ensureSignalBins(t *testing.T) {
 		}
 	}
 	require.NoError(t, signalBins.err)
+}
+
+// waitCaught waits until process pid catches sig (SigCgt in its status):
+// pipe mode starts catching the stop signals in the background.
+func waitCaught(t *testing.T, pid int, sig unix.Signal) {
+	t.Helper()
+	deadline := time.Now().Add(testScale(10 * time.Second))
+	for {
+		b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
+		require.NoError(t, err)
+		for l := range strings.Lines(string(b)) {
+			if v, ok := strings.CutPrefix(l, "SigCgt:"); ok {
+				mask, err := strconv.ParseUint(strings.TrimSpace(v), 16, 64)
+				require.NoError(t, err)
+				if mask&(1<<(uint(sig)-1)) != 0 {
+					return
+				}
+			}
+		}
+		require.True(t, time.Now().Before(deadline), "rac %d never caught %v", pid, sig)
+		runtime.Gosched()
+	}
 }

@@ -10,12 +10,17 @@ import (
 // MinOpenFiles is how many open files rac run needs to record a command:
 // its standard streams, the Go runtime's poller (an epoll and an eventfd),
 // the command's pipes, the store's and the session's folder handles, the
-// session lock, the counter and the recording's files. Measured with
-// ulimit -n on Linux: 15 was too few for a recording of echo, 16 enough.
-// Below it the Go runtime may not even start its poller (it throws,
-// unrecoverably, "eventfd failed" at the first open file), so rac looks
-// before it opens anything.
-const MinOpenFiles = 16
+// session lock, the counter and the recording's files, and the signal
+// witness's pipe (pipe mode) or the pseudo-terminal and its wake pipes (pty
+// mode). Measured with ulimit -n on Linux (the fault suite's row runs 3 to
+// 40): a recording of echo into one pipe (2>&1) needed 16, with stdout and
+// stderr apart 19 (18: "pipe2: too many open files", the command never
+// ran), a command that runs long enough for the witness 21 (20: the
+// recording broken off), pty mode 20; 32 leaves room. Below it the Go
+// runtime may not even start its poller (it throws, unrecoverably,
+// "eventfd failed" at the first open file), so rac looks before it opens
+// anything.
+const MinOpenFiles = 32
 
 // OpenFileLimit is how many files this process may have open (the soft
 // RLIMIT_NOFILE, which Go's runtime has already raised to the hard one);

@@ -55,6 +55,10 @@ type RunRequest struct {
 	// caller cancelling the run (the MCP run tool), so a command that
 	// dies of it ends cancelled rather than signaled.
 	StopIsCancel bool
+	// Contain keeps every process the command starts below rac and kills
+	// what is left when it ends, or on SIGTERM (capture.RunOptions.Contain):
+	// rac-mcp's run tool, through rac run's hidden --mcp-call.
+	Contain bool
 	// OnStart is called with the reference before the command starts,
 	// when the start line is to be printed.
 	OnStart func(ref string)
@@ -432,7 +436,7 @@ func (a *App) capture(ctx context.Context, req RunRequest, p runPlan, rec *Recor
 		Warn: func(m string) { a.Warn(p.red.String(m)) }, Now: a.env.Now,
 		Tee: rec.tee(sum.tee), NoForward: req.Summary, Shape: p.view.shape(),
 		Mode: p.lay.mode, Combined: p.lay.combined, SignalSettle: req.SignalSettle, Signals: sigs.s,
-		OnStopping: func(syscall.Signal) { stopped.Store(true) },
+		OnStopping: func(syscall.Signal) { stopped.Store(true) }, Contain: req.Contain,
 	}
 	reds := &streamRedactors{red: p.red, oneWorker: p.lay.mode == runspec.ModePTY}
 	if rec != nil {

@@ -45,7 +45,7 @@ func runPassthrough(o RunOptions) Outcome {
 	defer stopping.wait()
 	sup := &supervisor{
 		proc: p, relay: passthroughRelay(p, fg),
-		timeout: o.Timeout, killAfter: o.KillAfter, timer: o.timer, stopping: stopping,
+		timeout: o.Timeout, killAfter: o.KillAfter, timer: o.timer, stopping: stopping, contain: o.Contain,
 	}
 	timedOut := sup.run(sigs)
 	ws, werr := p.result()

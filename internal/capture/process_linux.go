@@ -17,6 +17,9 @@ import (
 // had been killed), and exec of a setuid program clears it.
 func setDeathSignal(sys *syscall.SysProcAttr) { sys.Pdeathsig = syscall.SIGKILL }
 
+// becomeSubreaper makes rac a child subreaper (RunOptions.Contain).
+func becomeSubreaper() { _ = unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) }
+
 // si_code values of SIGCHLD (asm-generic/siginfo.h; not in x/sys/unix)
 const (
 	siTrapped   = 4

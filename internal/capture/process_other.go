@@ -47,3 +47,6 @@ func descendants(int) []procEntry { return nil }
 
 // processState is unknown without /proc: a stop is taken as current.
 func processState(int) byte { return 'T' }
+
+// becomeSubreaper: only Linux has child subreapers.
+func becomeSubreaper() {}

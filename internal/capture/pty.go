@@ -209,7 +209,7 @@ func (r *ptyRun) run(sigs chan os.Signal, fwd *os.File) bool {
 
 	sup := &supervisor{
 		proc: r.proc, relay: r.relay,
-		timeout: r.o.Timeout, killAfter: r.o.KillAfter, timer: r.o.timer, stopping: &r.stopping,
+		timeout: r.o.Timeout, killAfter: r.o.KillAfter, timer: r.o.timer, stopping: &r.stopping, contain: r.o.Contain,
 	}
 	timedOut := sup.run(sigs)
 	close(quit)

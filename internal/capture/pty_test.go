@@ -646,3 +646,65 @@ func TestPTYStoresWhileRunning(t *testing.T) {
 	require.Equal(t, record.StatusExited, out.Status, out.Notes)
 	assert.Equal(t, "early\r\nlate on\r\n", tee.String())
 }
+
+// An end of input already in rac's terminal when rac starts (script(1)
+// sends one as soon as its own stdin ends: script -qec 'rac run ...'
+// </dev/null) reaches the command as its end of input, after the lines
+// before it, and never as a NUL keystroke: a terminal made raw hands it
+// over as a NUL byte (head -c 1 waited for a line and the recording began
+// with a NUL when rac made it raw and forwarded the keys).
+func TestPTYEndOfInputBeforeRaw(t *testing.T) {
+	for name, c := range map[string]struct {
+		typed string
+		argv  []string
+		want  []string // the command's own lines, in the recording
+	}{
+		"alone":       {"\x04", []string{"head", "-c", "1"}, nil},
+		"after lines": {"one\ntwo\n\x04", []string{"sh", "-c", "cat; echo END"}, []string{"one", "two", "END"}},
+		"ends a line": {"abc\x04\x04", []string{"sh", "-c", "cat; echo; echo END"}, []string{"abc", "END"}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			tm := newTerm(t, 24, 80)
+			_, err := tm.ptmx.WriteString(c.typed)
+			require.NoError(t, err)
+			dir := filepath.Join(t.TempDir(), "store")
+			cmd := helperCmd(runspec.ModePTY, dir, c.argv...)
+			tm.start(t, cmd)
+			require.Equal(t, 0, waitExit(t, cmd), tm.out.String())
+			tm.waitFor(t, `helper: status=exited`)
+			assert.NotContains(t, tm.out.String(), "^@")
+
+			lines := recordedLines(t, dir)
+			for _, l := range lines {
+				assert.NotContains(t, l, "\x00")
+			}
+			for _, w := range c.want {
+				assert.Contains(t, lines, w)
+			}
+		})
+	}
+}
+
+// recordedLines are the lines of the one recording in dir's session s,
+// without their carriage returns.
+func recordedLines(t *testing.T, dir string) []string {
+	t.Helper()
+	st, err := store.CreateStore(dir)
+	require.NoError(t, err)
+	defer st.Close()
+	sess, err := st.Session("s", false)
+	require.NoError(t, err)
+	defer sess.Close()
+	names, err := record.ListNames(sess)
+	require.NoError(t, err)
+	require.Len(t, names, 1)
+	r, err := record.Open(sess, names[0])
+	require.NoError(t, err)
+	defer r.Close()
+	var lines []string
+	require.NoError(t, r.Lines(record.LineOptions{}, func(l record.Line) error {
+		lines = append(lines, strings.TrimSuffix(string(l.Text), "\r"))
+		return nil
+	}))
+	return lines
+}

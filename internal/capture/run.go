@@ -70,6 +70,11 @@ type RunOptions struct {
 	Now  func() time.Time
 	Mode runspec.Mode // how the command is connected; "": runspec.ModePipe
 
+	// Contain: rac is a child subreaper, and kills every process left
+	// below it when the command has ended, and the whole tree on SIGTERM
+	// (see containStart); rac-mcp's run tool.
+	Contain bool
+
 	// timer starts the --timeout and --kill-after timers (newTimer when
 	// nil): a test fires them once the command's tree is in place, since
 	// a timer that fires while the command still forks races the walk of
@@ -133,6 +138,10 @@ const (
 // store: recording is best effort, forwarding is not.
 func Run(o RunOptions) Outcome {
 	o.setDefaults()
+	containStart(o)
+	if o.Contain {
+		defer killLeft()
+	}
 	switch o.Mode {
 	case runspec.ModePTY:
 		return runPTY(o)
@@ -195,7 +204,7 @@ func runPipe(o RunOptions) Outcome {
 	defer wit.close()
 	early := takeEarly(sigs)
 	p := &process{}
-	p.onStop = p.followStop
+	follower := newStopFollower(p)
 	files := []uintptr{stdin.Fd(), streams[0].w.Fd(), streams[len(streams)-1].w.Fd()}
 	err = startProcess(path, o.Argv, &syscall.ProcAttr{Dir: o.Dir, Env: o.Env, Files: files}, p)
 	for _, s := range streams {
@@ -215,8 +224,13 @@ func runPipe(o RunOptions) Outcome {
 		p.signal(sig)
 	}
 	pumps, running := startPumps(o, streams, &out)
-	rel := &relay{wit: wit, settle: o.SignalSettle, proc: p}
-	sup := &supervisor{proc: p, relay: rel.handle, timeout: o.Timeout, killAfter: o.KillAfter, timer: o.timer, stopping: stopping}
+	stopsCaught := catchStops(sigs)
+	defer func() { <-stopsCaught }() // before the catching ends
+	rel := &relay{wit: wit, settle: o.SignalSettle, proc: p, stops: follower}
+	sup := &supervisor{
+		proc: p, relay: rel.handle, stopped: follower.stopped, onStopped: follower.follow,
+		timeout: o.Timeout, killAfter: o.KillAfter, timer: o.timer, stopping: stopping, contain: o.Contain,
+	}
 	timedOut := sup.run(sigs)
 	finishPumps(o, pumps, running, streams, &out)
 	ws, werr := p.result()

@@ -3,6 +3,7 @@ package capture
 import (
 	"os"
 	"os/signal"
+	"slices"
 	"sync"
 	"syscall"
 	"time"
@@ -16,11 +17,48 @@ import (
 // command from the kernel, which stays in rac's group: rac then sends
 // nothing, so the command gets each signal exactly once.
 //
-// SIGTSTP is not among them: it keeps its default action in rac, so the
-// terminal's Ctrl-Z stops rac with the command as it stops a shell's job.
+// The stop signals are not among them: pipe mode catches its own
+// (pipeStops), pty mode and passthrough leave them at their default.
 var relayed = []os.Signal{
 	syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT, syscall.SIGQUIT,
 	syscall.SIGCONT, syscall.SIGWINCH, syscall.SIGUSR1, syscall.SIGUSR2,
+}
+
+// pipeStops are the stop signals pipe mode catches and passes on by
+// relayed's rule, so that `kill -TSTP` (or -TTIN) of rac's pid alone
+// stops the command, as it would without rac, instead of stopping rac
+// while the command runs on; rac then stops because the command stopped
+// (stopFollower), and SIGCONT to rac is passed on as ever. The terminal's
+// Ctrl-Z reaches the group: the command stops, and rac follows it. A
+// command that catches or ignores the signal keeps running, and so does
+// rac, as with the command alone. SIGTTOU stays at its default: rac is
+// the one writing the terminal, and a caught SIGTTOU makes the kernel
+// restart a background write (TOSTOP) and signal again, without end
+// while the command ignores it.
+var pipeStops = []os.Signal{syscall.SIGTSTP, syscall.SIGTTIN}
+
+// catchStops starts catching pipeStops on c, in the background (a round
+// trip to the runtime's signal thread each, kept off the command's start
+// as sigcatch does: one that comes first stops rac alone, as before);
+// not those ignored when rac started, which the command inherits so. The
+// returned channel is closed once they are caught.
+func catchStops(c chan os.Signal) <-chan struct{} {
+	done := make(chan struct{})
+	var stops []os.Signal
+	for _, sig := range pipeStops {
+		if canRaiseStop && !signal.Ignored(sig) {
+			stops = append(stops, sig)
+		}
+	}
+	if len(stops) == 0 {
+		close(done)
+		return done
+	}
+	go func() {
+		defer close(done)
+		signal.Notify(c, stops...)
+	}()
+	return done
 }
 
 // Signals are the signals Run catches (sigcatch): those pipe mode relays
@@ -55,7 +93,7 @@ func caughtFor(o RunOptions, all bool) (chan os.Signal, func()) {
 // late; a sender that pauses longer than SignalSettle between its kill of
 // the group and its kill of rac's pid delivers two, and two kills of
 // rac's pid alone within it deliver one (as a pending signal would).
-// SIGTSTP and SIGSTOP to rac's pid alone stop rac, not the command (which
+// SIGTTOU and SIGSTOP to rac's pid alone stop rac, not the command (which
 // runs on until its pipe is full); SIGKILL to rac alone kills the command
 // on Linux (Pdeathsig), not its own children.
 type relay struct {
@@ -64,11 +102,15 @@ type relay struct {
 	settle  time.Duration
 	proc    *process
 	groupAt map[syscall.Signal]time.Time // when a signal last showed it reached the group
+	stops   *stopFollower                // pipe mode: which stop signals to look at
 }
 
 func (r *relay) handle(sig syscall.Signal) {
 	if sig == syscall.SIGPIPE {
 		return // a write to a closed stdout: the pump sees EPIPE and handles it
+	}
+	if r.stops != nil && slices.Contains(pipeStops, os.Signal(sig)) && !r.stops.claim(sig) {
+		return
 	}
 	r.w = r.wit.get()
 	if r.w == nil {
@@ -97,9 +139,9 @@ func (r *relay) handle(sig syscall.Signal) {
 
 // stopSelf stops rac because the command stopped, with the same signal,
 // so the shell that started rac sees its job stopped (and the words
-// "Stopped (tty input)" and the like match): rac leaves SIGTSTP, SIGTTIN
-// and SIGTTOU at their default action. A stop signal rac ignores (a shell
-// without job control) would do nothing: SIGSTOP then.
+// "Stopped (tty input)" and the like match), by the signal's default
+// action even where rac catches it (raiseStop). A stop signal rac ignores
+// (a shell without job control) would do nothing: SIGSTOP then.
 func stopSelf(sig syscall.Signal) {
 	switch sig {
 	case syscall.SIGTSTP, syscall.SIGTTIN, syscall.SIGTTOU:
@@ -110,7 +152,7 @@ func stopSelf(sig syscall.Signal) {
 	default:
 		sig = syscall.SIGSTOP
 	}
-	_ = syscall.Kill(os.Getpid(), sig)
+	raiseStop(sig)
 }
 
 // asyncWitness is a witness started a moment after the command: most
@@ -186,12 +228,97 @@ func (a *asyncWitness) close() {
 	}
 }
 
-// followStop is pipe mode's onStop: a stop of the command that still
-// holds stops rac too, as a shell's job stops. A stop that no longer
-// holds came with rac's own (SIGSTOP to the group, then SIGCONT): rac was
+// followStop is pty mode's onStop, on the waiter's thread: a stop of the
+// command that still holds stops rac too, as a shell's job stops (pipe
+// mode does the same through stopFollower). A stop that no longer holds
+// came with rac's own (SIGSTOP to the group, then SIGCONT): rac was
 // stopped by the kernel already.
 func (p *process) followStop(ev stopEvent) {
 	if ev.stopped && ev.sig != 0 && processState(p.pid) == 'T' {
 		stopSelf(ev.sig)
 	}
+}
+
+// stopFollower is pipe mode's rule for the command's stops: a stop of
+// the command that still holds stops rac too, as a shell's job stops. A
+// stop that no longer holds came with rac's own (SIGSTOP to the group,
+// then SIGCONT): rac was stopped by the kernel already. The waiter hands
+// each stop (onStop) to the supervisor, which stops rac (follow) between
+// two signals.
+//
+// It also tells the relay which stop signals (pipeStops) to pass on
+// (claim). Ctrl-Z reaches rac and the command together; rac may follow
+// the command's stop before it looks at its own copy of the signal, and
+// the SIGCONT that ends the stop takes the witness's copy with it: rac
+// could no longer tell the signal reached the group, and would stop the
+// command again after fg. So a stop by a stop signal that came before
+// rac looked at any copy of it is unmatched, and the next such signal
+// rac looks at is taken as that stop's own; a signal rac looks at first
+// is owed the stop it makes. Only the supervisor's goroutine reads and
+// writes the counts.
+type stopFollower struct {
+	proc    *process
+	stopped chan struct{}
+
+	mu    sync.Mutex
+	queue []syscall.Signal // the signals of the stops not yet followed
+
+	owed, unmatched map[syscall.Signal]int
+}
+
+func newStopFollower(p *process) *stopFollower {
+	f := &stopFollower{
+		proc: p, stopped: make(chan struct{}, 1),
+		owed: map[syscall.Signal]int{}, unmatched: map[syscall.Signal]int{},
+	}
+	p.onStop = f.onStop
+	return f
+}
+
+// onStop runs on the waiter's thread.
+func (f *stopFollower) onStop(ev stopEvent) {
+	if !ev.stopped || ev.sig == 0 {
+		return
+	}
+	f.mu.Lock()
+	f.queue = append(f.queue, ev.sig)
+	f.mu.Unlock()
+	select {
+	case f.stopped <- struct{}{}:
+	default: // one is waiting already: it takes the whole queue
+	}
+}
+
+// follow counts the stops that came and stops rac with the last one's
+// signal, if the command is still stopped.
+func (f *stopFollower) follow() {
+	f.mu.Lock()
+	q := f.queue
+	f.queue = nil
+	f.mu.Unlock()
+	if len(q) == 0 {
+		return
+	}
+	for _, sig := range q {
+		switch {
+		case f.owed[sig] > 0:
+			f.owed[sig]--
+		case slices.Contains(pipeStops, os.Signal(sig)):
+			f.unmatched[sig]++
+		}
+	}
+	if processState(f.proc.pid) == 'T' {
+		stopSelf(q[len(q)-1])
+	}
+}
+
+// claim reports whether the relay should look at stop signal sig (false:
+// it belongs to a stop rac followed already).
+func (f *stopFollower) claim(sig syscall.Signal) bool {
+	if f.unmatched[sig] > 0 {
+		f.unmatched[sig]--
+		return false
+	}
+	f.owed[sig]++
+	return true
 }

@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"syscall"
 	"time"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 
@@ -16,7 +17,7 @@ import (
 // delivered to the command. The two look the same to rac (SI_USER, same
 // sender), and a tree kill reaches rac before the command, so the
 // question is answered after the fact by a bystander: cat(1), kept in
-// rac's group with the relayed signals blocked, reading a pipe whose
+// rac's group with the relayed signals (and pipeStops) blocked, reading a pipe whose
 // write end only rac holds. A signal that reached the group stays pending
 // in it, where /proc/PID/status shows it (ShdPnd). Then that cat is
 // replaced by a fresh one, so the next signal of the same number can be
@@ -193,4 +194,30 @@ func reapKilled(pid int) {
 			return
 		}
 	}
+}
+
+// canRaiseStop: raiseStop stops rac by a stop signal it catches.
+const canRaiseStop = true
+
+// raiseStop stops rac with sig by the signal's default action, also while
+// rac catches it (pipe mode's pipeStops): the action is set to the
+// default for the moment of the raise by the system call itself (through
+// os/signal, Go's handler would stay installed and drop the signal) and
+// set back after. The signal goes to this thread (tgkill), which takes it
+// on its way back from that call, before the action is set back; SIGSTOP
+// when the action cannot be changed.
+func raiseStop(sig syscall.Signal) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	// zeroes are SIG_DFL, no flags, an empty mask; old is kept as the
+	// kernel wrote it, whatever its layout
+	var dfl, old [64]byte
+	const sigsetSize = 8 // the kernel's sigset_t: 64 signals
+	if _, _, e := unix.RawSyscall6(unix.SYS_RT_SIGACTION, uintptr(sig),
+		uintptr(unsafe.Pointer(&dfl)), uintptr(unsafe.Pointer(&old)), sigsetSize, 0, 0); e != 0 {
+		_ = unix.Kill(os.Getpid(), unix.SIGSTOP)
+		return
+	}
+	_ = unix.Tgkill(os.Getpid(), unix.Gettid(), sig)
+	_, _, _ = unix.RawSyscall6(unix.SYS_RT_SIGACTION, uintptr(sig), uintptr(unsafe.Pointer(&old)), 0, sigsetSize, 0, 0)
 }

@@ -3,6 +3,7 @@
 package capture
 
 import (
+	"os"
 	"syscall"
 	"time"
 )
@@ -19,3 +20,11 @@ func startWitness() *witness { return nil }
 func (*witness) reachedGroup(syscall.Signal, time.Duration) bool { return false }
 
 func (*witness) close() {}
+
+// canRaiseStop: elsewhere rac cannot stop itself by a signal it catches,
+// so pipe mode leaves the stop signals at their default (kill -TSTP of
+// rac's pid alone stops rac, not the command).
+const canRaiseStop = false
+
+// raiseStop stops rac with sig, which it does not catch.
+func raiseStop(sig syscall.Signal) { _ = syscall.Kill(os.Getpid(), sig) }

@@ -24,10 +24,14 @@ type supervisor struct {
 	proc *process
 	// relay passes on a signal that reached rac, by the mode's rule
 	relay func(sig syscall.Signal)
-	// stopped, when set, carries the command's stops (pty mode), each
+	// stopped, when set, carries the command's stops (pty and pipe mode), each
 	// handled by onStopped before the next signal is looked at
 	stopped   <-chan struct{}
 	onStopped func()
+
+	// contain (RunOptions.Contain): a SIGTERM to rac is passed on as
+	// ever, and containGrace later everything below rac is killed
+	contain bool
 
 	timeout   time.Duration // 0: none
 	killAfter time.Duration // after the timeout's SIGTERM, SIGKILL; 0: none
@@ -60,12 +64,19 @@ func (s *supervisor) start(d time.Duration) (<-chan time.Time, func()) {
 func (s *supervisor) run(sigs <-chan os.Signal) (timedOut bool) {
 	timeout, stopTimeout := s.start(s.timeout)
 	defer stopTimeout()
-	var killAfter <-chan time.Time
+	var killAfter, contained <-chan time.Time
 	for {
 		select {
 		case sig := <-sigs:
 			s.stopping.saw(sig.(syscall.Signal))
 			s.relay(sig.(syscall.Signal))
+			if s.contain && sig == syscall.SIGTERM && contained == nil {
+				var stop func()
+				contained, stop = s.start(containGrace)
+				defer stop()
+			}
+		case <-contained:
+			killLeft()
 		case <-s.stopped:
 			s.onStopped()
 		case <-s.proc.done:

@@ -30,20 +30,23 @@ const (
 )
 
 func TestMain(m *testing.M) {
+	if len(os.Args) > 1 && os.Args[1] == serveArg {
+		os.Exit(serveStdio())
+	}
 	if os.Getenv(fakeRacEnv) == "1" {
 		os.Exit(fakeRac(os.Args[1:]))
 	}
 	os.Exit(m.Run())
 }
 
-// fakeRac is rac run --session S --summary --json --timeout D -- CMD...:
+// fakeRac is rac run [--stop-is-cancel] --session S --summary --json --timeout D --mcp-call -- CMD...:
 // the same app.Run, printing what cmd/rac prints for those flags.
 func fakeRac(args []string) int {
 	stopIsCancel := len(args) > 1 && args[1] == "--stop-is-cancel"
 	if stopIsCancel {
 		args = append(args[:1:1], args[2:]...)
 	}
-	if len(args) < 8 || args[0] != "run" || args[1] != "--session" || args[3] != "--summary" || args[4] != "--json" || args[5] != "--timeout" || args[7] != "--" {
+	if len(args) < 9 || args[0] != "run" || args[1] != "--session" || args[3] != "--summary" || args[4] != "--json" || args[5] != "--timeout" || args[7] != "--mcp-call" || args[8] != "--" {
 		fmt.Fprintf(os.Stderr, "rac: fake rac: unexpected arguments %q\n", args)
 		return 125
 	}
@@ -55,10 +58,10 @@ func fakeRac(args []string) int {
 	a := app.New(app.Env{Getenv: os.Getenv, Environ: os.Environ, Now: time.Now}, settings(args[2], true))
 	a.Warn = func(m string) { fmt.Fprintf(os.Stderr, "rac: warning: %s\n", m) }
 	res, err := a.Run(context.Background(), app.RunRequest{
-		Argv: args[8:], Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,
+		Argv: args[9:], Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,
 		Timeout: timeout, KillAfter: 100 * time.Millisecond, DrainTimeout: 100 * time.Millisecond,
 		Announce: runspec.AnnounceAuto, Mode: "auto", Summary: true, SummaryHead: 5, SummaryTail: 5,
-		StopIsCancel: stopIsCancel,
+		StopIsCancel: stopIsCancel, Contain: true,
 	})
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "rac: %v\n", err)
@@ -69,6 +72,21 @@ func fakeRac(args []string) int {
 	}
 	b, _ := json.Marshal(res.View())
 	fmt.Fprintf(os.Stderr, "%s\n", b)
+	return 0
+}
+
+// serveArg makes the test binary a server over its stdin and stdout with
+// the run tool on, whose rac is this binary (fakeRac): a server process
+// of its own, for a test to kill.
+const serveArg = "serve-mcp-for-test"
+
+func serveStdio() int {
+	a := app.New(app.Env{Getenv: os.Getenv, Environ: os.Environ, Now: time.Now}, settings("", true))
+	srv := mcpserver.New(mcpserver.Options{App: a, Budget: budget, Run: true, Rac: []string{os.Args[0]}})
+	if err := srv.ServeIO(context.Background(), os.Stdin, os.Stdout); err != nil {
+		fmt.Fprintf(os.Stderr, "serve: %v\n", err)
+		return 1
+	}
 	return 0
 }
 

@@ -62,7 +62,7 @@ func (s *Server) addRun() {
 		Title: "Run and record a command",
 		Description: "Run a command (argv, or a shell command line), record its full output with rac and return a compact summary: " +
 			"its outcome, for a failure the lines most likely to be its cause, the first and last lines of each stream, and the reference to read, grep or explain the rest. " +
-			"stdin is empty; the command gets its own process group, stopped at the timeout and when this server exits, " +
+			"stdin is empty; the command and everything it starts are stopped at the timeout and when this server exits, " +
 			"and whatever it leaves running is killed when the call returns.",
 		Annotations: &mcp.ToolAnnotations{DestructiveHint: new(true), OpenWorldHint: new(true)},
 		InputSchema: inputSchema[RunIn](),
@@ -109,7 +109,7 @@ func (s *Server) run(ctx context.Context, _ *mcp.CallToolRequest, in RunIn) (*mc
 		return nil, RunOut{}, s.toolError(errors.New("the run tool has no rac to start (Options.Rac)"))
 	}
 	args := append(append([]string{}, s.o.Rac[1:]...), "run", "--stop-is-cancel", "--session", name, "--summary", "--json",
-		"--timeout", strconv.Itoa(timeout)+"s", "--")
+		"--timeout", strconv.Itoa(timeout)+"s", "--mcp-call", "--")
 	stdout, stderr, stopped, err := s.startRac(ctx, s.o.Rac[0], append(args, argv...), in.Cwd, time.Duration(timeout)*time.Second+runGrace)
 	if err != nil {
 		return nil, RunOut{}, s.toolError(err)
@@ -168,13 +168,18 @@ func checkCwd(cwd string) error {
 	return nil
 }
 
-// startRac runs rac (run ...) in a process group of its own, so the whole
-// command tree can be stopped: after limit, when ctx ends (the call was
-// cancelled, the client closed its input, the server is stopping), and,
-// for what the command left running, when it returns. Stopping is a
-// SIGTERM to rac, which passes it on and records the run as cancelled,
-// then cancelGrace later a SIGKILL of the group. It returns rac's stdout
-// and stderr, bounded, and why it was stopped (nil when it was not).
+// startRac runs rac (run ... --mcp-call) in a process group of its own,
+// so the whole command tree can be stopped: after limit, when ctx ends
+// (the call was cancelled, the client closed its input, the server is
+// stopping), and, for what the command left running, when it returns.
+// Stopping is a SIGTERM to rac, which passes it on and records the run as
+// cancelled, then cancelGrace later a SIGKILL of the group. rac run
+// --mcp-call also keeps every process the command starts below itself (a
+// child subreaper: a setsid or an orphan too), kills what is left when
+// the command ends, and all of it a moment after a SIGTERM (before
+// cancelGrace), which is also its parent-death signal: so a SIGKILL of
+// the server reaches the whole tree too. It returns rac's stdout and
+// stderr, bounded, and why it was stopped (nil when it was not).
 func (s *Server) startRac(ctx context.Context, exe string, args []string, dir string, limit time.Duration) (stdout, stderr []byte, stopped, err error) {
 	ctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()

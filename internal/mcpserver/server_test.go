@@ -8,7 +8,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -385,6 +387,21 @@ func TestRunKillsItsProcessGroupOnTimeout(t *testing.T) {
 	waitGone(t, waitFile(t, pidfile))
 }
 
+// What the command leaves running is killed when the call returns, also a
+// child that left the command's session and group with setsid.
+func TestRunLeavesNoSetsidChild(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("a child subreaper and /proc")
+	}
+	f := newFixture(t)
+	cs := f.connect(t, mcpserver.Options{Budget: budget, Run: true})
+	pidfile := filepath.Join(t.TempDir(), "pid")
+	cmd := fmt.Sprintf("setsid sh -c 'echo $$ > %s; exec sleep 300' >/dev/null 2>&1 & while [ ! -s %s ]; do :; done", pidfile, pidfile)
+	res, text, _ := call(t, cs, budget, "run", map[string]any{"command": cmd, "session": "r1"})
+	require.False(t, res.IsError, text)
+	waitGone(t, waitFile(t, pidfile))
+}
+
 func TestServerExitKillsRunningCommands(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("reads /proc")
@@ -402,6 +419,55 @@ func TestServerExitKillsRunningCommands(t *testing.T) {
 	stop()
 	waitGone(t, pid)
 	<-done
+}
+
+// kill -9 of the server while a run call is under way leaves no process of
+// the command: not the command, not its child, not a child that left its
+// session with setsid (rac run is a child subreaper whose parent-death
+// signal, SIGTERM, makes it kill everything below it).
+func TestServerKilledLeavesNoProcess(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("a child subreaper and /proc")
+	}
+	newFixture(t)
+	dir := t.TempDir()
+	srv := exec.Command(os.Args[0], serveArg)
+	srv.Env = append(os.Environ(), "GORACE=atexit_sleep_ms=0")
+	in, err := srv.StdinPipe()
+	require.NoError(t, err)
+	errf, err := os.Create(filepath.Join(t.TempDir(), "stderr"))
+	require.NoError(t, err)
+	defer errf.Close()
+	srv.Stdout, srv.Stderr = io.Discard, errf
+	require.NoError(t, srv.Start())
+	t.Cleanup(func() { _ = srv.Process.Kill(); _ = srv.Wait() })
+	cmd := `sleep 300 & echo $! > child; setsid sh -c 'echo $$ > setsid; exec sleep 300' & echo $$ > cmd; wait`
+	for _, frame := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"run","arguments":{"session":"k","cwd":` + strconv.Quote(dir) + `,"command":` + strconv.Quote(cmd) + `}}}`,
+	} {
+		_, err := io.WriteString(in, frame+"\n")
+		require.NoError(t, err)
+	}
+	var pids []string
+	for _, name := range []string{"cmd", "child", "setsid"} {
+		pids = append(pids, waitFile(t, filepath.Join(dir, name)))
+		if srv.Process.Signal(syscall.Signal(0)) != nil {
+			b, _ := os.ReadFile(errf.Name())
+			t.Fatalf("the server ended: %s", b)
+		}
+	}
+	// rac run too, the command's parent: it writes the recording's end
+	// after the command, into the test's store
+	stat, err := os.ReadFile("/proc/" + pids[0] + "/stat")
+	require.NoError(t, err)
+	fields := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
+	pids = append(pids, fields[1])
+	require.NoError(t, srv.Process.Signal(syscall.SIGKILL))
+	for _, pid := range pids {
+		waitGone(t, pid)
+	}
 }
 
 // A client that writes its requests and closes its end at once still gets
