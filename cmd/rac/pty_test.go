@@ -91,6 +91,12 @@ func TestPTYCtrlCOnce(t *testing.T) {
 		`n=0; trap 'n=$((n+1)); echo "got-int-$n"' INT; echo ready; while [ $n -lt 1 ]; do sleep 0.05; done; sleep 0.5; echo "total=$n"; exit 5`)
 	defer ptmx.Close()
 	waitFor(t, out, "ready")
+	// Ctrl-C reaches rac and the command together (the pty carries output
+	// only, the command stays in the terminal's foreground job); rac tells
+	// that from a signal to it alone once its witness is in place, a few
+	// milliseconds after the start (longer on a loaded machine): the
+	// guarantee's stated limit
+	waitWitness(t, cmd.Process.Pid)
 	_, err := ptmx.Write([]byte{3}) // Ctrl-C
 	require.NoError(t, err)
 	err = cmd.Wait()
