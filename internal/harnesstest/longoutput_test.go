@@ -1,6 +1,7 @@
 package harnesstest
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -184,7 +185,10 @@ func geminiBody(out string) string {
 // know (a head and a tail): the same five ways, the hook route being
 // agent-init codex's PreToolUse hook (run once trusted: the test passes
 // --dangerously-bypass-hook-trust, as TestCodexHook does), which rewrites
-// the model's make into rac run -- make by rac's absolute path.
+// the model's make into rac run -- make by rac's absolute path, and the
+// MCP route agent-init codex --mcp's [mcp_servers.rac] (RAC_MCP_RUN
+// reaches rac-mcp through its env_vars), called in Codex's namespace
+// form (openaiMCP).
 func TestCodexLongOutput(t *testing.T) {
 	bin := need(t, "codex")
 	needMCP(t)
@@ -212,13 +216,39 @@ func TestCodexLongOutput(t *testing.T) {
 	cmds := codexCommands(t, h)
 	require.Len(t, cmds, 8, "the shell calls Codex ran")
 	assert.Contains(t, cmds[3], " run -- make", "the hook did not rewrite make")
+	// (d) went through MCP: Codex started rac-mcp from agent-init codex
+	// --mcp's registration and called its run tool, once
+	assert.Equal(t, []string{"rac/run completed"}, codexMCPCalls(t, h), "the MCP calls Codex made")
 	rs := results(t, m, 9)
+	assert.False(t, rs[4].IsError, "MCP run: %.300s", rs[4].Output)
 	checkLong(t, "Codex", rs[:5], true, true)
 	checkPassingLong(t, rs[5:7])
 	// Codex puts stdout first, then stderr (rac's lines)
 	_, without := codexOutput(t, rs[7])
 	_, with := codexOutput(t, rs[8])
 	assert.Equal(t, without, withoutRacLines(with), "a passing output within the window is not the same as without rac")
+}
+
+// codexMCPCalls are the MCP tool calls Codex's JSON events report done,
+// as "SERVER/TOOL STATUS".
+func codexMCPCalls(t *testing.T, h Harness) []string {
+	t.Helper()
+	var calls []string
+	for _, l := range strings.Split(h.Stdout, "\n") {
+		var ev struct {
+			Type string `json:"type"`
+			Item struct {
+				Type   string `json:"type"`
+				Server string `json:"server"`
+				Tool   string `json:"tool"`
+				Status string `json:"status"`
+			} `json:"item"`
+		}
+		if json.Unmarshal([]byte(l), &ev) == nil && ev.Type == "item.completed" && ev.Item.Type == "mcp_tool_call" {
+			calls = append(calls, ev.Item.Server+"/"+ev.Item.Tool+" "+ev.Item.Status)
+		}
+	}
+	return calls
 }
 
 // Gemini CLI: the same five ways, the hook route being agent-init
