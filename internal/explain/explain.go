@@ -185,28 +185,32 @@ func Explain(in Input) (*Report, error) {
 		tail = MaxPassTail
 	} else {
 		rep.Shows = ShowsTail
-		// No line matched: the lines that stand out by their shape come
-		// first, when the tail does not hold them already.
-		var offs []Line
-		for i, r := range rings {
-			for _, o := range r.oneOffs {
-				offs = append(offs, Line{Stream: name(i), Line: o.line, Text: redact(o.text), Count: 1, Kind: kindShape})
-			}
-		}
-		offs = offs[max(len(offs)-maxOneOffs, 0):]
-		rep.addTail(in.Streams, rings, tail-len(offs), passed, redact)
-		offs = slices.DeleteFunc(offs, func(o Line) bool {
-			return slices.ContainsFunc(rep.Lines, func(l Line) bool { return l.Stream == o.Stream && l.Line == o.Line })
-		})
-		rep.Lines = append(offs, rep.Lines...)
+		rep.addShapedTail(in.Streams, rings, tail, redact)
 		return rep, nil
 	}
 	rep.addTail(in.Streams, rings, tail, passed, redact)
 	return rep, nil
 }
 
+// addShapedTail is the report of a failure where no line matched: the
+// lines that stand out by their shape come first, when the tail does not
+// hold them already, then the tail.
+func (r *Report) addShapedTail(streams []Stream, rings []*ring, tail int, redact func(string) string) {
+	var offs []Line
+	for i, rg := range rings {
+		for _, o := range rg.oneOffs {
+			offs = append(offs, Line{Stream: streams[i].Name, Line: o.line, Text: redact(o.text), Count: 1, Kind: kindShape})
+		}
+	}
+	offs = offs[max(len(offs)-maxOneOffs, 0):]
+	r.addTail(streams, rings, tail-len(offs), false, redact)
+	offs = slices.DeleteFunc(offs, func(o Line) bool {
+		return slices.ContainsFunc(r.Lines, func(l Line) bool { return l.Stream == o.Stream && l.Line == o.Line })
+	})
+	r.Lines = append(offs, r.Lines...)
+}
+
 // scan reads each stream once into st, counting it in the report, and
-// returns the streams' tail rings.
 // returns the streams' tail rings and, per stream name, the number of a
 // last line that has no newline (0: none).
 func (r *Report) scan(streams []Stream, st *store) ([]*ring, map[string]int, error) {
