@@ -37,21 +37,33 @@ func (e *engine) quietHit(src []byte, h hit) bool {
 	return e.quietName(src, int(h.end)-int(r.patLens[h.pat]))
 }
 
-// quietName reports a literal at hs inside a name followed at once by = or
-// : that neither matchFlagWord nor matchAssignment can take: the name does
-// not start with '-' (a flag), is not secret-like (assignmentName), and is
-// not one that contextName takes in this context (a query string's or a
-// connection string's pwd, pass = x). It follows assign's and
+// quietName reports a literal at hs inside a name that neither
+// matchFlagWord nor matchAssignment can take: the name does not start with
+// '-' (a flag), and either no operator, quote or blank follows it (assign
+// finds no form), or = or : follows it at once and the name is not
+// secret-like (assignmentName) nor one that contextName takes in this
+// context (a query string's or a connection string's pwd, pass = x). It follows assign's and
 // assignSeparated's steps to their first return for such a name; every
 // form it does not know is left to them.
 func (e *engine) quietName(src []byte, hs int) bool {
 	ne, ok := nameEnd(src, hs)
-	if !ok || ne >= len(src) || (src[ne] != '=' && src[ne] != ':') {
+	if !ok {
 		return false
 	}
 	ns := nameStart(src, hs)
 	if src[ns] == '-' {
 		return false // matchFlagWord's business
+	}
+	c := byte('\n') // the end of src ends the line
+	if ne < len(src) {
+		c = src[ne]
+	}
+	switch c {
+	case '=', ':':
+	case '|', '?', '>', '"', '\'', '\\', ' ', '\t', '\r':
+		return false // a form of assign's: ||=, ?=, <name>, a quoted name, a name and blanks
+	default:
+		return true // assign finds no form: TesttokenSource, cfg.Token, ctx.tokenSource(ctx)
 	}
 	name := src[ns:ne]
 	if e.assignmentName(name) {

@@ -56,7 +56,17 @@ func TestQuietName(t *testing.T) {
 		{"--password=hunter2hunter2", false},
 		{"PASS:=hunter2hunter2", false},
 		{"${PWD:-hunter2hunter2}", false},
-		{"PASS hunter2hunter2", false}, // not followed by = or :
+		{"PASS hunter2hunter2", false}, // a name and blanks: assign's column and keyword forms
+		{"=== RUN   TesttokenSource", true},
+		{"\tToken: cfg.Token,", false}, // Token: is secret-like
+		{"\toffset := ctx.tokenSource(ctx)", true},
+		{"--token", false},
+		{"api_token", true},
+		{"x api_token y", false},
+		{"api_token|", false},
+		{"api_token>", false},
+		{"\"api_token\"", false},
+		{"{\\\"api_token\\\": 1}", false},
 		{"db_password: hunter2hunter2", false},
 	} {
 		require.Equal(t, tc.quiet, quietLine(r, tc.line), "%q", tc.line)
@@ -75,10 +85,11 @@ func TestQuietHitLosesNothing(t *testing.T) {
 		}
 		require.Equal(t, len(slow.Bytes(sample)), len(fast.Bytes(sample)))
 	}
-	before := []string{"", " ", "--- ", "-", "--", "?", "&", "#", ";", "; ", "x;", "//", "${", "\"", "'", "export "}
+	before := []string{"", " ", "<", "--- ", "-", "--", "?", "&", "#", ";", "; ", "x;", "//", "${", "\"", "'", "export "}
 	names := []string{"PASS", "pass", "Pass", "PWD", "pwd", "OLDPWD", "pw", "PW", "sig", "SIG", "x_signature", "SSH_AUTH_SOCK",
 		"TOKENIZERS_PARALLELISM", "GIT_AUTHOR_NAME", "api_token", "DB_PASSWORD", "my_pwd_var", "MY_PWD_VAR", "secretKeyRef", "key", "keys", "token"}
-	seps := []string{"=", ":", ": ", " = ", "==", "=~", "=>", ":=", "::", ":-", ":?", ":+", "= ", "=\t", "\":\"", "='"}
+	seps := []string{"=", ":", ": ", " = ", "==", "=~", "=>", ":=", "::", ":-", ":?", ":+", "= ", "=\t", "\":\"", "='",
+		"", " ", "\t", "(", ")", ",", ";", "/", "||=", "?=", ">", "'", "\\\"", " -> ", "  ", "\r", "!", "@", "[", "]"}
 	values := []string{"", "hunter2hunter2", "hunter2hunter2;", "Xk35pQ9zLm2v;Uid=sa", "TestX (0.08s)", "\"Xk35pQ9zLm2v\"", "1024", "{Xk35;pQ9}", "/home/dev", "|", "correct horse battery staple"}
 	var all strings.Builder
 	n := 0
@@ -90,6 +101,8 @@ func TestQuietHitLosesNothing(t *testing.T) {
 					all.WriteString(in)
 					got := fast.String(in)
 					require.Equal(t, slow.String(in), got, "%q", in)
+					last := in[:len(in)-1] // the name at the end of the input
+					require.Equal(t, slow.String(last), fast.String(last), "%q", last)
 					if quietLine(fast, in) {
 						n++
 					}
