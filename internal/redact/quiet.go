@@ -26,15 +26,15 @@ func (cr *compiledRule) nameWordRule() bool {
 // quietHit reports a hit no rule of its literal can match on its line: the
 // auth of an Author word (authorWord), or a name that quietName rules out.
 // src holds whole lines from the start of the hit's line.
+// region asks it only for the literals of r.mayQuiet, which rules out most
+// hits that are not quiet without a call.
 func (e *engine) quietHit(src []byte, h hit) bool {
 	r := e.r
-	if h.pat == r.authLit && authorWord(src, int(h.end)-4) {
+	hs := int(h.end) - int(r.patLens[h.pat])
+	if h.pat == r.authLit && authorWord(src, hs) {
 		return true
 	}
-	if !r.nameLit[h.pat] {
-		return false
-	}
-	return e.quietName(src, int(h.end)-int(r.patLens[h.pat]))
+	return r.nameLit[h.pat] && e.quietName(src, hs)
 }
 
 // quietName reports a literal at hs inside a name that neither
