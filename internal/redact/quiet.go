@@ -50,20 +50,23 @@ func (e *engine) quietName(src []byte, hs int) bool {
 	if !ok {
 		return false
 	}
-	ns := nameStart(src, hs)
-	if src[ns] == '-' {
-		return false // matchFlagWord's business
-	}
 	c := byte('\n') // the end of src ends the line
 	if ne < len(src) {
 		c = src[ne]
 	}
+	// The byte after the name first: most hits that are not quiet are
+	// words of prose (token refreshed), and need no walk back.
 	switch c {
 	case '=', ':':
 	case '|', '?', '>', '"', '\'', '\\', ' ', '\t', '\r':
 		return false // a form of assign's: ||=, ?=, <name>, a quoted name, a name and blanks
 	default:
-		return true // assign finds no form: TesttokenSource, cfg.Token, ctx.tokenSource(ctx)
+		// assign finds no form: TesttokenSource, cfg.Token, ctx.tokenSource(ctx)
+		return src[nameStart(src, hs)] != '-'
+	}
+	ns := nameStart(src, hs)
+	if src[ns] == '-' {
+		return false // matchFlagWord's business
 	}
 	name := src[ns:ne]
 	if e.assignmentName(name) {
