@@ -173,7 +173,7 @@ func (e *engine) region(out, src []byte, st *mlState) ([]byte, bool) {
 		if st.mode == modeIdle {
 			// Lines without hits cannot change and cannot start a state;
 			// nor can lines whose only hits are quiet (quietHit).
-			for hi < len(hits) && e.r.mayQuiet[hits[hi].pat] && e.quietHit(src, hits[hi]) {
+			for hi < len(hits) && e.r.mayQuiet[hits[hi].pat] && !notQuietAfter(src, hits[hi].end) && e.quietHit(src, hits[hi]) {
 				hi++
 			}
 			next := escAt

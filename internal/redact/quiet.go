@@ -26,8 +26,9 @@ func (cr *compiledRule) nameWordRule() bool {
 // quietHit reports a hit no rule of its literal can match on its line: the
 // auth of an Author word (authorWord), or a name that quietName rules out.
 // src holds whole lines from the start of the hit's line.
-// region asks it only for the literals of r.mayQuiet, which rules out most
-// hits that are not quiet without a call.
+// region asks it only for the literals of r.mayQuiet and not after
+// notQuietAfter, which rules out most hits that are not quiet without a
+// call.
 func (e *engine) quietHit(src []byte, h hit) bool {
 	r := e.r
 	hs := int(h.end) - int(r.patLens[h.pat])
@@ -93,4 +94,19 @@ func (e *engine) quietName(src []byte, hs int) bool {
 	k = skipBlanks(src, k)
 	w := wordEnd(src, k)
 	return w == k || src[w-1] != ';'
+}
+
+// notQuietAfter reports a hit whose literal a blank or a quote follows, the
+// most common hits that are not quiet ("token": in JSON, token refreshed),
+// before quietHit is called for them. It may only ever say not quiet: for
+// a literal such as sig= the byte is not the one after the name.
+func notQuietAfter(src []byte, end int32) bool {
+	if int(end) >= len(src) {
+		return false
+	}
+	switch src[end] {
+	case ' ', '"', '\'', '\t':
+		return true
+	}
+	return false
 }
