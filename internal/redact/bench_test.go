@@ -149,6 +149,7 @@ func BenchmarkWriterLines(b *testing.B) {
 	r.auto().buildTeddy()
 	for _, tc := range []struct{ name, line string }{
 		{"plain", "HOME=/home/dev\n"},
+		{"nohit", "ok  \tgithub.com/acme/app/internal/x\t0.44s\n"},
 		{"gotest-pass", "--- PASS: TestsessionID (0.08s)\n"},
 		{"gotest-run", "=== RUN   TesttokenSource\n"},
 		{"env-name", "TOKENIZERS_PARALLELISM=false\n"},

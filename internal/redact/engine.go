@@ -172,8 +172,8 @@ func (e *engine) region(out, src []byte, st *mlState) ([]byte, bool) {
 		}
 		if st.mode == modeIdle {
 			// Lines without hits cannot change and cannot start a state;
-			// nor can lines whose only hits are the auth of an Author word.
-			for hi < len(hits) && hits[hi].pat == e.r.authLit && authorWord(src, int(hits[hi].end)-4) {
+			// nor can lines whose only hits are quiet (quietHit).
+			for hi < len(hits) && e.r.mayQuiet[hits[hi].pat] && !notQuietAfter(src, hits[hi].end) && e.quietHit(src, hits[hi]) {
 				hi++
 			}
 			next := escAt

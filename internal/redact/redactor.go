@@ -49,6 +49,11 @@ type Redactor struct {
 	// authLit is the literal "auth" when secret-assignment is its only rule,
 	// else -1: a hit of it inside an Author word is skipped (see authorWord).
 	authLit int32
+	// nameLit marks the literals whose only rules are matchAssignment and
+	// matchFlagWord, which quietName can rule out without the line.
+	nameLit []bool
+	// mayQuiet: nameLit or authLit, the literals quietHit may pass over.
+	mayQuiet []bool
 
 	// The automaton over every literal is built on first use: a short
 	// string (argv, cwd) is scanned with one over just the literals it
@@ -215,6 +220,12 @@ func (r *Redactor) setPatterns(lits *literalTable) {
 	}
 	if rs := lits.rules["auth"]; len(rs) == 1 && r.rules[rs[0]].id == "secret-assignment" {
 		r.authLit = int32(slices.Index(lits.order, "auth"))
+	}
+	r.nameLit = make([]bool, len(lits.order))
+	r.mayQuiet = make([]bool, len(lits.order))
+	for i, rs := range r.patRules {
+		r.nameLit[i] = len(rs) > 0 && !slices.ContainsFunc(rs, func(ri int32) bool { return !r.rules[ri].nameWordRule() })
+		r.mayQuiet[i] = r.nameLit[i] || int32(i) == r.authLit
 	}
 	r.patLens = make([]int32, len(r.pats))
 	r.folded = make([]string, len(r.pats))

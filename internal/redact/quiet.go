@@ -1,0 +1,112 @@
+package redact
+
+import "reflect"
+
+// Most keyword hits in dense output are names that hold no secret: the
+// PASS of every go test -v verdict line, SSH_AUTH_SOCK= and
+// TOKENIZERS_PARALLELISM= in an environment dump. The rules say so after
+// region has found the hit's line and analyze has set up for it, which
+// costs such a line more than the rules' own answer. quietHit gives that
+// answer from the bytes around the hit, before any of it, for the hits
+// whose literal has no other rule than the assignment and flag rules; a
+// line whose hits are all quiet is passed over like a line without hits.
+// It must never say quiet where a rule could match: TestQuietHitLosesNothing
+// compares the redactor with and without it.
+
+// nameWordRule reports the assignment rule's matchAssignment and the flag
+// rule's matchFlagWord, the two rules quietName knows.
+func (cr *compiledRule) nameWordRule() bool {
+	if cr.match == nil {
+		return false
+	}
+	p := reflect.ValueOf(cr.match).Pointer()
+	return p == reflect.ValueOf(matchAssignment).Pointer() || p == reflect.ValueOf(matchFlagWord).Pointer()
+}
+
+// quietHit reports a hit no rule of its literal can match on its line: the
+// auth of an Author word (authorWord), or a name that quietName rules out.
+// src holds whole lines from the start of the hit's line.
+// region asks it only for the literals of r.mayQuiet and not after
+// notQuietAfter, which rules out most hits that are not quiet without a
+// call.
+func (e *engine) quietHit(src []byte, h hit) bool {
+	r := e.r
+	hs := int(h.end) - int(r.patLens[h.pat])
+	if h.pat == r.authLit && authorWord(src, hs) {
+		return true
+	}
+	return r.nameLit[h.pat] && e.quietName(src, hs)
+}
+
+// quietName reports a literal at hs inside a name that neither
+// matchFlagWord nor matchAssignment can take: the name does not start with
+// '-' (a flag), and either no operator, quote or blank follows it (assign
+// finds no form), or = or : follows it at once and the name is not
+// secret-like (assignmentName) nor one that contextName takes in this
+// context (a query string's or a connection string's pwd, pass = x). It follows assign's and
+// assignSeparated's steps to their first return for such a name; every
+// form it does not know is left to them.
+func (e *engine) quietName(src []byte, hs int) bool {
+	ne, ok := nameEnd(src, hs)
+	if !ok {
+		return false
+	}
+	c := byte('\n') // the end of src ends the line
+	if ne < len(src) {
+		c = src[ne]
+	}
+	// The byte after the name first: most hits that are not quiet are
+	// words of prose (token refreshed), and need no walk back.
+	switch c {
+	case '=', ':':
+	case '|', '?', '>', '"', '\'', '\\', ' ', '\t', '\r':
+		return false // a form of assign's: ||=, ?=, <name>, a quoted name, a name and blanks
+	default:
+		// assign finds no form: TesttokenSource, cfg.Token, ctx.tokenSource(ctx)
+		return src[nameStart(src, hs)] != '-'
+	}
+	ns := nameStart(src, hs)
+	if src[ns] == '-' {
+		return false // matchFlagWord's business
+	}
+	name := src[ns:ne]
+	if e.assignmentName(name) {
+		return false
+	}
+	if !contextNameCandidate(name) {
+		return true // assignSeparated returns before the value
+	}
+	// contextName needs pass = x, a query (?pwd=) or a connection string
+	// (;Pwd=x or Pwd=x;) for a candidate name.
+	if string(name) == "pass" || (ns > 0 && (src[ns-1] == '?' || src[ns-1] == '&' || src[ns-1] == '#')) {
+		return false
+	}
+	if p := skipBlanksBack(src, ns); p > 0 && src[p-1] == ';' {
+		return false
+	}
+	k := ne + 1
+	if k < len(src) {
+		switch src[k] {
+		case ':', '=', '~', '>', '-', '?', '+':
+			return false // assignSeparated reads these operators on
+		}
+	}
+	k = skipBlanks(src, k)
+	w := wordEnd(src, k)
+	return w == k || src[w-1] != ';'
+}
+
+// notQuietAfter reports a hit whose literal a blank or a quote follows, the
+// most common hits that are not quiet ("token": in JSON, token refreshed),
+// before quietHit is called for them. It may only ever say not quiet: for
+// a literal such as sig= the byte is not the one after the name.
+func notQuietAfter(src []byte, end int32) bool {
+	if int(end) >= len(src) {
+		return false
+	}
+	switch src[end] {
+	case ' ', '"', '\'', '\t':
+		return true
+	}
+	return false
+}

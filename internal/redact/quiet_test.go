@@ -1,0 +1,137 @@
+package redact
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/rac-cli/rac/internal/redact/redacttest"
+	"github.com/stretchr/testify/require"
+)
+
+// noQuietShortcut is the redactor and the same without quietName (the
+// Author shortcut stays in both: TestAuthorShortcutLosesNothing has it).
+func noQuietShortcut(t testing.TB, cfg Config) (*Redactor, *Redactor) {
+	t.Helper()
+	fast := mustNew(t, cfg)
+	slow := mustNew(t, cfg)
+	require.Contains(t, fast.nameLit, true)
+	clear(slow.nameLit)
+	return fast, slow
+}
+
+// quietLine reports whether every hit of line is quiet.
+func quietLine(r *Redactor, line string) bool {
+	e := r.getEngine()
+	defer r.putEngine(e)
+	b := []byte(line)
+	hits := r.auto().scan(b, nil)
+	for _, h := range hits {
+		if !e.quietHit(b, h) {
+			return false
+		}
+	}
+	return len(hits) > 0
+}
+
+func TestQuietName(t *testing.T) {
+	r := mustNew(t, Config{})
+	for _, tc := range []struct {
+		line  string
+		quiet bool
+	}{
+		{"--- PASS: TestsessionID (0.08s)", true},
+		{"    --- PASS: TestX/sub_case (0.00s)", true},
+		{"SSH_AUTH_SOCK=/tmp/ssh-XXXX/agent.1", true},
+		{"TOKENIZERS_PARALLELISM=false", true},
+		{"PWD=/home/dev/src/app", true},
+		{"OLDPWD=/home/dev", true},
+		{"kind: Secret", false}, // no hit of a name literal
+		{"GH_TOKEN=ghp_x", false},
+		{"pass = hunter2hunter2", false},
+		{"pass=hunter2hunter2", false},
+		{"x?pwd=hunter2hunter2", false},
+		{"Uid=sa;Pwd=hunter2hunter2;", false},
+		{"Pwd=hunter2hunter2;Uid=sa", true}, // the word ends in a, not ;: not a connection string to contextName
+		{"--password=hunter2hunter2", false},
+		{"PASS:=hunter2hunter2", false},
+		{"${PWD:-hunter2hunter2}", false},
+		{"PASS hunter2hunter2", false}, // a name and blanks: assign's column and keyword forms
+		{"=== RUN   TesttokenSource", true},
+		{"\tToken: cfg.Token,", false}, // Token: is secret-like
+		{"\toffset := ctx.tokenSource(ctx)", true},
+		{"--token", false},
+		{"api_token", true},
+		{"x api_token y", false},
+		{"api_token|", false},
+		{"api_token>", false},
+		{"\"api_token\"", false},
+		{"{\\\"api_token\\\": 1}", false},
+		{"db_password: hunter2hunter2", false},
+	} {
+		require.Equal(t, tc.quiet, quietLine(r, tc.line), "%q", tc.line)
+	}
+}
+
+// TestQuietHitLosesNothing compares the redactor with and without quietName
+// on every shape of the bench's corpus and on names of every kind quietName
+// reads, before the operators and values assignSeparated tells apart.
+func TestQuietHitLosesNothing(t *testing.T) {
+	fast, slow := noQuietShortcut(t, Config{EnvNames: []string{"MY_PWD_VAR"}})
+	for _, sample := range redacttest.SplitCorpus(256 << 10) {
+		for line := range bytes.Lines(sample) {
+			// line by line: a whole shape in a failure message is unreadable
+			require.Equal(t, string(slow.Bytes(line)), string(fast.Bytes(line)))
+		}
+		require.Equal(t, len(slow.Bytes(sample)), len(fast.Bytes(sample)))
+	}
+	before := []string{"", " ", "<", "--- ", "-", "--", "?", "&", "#", ";", "; ", "x;", "//", "${", "\"", "'", "export "}
+	names := []string{"PASS", "pass", "Pass", "PWD", "pwd", "OLDPWD", "pw", "PW", "sig", "SIG", "x_signature", "SSH_AUTH_SOCK",
+		"TOKENIZERS_PARALLELISM", "GIT_AUTHOR_NAME", "api_token", "DB_PASSWORD", "my_pwd_var", "MY_PWD_VAR", "secretKeyRef", "key", "keys", "token"}
+	seps := []string{"=", ":", ": ", " = ", "==", "=~", "=>", ":=", "::", ":-", ":?", ":+", "= ", "=\t", "\":\"", "='",
+		"", " ", "\t", "(", ")", ",", ";", "/", "||=", "?=", ">", "'", "\\\"", " -> ", "  ", "\r", "!", "@", "[", "]"}
+	values := []string{"", "hunter2hunter2", "hunter2hunter2;", "Xk35pQ9zLm2v;Uid=sa", "TestX (0.08s)", "\"Xk35pQ9zLm2v\"", "1024", "{Xk35;pQ9}", "/home/dev", "|", "correct horse battery staple"}
+	var all strings.Builder
+	n := 0
+	for _, b := range before {
+		for _, nm := range names {
+			for _, sep := range seps {
+				for _, v := range values {
+					in := b + nm + sep + v + "\n"
+					all.WriteString(in)
+					got := fast.String(in)
+					require.Equal(t, slow.String(in), got, "%q", in)
+					last := in[:len(in)-1] // the name at the end of the input
+					require.Equal(t, slow.String(last), fast.String(last), "%q", last)
+					if quietLine(fast, in) {
+						n++
+					}
+				}
+			}
+		}
+	}
+	require.Positive(t, n, "no line was quiet: the test compares nothing")
+	// the same lines as one stream, through the Writer's regions
+	var fo, so bytes.Buffer
+	for _, p := range []struct {
+		r *Redactor
+		b *bytes.Buffer
+	}{{fast, &fo}, {slow, &so}} {
+		w := p.r.NewWriterOptions(p.b, WriterOptions{Workers: 2})
+		_, err := w.Write([]byte(all.String()))
+		require.NoError(t, err)
+		require.NoError(t, w.Close())
+	}
+	require.Equal(t, so.String(), fo.String())
+}
+
+// FuzzQuietHit: quietName never changes what is redacted.
+func FuzzQuietHit(f *testing.F) {
+	for _, s := range []string{"--- PASS: TestX (0.08s)\n", "PWD=/home\n", "a?pwd=x;\n", "pass = x\n", "Pwd=abcdef;\n", "SSH_AUTH_SOCK=/x\nGH_TOKEN=ghp_abc\n"} {
+		f.Add(s)
+	}
+	fast, slow := noQuietShortcut(f, Config{})
+	f.Fuzz(func(t *testing.T, in string) {
+		require.Equal(t, slow.String(in), fast.String(in), "%q", in)
+	})
+}
