@@ -56,7 +56,10 @@ func diskFullOnce(t *testing.T, size, free, out int) (bool, error) {
 	if err := syscall.Mount("tmpfs", mnt, "tmpfs", 0, "size="+strconv.Itoa(size)+",mode=0700"); err != nil {
 		return false, err
 	}
-	defer func() { require.NoError(t, syscall.Unmount(mnt, 0)) }()
+	// detached: the automatic gc rac run may hand to a background process
+	// (which compresses finished recordings) can still hold a file of the
+	// store open when the test is done with the mount
+	defer func() { require.NoError(t, syscall.Unmount(mnt, syscall.MNT_DETACH)) }()
 	if err := fill(filepath.Join(mnt, "filler"), size-free); err != nil {
 		return false, err
 	}
