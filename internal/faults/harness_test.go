@@ -167,7 +167,41 @@ func newStore(t *testing.T, extra ...string) *racStore {
 		"RAC_HOME=" + s.home, "RAC_SESSION=faults", "TMPDIR=" + filepath.Join(dir, "tmp"),
 		"PATH=" + os.Getenv("PATH"), "LC_ALL=C", "NO_COLOR=1",
 	}, extra...)
+	// before t.TempDir's removal (cleanups run last first): the pass a
+	// rac run handed to a background gc (it compresses finished
+	// recordings) may still be writing into the store
+	t.Cleanup(func() { waitBackgroundGC(s.home) })
 	return s
+}
+
+// waitBackgroundGC waits, for at most a minute, until no detached gc
+// pass of the store at home runs: a process whose command line is rac's
+// "gc --background" and whose environment names home.
+func waitBackgroundGC(home string) {
+	want := []byte("RAC_HOME=" + home + "\x00")
+	deadline := time.Now().Add(time.Minute)
+	for time.Now().Before(deadline) {
+		busy := false
+		ents, _ := os.ReadDir("/proc")
+		for _, e := range ents {
+			if _, err := strconv.Atoi(e.Name()); err != nil {
+				continue
+			}
+			cmd, err := os.ReadFile("/proc/" + e.Name() + "/cmdline")
+			if err != nil || !bytes.Contains(cmd, []byte("--background")) {
+				continue
+			}
+			env, err := os.ReadFile("/proc/" + e.Name() + "/environ")
+			if err == nil && bytes.Contains(append(env, 0), want) {
+				busy = true
+				break
+			}
+		}
+		if !busy {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }
 
 // command is rac with args in its own process group (so a kill of the
