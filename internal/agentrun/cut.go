@@ -3,24 +3,12 @@ package agentrun
 import (
 	"fmt"
 	"unicode/utf8"
+
+	"github.com/rac-cli/rac/internal/termtext"
 )
 
-const ellipsis = "…"
-
 // Cut shortens s to at most n bytes, on a rune boundary, ending in "…".
-func Cut(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	if n < len(ellipsis) {
-		return ""
-	}
-	i := n - len(ellipsis)
-	for i > 0 && !utf8.RuneStart(s[i]) {
-		i--
-	}
-	return s[:i] + ellipsis
-}
+func Cut(s string, n int) string { return termtext.Cut(s, n) }
 
 // MaxLeaf is the longest string leaf a reduced frame shows whole.
 const MaxLeaf = 64 << 10

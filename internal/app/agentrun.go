@@ -145,17 +145,7 @@ func agentOutcome(d *agentrun.Digest) string {
 // it redacted. It returns nil, nil for any other recording (explain as
 // usual).
 func (a *App) ExplainAgent(ctx context.Context, ref string) (*agentrun.Digest, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	red, err := a.Redactor()
-	if err == nil {
-		_, err = a.ArgvRules()
-	}
-	if err != nil {
-		return nil, err
-	}
-	rec, err := a.Open(ref)
+	red, rec, err := a.openToExplain(ctx, ref)
 	if err != nil {
 		return nil, err
 	}

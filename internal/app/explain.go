@@ -8,6 +8,7 @@ import (
 
 	"github.com/rac-cli/rac/internal/explain"
 	"github.com/rac-cli/rac/internal/record"
+	"github.com/rac-cli/rac/internal/redact"
 )
 
 // Explain opens ref and returns explain's report on it; everything in the
@@ -16,17 +17,7 @@ import (
 // the block state (a key's body line, a Secret's data value) as if it had
 // been redacted on the way in.
 func (a *App) Explain(ctx context.Context, ref string) (*explain.Report, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	red, err := a.Redactor()
-	if err == nil {
-		_, err = a.ArgvRules()
-	}
-	if err != nil {
-		return nil, err
-	}
-	rec, err := a.Open(ref)
+	red, rec, err := a.openToExplain(ctx, ref)
 	if err != nil {
 		return nil, err
 	}
@@ -135,4 +126,25 @@ func checkStream(s string, w words) error {
 		return Usagef("invalid %s %q: use stdout, stderr or combined", w.name("stream"), s)
 	}
 	return nil
+}
+
+// openToExplain is what explain and the agent digest start from: the
+// redactor and the argv rules (whose errors are the settings'), then the
+// recording ref names. The caller closes it.
+func (a *App) openToExplain(ctx context.Context, ref string) (*redact.Redactor, *record.Recording, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
+	red, err := a.Redactor()
+	if err == nil {
+		_, err = a.ArgvRules()
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	rec, err := a.Open(ref)
+	if err != nil {
+		return nil, nil, err
+	}
+	return red, rec, nil
 }

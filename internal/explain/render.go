@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/rac-cli/rac/internal/outcome"
 	"github.com/rac-cli/rac/internal/record"
@@ -18,7 +17,7 @@ const (
 	textCommandBytes = 300
 	textCwdBytes     = 200
 	textNoteBytes    = 200
-	ellipsis         = "…"
+	ellipsis         = termtext.Ellipsis
 )
 
 // WriteText writes the report for a person or an agent, in at most 11
@@ -174,16 +173,4 @@ func (r *Report) Outcome() string {
 }
 
 // cut shortens s to at most n bytes, on a rune boundary, ending in "…".
-func cut(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	if n < len(ellipsis) {
-		return ""
-	}
-	i := n - len(ellipsis)
-	for i > 0 && !utf8.RuneStart(s[i]) {
-		i--
-	}
-	return s[:i] + ellipsis
-}
+func cut(s string, n int) string { return termtext.Cut(s, n) }

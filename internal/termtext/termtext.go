@@ -239,3 +239,22 @@ func skipString(line []byte, i int) int {
 	}
 	return i
 }
+
+// Ellipsis ends a text Cut shortened.
+const Ellipsis = "…"
+
+// Cut shortens s to at most n bytes, on a rune boundary, ending in "…"
+// (nothing when n leaves no room for it).
+func Cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	if n < len(Ellipsis) {
+		return ""
+	}
+	i := n - len(Ellipsis)
+	for i > 0 && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return s[:i] + Ellipsis
+}
