@@ -540,6 +540,11 @@ func TestReadOfARunningRecordingSaysHowToSeeTheRest(t *testing.T) {
 func TestAGuessedSessionSaysWhereRecordingsAre(t *testing.T) {
 	f := newFixture(t)
 	f.record(t, "claude-elsewhere", true, "echo", "hi")
+	// The guess must not depend on the machine: a CI container's process
+	// session can be outside its pid namespace (session id 0), and then
+	// there is nothing to guess from. A terminal pane is the guess of a
+	// person's MCP client started from tmux.
+	f.env["TMUX"], f.env["TMUX_PANE"] = "/tmp/tmux-0/default,77,0", "%3"
 	cs := f.connect(t, mcpserver.Options{Budget: budget})
 	_, text, sc := call(t, cs, budget, "list", nil)
 	assert.Contains(t, text, "0 recordings in")
