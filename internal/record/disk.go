@@ -4,11 +4,14 @@ import (
 	"os"
 	"syscall"
 	"time"
+
+	"github.com/rac-cli/rac/internal/store"
 )
 
 // Disk is what a recording folder held, footer.json aside, just before
-// its footer was written: the apparent size and newest modification time
-// of its files, and the folder's inode. GC's first pass over a store reads
+// its footer was written: the apparent size, the bytes on disk
+// (store.FileOnDisk) and the newest modification time of its files, and
+// the folder's inode. GC's first pass over a store reads
 // it in place of a stat of every file; it trusts it only while the
 // folder's inode is the one noted and neither the folder nor any file in
 // this summary is newer than the footer (adding, removing or renaming a
@@ -18,6 +21,9 @@ type Disk struct {
 	Bytes  int64     `json:"bytes"`
 	Newest time.Time `json:"newest"`
 	Inode  uint64    `json:"inode"`
+	// Allocated is what the files take on disk, which GC counts; -1 when
+	// a footer does not say (an older rac wrote it): GC then measures.
+	Allocated int64 `json:"allocated"`
 }
 
 // MeasureDir measures a recording folder as GC would, footer.json aside:
@@ -57,6 +63,7 @@ func MeasureDir(dir *os.Root) (*Disk, error) {
 			return nil, err
 		}
 		d.Bytes += fi.Size()
+		d.Allocated += store.FileOnDisk(fi)
 		if t := fi.ModTime(); t.After(d.Newest) {
 			d.Newest = t
 		}

@@ -14,7 +14,7 @@ import (
 )
 
 // folderTotals sums what a walk of dir finds, footer.json aside.
-func folderTotals(t *testing.T, dir string) (size int64, newest time.Time) {
+func folderTotals(t *testing.T, dir string) (size, alloc int64, newest time.Time) {
 	ents, err := os.ReadDir(dir)
 	require.NoError(t, err)
 	for _, e := range ents {
@@ -24,11 +24,12 @@ func folderTotals(t *testing.T, dir string) (size int64, newest time.Time) {
 		fi, err := e.Info()
 		require.NoError(t, err)
 		size += fi.Size()
+		alloc += int64(fi.Sys().(*syscall.Stat_t).Blocks) * 512
 		if fi.ModTime().After(newest) {
 			newest = fi.ModTime()
 		}
 	}
-	return size, newest
+	return size, alloc, newest
 }
 
 func readFooter(t *testing.T, dir string) Footer {
@@ -66,8 +67,9 @@ func TestFooterSaysWhatTheFolderHolds(t *testing.T) {
 			dir := filepath.Join(sd.Store.Path, "sessions", sd.Name, w.Name)
 			f := readFooter(t, dir)
 			require.NotNil(t, f.Disk)
-			size, newest := folderTotals(t, dir)
+			size, alloc, newest := folderTotals(t, dir)
 			assert.Equal(t, size, f.Disk.Bytes)
+			assert.Equal(t, alloc, f.Disk.Allocated, "the blocks of its files, as du counts them")
 			assert.True(t, newest.Equal(f.Disk.Newest), "newest %v, footer says %v", newest, f.Disk.Newest)
 			fi, err := os.Stat(dir)
 			require.NoError(t, err)

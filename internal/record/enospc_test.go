@@ -128,7 +128,7 @@ func TestFooterFitsItsReserve(t *testing.T) {
 	ffi, err := os.Stat(filepath.Join(dir, FooterFile))
 	require.NoError(t, err)
 	assert.False(t, dfi.ModTime().After(ffi.ModTime()), "folder %v, footer %v", dfi.ModTime(), ffi.ModTime())
-	size, _ := folderTotals(t, dir)
+	size, _, _ := folderTotals(t, dir)
 	assert.Equal(t, size, f.Disk.Bytes)
 
 	r, err := Open(sd, w.Name)

@@ -33,10 +33,11 @@ func FooterDisk(b []byte) (d Disk, ok bool) {
 	return d, found && s.i == len(s.b)
 }
 
-// disk reads the "disk" object: bytes, newest and inode, each once;
-// members added later are skipped.
+// disk reads the "disk" object: bytes, newest and inode, each once, and
+// allocated at most once (-1 without it); members added later are skipped.
 func (s *jscan) disk() (d Disk, ok bool) {
-	var seen [3]bool
+	var seen [4]bool
+	d.Allocated = -1
 	if !s.object(func(key []byte) bool {
 		var i int
 		ok := false
@@ -53,6 +54,10 @@ func (s *jscan) disk() (d Disk, ok bool) {
 		case "inode":
 			i = 2
 			d.Inode, ok = s.uint()
+		case "allocated":
+			var v uint64
+			v, ok = s.uint()
+			i, d.Allocated, ok = 3, int64(v), ok && v <= math.MaxInt64
 		default:
 			return s.skip()
 		}
@@ -64,7 +69,7 @@ func (s *jscan) disk() (d Disk, ok bool) {
 	}) {
 		return d, false
 	}
-	return d, seen == [3]bool{true, true, true}
+	return d, seen[0] && seen[1] && seen[2]
 }
 
 // object walks an object, calling member with each key and the scanner

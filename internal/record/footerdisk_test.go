@@ -2,6 +2,7 @@ package record
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 	"time"
 
@@ -18,6 +19,9 @@ func TestFooterDisk(t *testing.T) {
 	}{
 		{`{"disk":{"bytes":1234,"newest":"2026-05-01T12:00:00.123456789Z","inode":99}}`, true},
 		{" {\n \"format\": 1, \"notes\": [\"\\\"disk\\\": {\", \"}\"], \"redactions\": {\"disk\": 3},\n \"disk\": {\"inode\": 99, \"newest\": \"2026-05-01T14:00:00.123456789+02:00\", \"bytes\": 1234, \"later\": [1, {\"x\": null}]},\n \"cut\": {}\n}\n ", true},
+		{`{"disk":{"bytes":1234,"newest":"2026-05-01T12:00:00.123456789Z","inode":99,"allocated":8192}}`, true},
+		{`{"disk":{"bytes":1234,"newest":"2026-05-01T12:00:00.123456789Z","inode":99,"allocated":1,"allocated":2}}`, false}, // twice
+		{`{"disk":{"bytes":1234,"newest":"2026-05-01T12:00:00.123456789Z","inode":99,"allocated":-1}}`, false},
 		{`{"disk":{"bytes":1234,"newest":"2026-05-01T12:00:00.123456789Z"}}`, false},                       // no inode
 		{`{"disk":{"bytes":1234,"newest":"2026-05-01T12:00:00.123456789Z","inode":99}`, false},             // cut short
 		{`{"disk":{"bytes":1234,"newest":"2026-05-01T12:00:00.123456789Z","inode":99}} x`, false},          // trailing bytes
@@ -39,6 +43,11 @@ func TestFooterDisk(t *testing.T) {
 		d, ok := FooterDisk([]byte(tc.doc))
 		assert.Equal(t, tc.ok, ok, tc.doc)
 		if ok {
+			if strings.Contains(tc.doc, "allocated") {
+				assert.Equal(t, int64(8192), d.Allocated, tc.doc)
+			} else {
+				assert.Equal(t, int64(-1), d.Allocated, "an older rac's footer: gc measures", tc.doc)
+			}
 			assert.Equal(t, want.Bytes, d.Bytes, tc.doc)
 			assert.Equal(t, want.Inode, d.Inode, tc.doc)
 			assert.True(t, want.Newest.Equal(d.Newest), tc.doc)
@@ -59,6 +68,11 @@ func FuzzFooterDisk(f *testing.F) {
 				require.NotNil(t, ft.Disk, "%q", doc)
 				assert.Equal(t, ft.Disk.Bytes, d.Bytes, "%q", doc)
 				assert.Equal(t, ft.Disk.Inode, d.Inode, "%q", doc)
+				if d.Allocated >= 0 {
+					assert.Equal(t, ft.Disk.Allocated, d.Allocated, "%q", doc)
+				} else {
+					assert.Zero(t, ft.Disk.Allocated, "%q", doc)
+				}
 				assert.True(t, ft.Disk.Newest.Equal(d.Newest), "%q", doc)
 			}
 		}
@@ -68,7 +82,7 @@ func FuzzFooterDisk(f *testing.F) {
 		ft := Footer{
 			Format: 1, Status: StatusExited, ExitCode: &code, EndedAt: time.Unix(0, ns),
 			Notes: []string{note}, Redactions: map[string]int{note: 1, "disk": 2},
-			Disk: &Disk{Bytes: max(size, 0), Newest: time.Unix(0, ns).UTC(), Inode: ino},
+			Disk: &Disk{Bytes: max(size, 0), Newest: time.Unix(0, ns).UTC(), Inode: ino, Allocated: max(size, 0) / 2},
 		}
 		own, err := encodeFooter(&ft)
 		if err != nil {

@@ -206,6 +206,7 @@ func encodeFooter(f *Footer) ([]byte, error) {
 		}
 		in.key("inode")
 		in.b = strconv.AppendUint(in.b, f.Disk.Inode, 10)
+		in.int("allocated", f.Disk.Allocated)
 		o.b = in.close()
 	}
 	if f.Agent != nil {
