@@ -15,7 +15,7 @@ import (
 )
 
 // CacheFile remembers, for each finished recording, its folder's identity
-// and times and what a full scan of it found (apparent size, newest
+// and times and what a full scan of it found (bytes on disk, newest
 // modification time of its files). A finished recording never changes:
 // while its folder keeps the same device, inode, modification and change
 // time, one stat of the folder stands for a stat of each of its files,
@@ -23,7 +23,10 @@ import (
 // a file in the folder, or sets its times (backdate), changes them.
 const CacheFile = "gc.cache"
 
-const cacheMagic = "racgc-cache 1\n"
+// cacheMagic heads CacheFile (see also cacheMagicZ). A file of an older
+// rac ("racgc-cache 1", apparent sizes) is read as none: its sizes are
+// not what a pass counts.
+const cacheMagic = "racgc-cache 2\n"
 
 // cacheSettle is how long a footer must have been written before its
 // recording is cached: the recorder writes the footer in place, so a

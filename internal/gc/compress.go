@@ -119,24 +119,21 @@ func (p *pass) remeasure(s *sessInfo, dirfd int, r *recInfo) error {
 		return err
 	}
 	defer unix.Close(fd)
-	var st unix.Stat_t
-	if err := unix.Fstat(fd, &st); err != nil {
-		return err
-	}
-	size, newest, _, err := treeFd(fd, 0)
+	u, id, err := measureFd(fd, 0)
 	if err != nil {
 		return err
 	}
-	s.bytes += size - r.bytes
-	r.id, r.bytes, r.newest = dirIDOf(&st), size, newest
+	s.bytes += u.bytes - r.bytes
+	r.id, r.bytes, r.newest = id, u.bytes, u.newest
 	return nil
 }
 
 // cacheMagicZ heads a CacheFile written by a pass that compressed: each
 // recording it remembers had nothing left raw. One written without
 // compression (cacheMagic) may remember raw recordings, so a pass that
-// compresses looks into those once.
-const cacheMagicZ = "racgc-cache z\n"
+// compresses looks into those once. (Before sizes were counted on disk,
+// "racgc-cache z": such a file is read as none.)
+const cacheMagicZ = "racgc-cache Z\n"
 
 func (p *pass) writeMagic() string {
 	if p.o.Compress {

@@ -35,14 +35,14 @@ func TestCompressionKeepsMoreRecordings(t *testing.T) {
 		for i := range 60 {
 			f.record("s", testLog(i, 1500))
 			if i == 7 {
-				limit = apparent(t, f.path("s")) // eight raw recordings
+				limit = onDisk(t, f.path("s")) // eight raw recordings
 			}
 		}
 		f.backdate(2*time.Hour, "s")
 		res := f.run(Options{MaxSessionBytes: limit, Compress: compress})
 		require.Empty(t, res.Errors)
-		assert.LessOrEqual(t, apparent(t, f.path("s")), limit)
-		assert.Equal(t, apparent(t, f.root), res.Stores[0].BytesAfter, "the projected size is the real one")
+		assert.LessOrEqual(t, onDisk(t, f.path("s")), limit)
+		assert.Equal(t, onDisk(t, f.root), res.Stores[0].BytesAfter, "the projected size is the real one")
 		kept[compress] = len(names(t, f, "s"))
 	}
 	t.Logf("kept raw %d, compressed %d", kept[false], kept[true])
@@ -76,7 +76,7 @@ func TestDeadlinePassLeavesCompressionToTheNext(t *testing.T) {
 	for i := range 4 {
 		all = append(all, f.record("s", testLog(i, 1500)))
 	}
-	limit := apparent(t, f.path("s")) / 2
+	limit := onDisk(t, f.path("s")) / 2
 	l, err := Lock(f.st, true)
 	require.NoError(t, err)
 	res, err := Run(f.st, Options{MaxSessionBytes: limit, Compress: true, Deadline: time.Now().Add(time.Hour)})

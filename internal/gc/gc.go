@@ -165,8 +165,9 @@ type plan struct {
 	tombs     []tomb.Entry // the file's entries, when loaded
 	tombRead  bool         // tombs holds them (or there is no file)
 	tombDirty bool         // entries were pruned, or the file is unreadable
-	tombSize  int64        // projected size of the tombstone file, in projected
-	projected int64
+	tombSize  int64        // projected apparent size of the tombstone file
+	tombDisk  int64        // and what it counts in projected (see tombTo)
+	projected int64        // projected size of the session, on disk
 }
 
 // pass is one run over one store.
@@ -187,7 +188,9 @@ type pass struct {
 	cacheHits     atomic.Int64
 	cacheMisses   atomic.Int64
 	cacheFileSize int64 // size of CacheFile when scanned
+	cacheFileDisk int64 // and on disk
 	cacheBytes    int64 // projected size of CacheFile
+	cacheDisk     int64 // and what it counts in total (see cacheTo)
 	cacheWrite    bool  // CacheFile is written after the pass
 	useCache      bool  // a full pass (rm and purge leave CacheFile to it)
 
@@ -261,7 +264,7 @@ func Run(st *store.Store, o Options) (*Result, error) {
 // planCache counts CacheFile, as it will be after the pass, in the
 // projected store size in place of its present size.
 func (p *pass) planCache() {
-	p.cacheBytes = p.cacheFileSize
+	p.cacheBytes, p.cacheDisk = p.cacheFileSize, p.cacheFileDisk
 	if p.cacheMisses.Load() > 0 || int64(p.cacheKnown) != p.cacheHits.Load() {
 		p.rewriteCache() // measured anew, or one it remembers is gone
 	}
@@ -285,8 +288,50 @@ func (p *pass) rewriteCache() {
 		return // nothing to remember, and no file to correct
 	}
 	p.cacheWrite = true
-	p.total += n - p.cacheBytes
-	p.cacheBytes = n
+	p.cacheTo(n)
+}
+
+// Sizes are counted on disk (store.OnDisk), but a pass plans the files it
+// writes itself, CacheFile and the tombstone files, by their contents:
+// cacheTo and tombTo count a file of n bytes about to be written as n
+// rounded up to a block (store.RoundBlock), and a stat of it once it is
+// written corrects that (cacheWritten, tombWritten), so a pass's final
+// size is what it left on disk, and a dry run's what the pass would.
+
+// cacheTo projects CacheFile at n bytes.
+func (p *pass) cacheTo(n int64) {
+	d := store.RoundBlock(n)
+	p.total += d - p.cacheDisk
+	p.cacheBytes, p.cacheDisk = n, d
+}
+
+// cacheWritten counts CacheFile as a stat finds it.
+func (p *pass) cacheWritten() {
+	if fi, err := p.st.Root().Lstat(CacheFile); err == nil {
+		d := store.FileOnDisk(fi)
+		p.total += d - p.cacheDisk
+		p.cacheDisk = d
+	}
+}
+
+// tombTo projects the session's tombstone file at n bytes.
+func (p *pass) tombTo(pl *plan, n int64) {
+	d := store.RoundBlock(n)
+	pl.projected += d - pl.tombDisk
+	p.total += d - pl.tombDisk
+	pl.tombSize, pl.tombDisk = n, d
+}
+
+// tombWritten counts the session's tombstone file, n bytes long, as a
+// stat finds it.
+func (p *pass) tombWritten(pl *plan, sd *store.Session, n int64) {
+	p.tombTo(pl, n)
+	if fi, err := sd.Root().Lstat(tomb.File); err == nil && fi.Mode().IsRegular() {
+		d := store.FileOnDisk(fi)
+		pl.projected += d - pl.tombDisk
+		p.total += d - pl.tombDisk
+		pl.tombDisk = d
+	}
 }
 
 func cacheLineLen(sess string, r *recInfo) int64 {
@@ -304,13 +349,16 @@ func (p *pass) saveCache() {
 	}
 	if err := p.writeCache(); err != nil {
 		p.errorf("%s: %v", CacheFile, err)
-		p.total += p.cacheFileSize - p.cacheBytes
+		p.total += p.cacheFileDisk - p.cacheDisk // as it was
+		p.cacheBytes, p.cacheDisk = p.cacheFileSize, p.cacheFileDisk
+		return
 	}
+	p.cacheWritten()
 }
 
 // planTombs reads a session's tombstones and drops those past their time.
 func (p *pass) planTombs(s *sessInfo) {
-	pl := &plan{projected: s.bytes, tombRead: !s.hasTomb, tombSize: s.tombLen}
+	pl := &plan{projected: s.bytes, tombRead: !s.hasTomb, tombSize: s.tombLen, tombDisk: s.tombDisk}
 	p.plans[s] = pl
 	for _, t := range s.temps {
 		pl.projected -= t.bytes
@@ -335,9 +383,7 @@ func (p *pass) planTombs(s *sessInfo) {
 		// since removing must not wait on a nicer message
 		p.errorf("%s/%s/%s: %v (it will be replaced)", sessionsDir, s.name, tomb.File, err)
 		pl.tombDirty = true
-		pl.tombSize = 0
-		pl.projected -= s.tombLen
-		p.total -= s.tombLen
+		p.tombTo(pl, 0)
 		return
 	}
 	kept := tomb.Prune(entries, p.now, p.o.TombstoneTTL)
@@ -348,9 +394,7 @@ func (p *pass) planTombs(s *sessInfo) {
 		for _, e := range kept {
 			n += int64(len(tomb.Line(e)))
 		}
-		pl.tombSize = n
-		pl.projected += n - s.tombLen
-		p.total += n - s.tombLen
+		p.tombTo(pl, n)
 	}
 }
 
@@ -415,15 +459,13 @@ func (p *pass) addVictim(s *sessInfo, r *recInfo, by, reason string, argv []stri
 	line := int64(len(tomb.Line(e)))
 	pl.victims = append(pl.victims, &victim{rec: r, entry: e})
 	r.victim = true
-	pl.tombSize += line
-	pl.projected += line - r.bytes
-	p.total += line - r.bytes
+	pl.projected -= r.bytes
+	p.total -= r.bytes
+	p.tombTo(pl, pl.tombSize+line)
 	if r.cacheable && p.useCache {
 		// its line leaves CacheFile, which is then written
 		if p.cacheWrite {
-			n := cacheLineLen(s.name, r)
-			p.cacheBytes -= n
-			p.total -= n
+			p.cacheTo(p.cacheBytes - cacheLineLen(s.name, r))
 		} else {
 			p.rewriteCache() // counts the lines of what stays
 		}
@@ -460,10 +502,7 @@ func (p *pass) removeAll(s *sessInfo, sd *store.Session, by, reason string) {
 	// created now has a number above it and must not read as expired
 	e := tomb.Entry{Kind: tomb.KindSession, Seq: seq, RemovedAt: p.stamp(), By: by, Reason: reason, Bytes: bytes, Recordings: n}
 	pl.sessEntry = &e
-	line := int64(len(tomb.Line(e)))
-	pl.tombSize += line
-	pl.projected += line
-	p.total += line
+	p.tombTo(pl, pl.tombSize+int64(len(tomb.Line(e))))
 }
 
 func (p *pass) planAge() {
@@ -650,10 +689,10 @@ func (p *pass) applySession(s *sessInfo, pl *plan) {
 	switch {
 	case s.tombOther:
 		p.errorf("%s/%s/%s is not a regular file: left alone, so no tombstones were written (references to what was removed will say not found)", sessionsDir, s.name, tomb.File)
-		p.settleTombs(pl, 0)
+		p.tombTo(pl, 0)
 	case len(pl.victims) > 0 || pl.sessEntry != nil || pl.tombDirty:
 		if werr = tomb.Write(sd.Root(), entries); werr == nil {
-			p.settleTombs(pl, tombBytes(entries))
+			p.tombWritten(pl, sd, tombBytes(entries))
 		}
 	}
 	p.removeVictims(s, pl, sd, int(dir.Fd()), w)
@@ -662,9 +701,9 @@ func (p *pass) applySession(s *sessInfo, pl *plan) {
 		// anyway, and their space may now hold the tombstones
 		if err := tomb.Write(sd.Root(), entries); err != nil {
 			p.errorf("%s/%s/%s: %v (references to what was removed will say not found)", sessionsDir, s.name, tomb.File, errors.Join(werr, err))
-			p.settleTombs(pl, s.tombLen) // the old file, as it was
+			p.tombWritten(pl, sd, s.tombLen) // the old file, as it was
 		} else {
-			p.settleTombs(pl, tombBytes(entries))
+			p.tombWritten(pl, sd, tombBytes(entries))
 		}
 	}
 	p.removeTemps(s, pl, int(dir.Fd()), w)
@@ -688,7 +727,7 @@ func (p *pass) removeVictims(s *sessInfo, pl *plan, sd *store.Session, dirfd int
 			pl.projected += v.rec.bytes
 			p.total += v.rec.bytes
 			if v.rec.cacheable && p.useCache {
-				p.total += cacheLineLen(s.name, v.rec) // still there, still cached
+				p.cacheTo(p.cacheBytes + cacheLineLen(s.name, v.rec)) // still there, still cached
 			}
 			continue
 		}
@@ -741,15 +780,6 @@ func (p *pass) tombsAfter(s *sessInfo, pl *plan, sd *store.Session) []tomb.Entry
 	return tomb.Dedupe(entries)
 }
 
-// settleTombs corrects the projected sizes for the tombstone file's real
-// size (duplicates dropped, lines not understood left out).
-func (p *pass) settleTombs(pl *plan, size int64) {
-	d := size - pl.tombSize
-	pl.tombSize = size
-	pl.projected += d
-	p.total += d
-}
-
 func tombBytes(entries []tomb.Entry) int64 {
 	var n int64
 	for _, e := range entries {
@@ -780,7 +810,9 @@ func (p *pass) screen(s *sessInfo, pl *plan, sd *store.Session) {
 		if s.tombOther {
 			size = 0
 		}
-		p.settleTombs(pl, size)
+		// the tombstone file's real size (duplicates dropped, lines
+		// not understood left out)
+		p.tombTo(pl, size)
 	}
 	temps := s.temps[:0]
 	for _, t := range s.temps {
@@ -828,9 +860,7 @@ func (p *pass) screenWith(s *sessInfo, pl *plan, dirfd int, w walker) {
 		} else {
 			n = int64(len(tomb.Line(*e)))
 		}
-		pl.tombSize += n - old
-		pl.projected += n - old
-		p.total += n - old
+		p.tombTo(pl, pl.tombSize+n-old)
 	}
 }
 
@@ -838,14 +868,11 @@ func (p *pass) screenWith(s *sessInfo, pl *plan, dirfd int, w walker) {
 func (p *pass) unvictim(s *sessInfo, pl *plan, v *victim) {
 	r := v.rec
 	r.victim = false
-	line := int64(len(tomb.Line(v.entry)))
-	pl.tombSize -= line
-	pl.projected += r.bytes - line
-	p.total += r.bytes - line
+	pl.projected += r.bytes
+	p.total += r.bytes
+	p.tombTo(pl, pl.tombSize-int64(len(tomb.Line(v.entry))))
 	if r.cacheable && p.useCache && p.cacheWrite {
-		n := cacheLineLen(s.name, r) // it stays, and so does its line
-		p.cacheBytes += n
-		p.total += n
+		p.cacheTo(p.cacheBytes + cacheLineLen(s.name, r)) // it stays, and so does its line
 	}
 }
 

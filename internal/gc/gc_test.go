@@ -100,11 +100,13 @@ func (f *fixture) run(o Options) *Result {
 func exists(p string) bool { _, err := os.Lstat(p); return err == nil }
 
 // apparent sums the sizes of the regular files under p.
-func apparent(t *testing.T, p string) int64 {
+// onDisk is what du -s --block-size=1 says of p: the blocks of every file
+// and folder under it, p included (gc counts the same, on its own code).
+func onDisk(t *testing.T, p string) int64 {
 	var n int64
 	require.NoError(t, filepath.Walk(p, func(_ string, fi os.FileInfo, err error) error {
-		if err == nil && fi.Mode().IsRegular() {
-			n += fi.Size()
+		if err == nil && (fi.Mode().IsRegular() || fi.IsDir()) {
+			n += fi.Sys().(*syscall.Stat_t).Blocks * 512
 		}
 		return err
 	}))
@@ -126,9 +128,9 @@ func TestSessionOverLimitKeepsNewest(t *testing.T) {
 	for i := range 10 {
 		all = append(all, f.record("s", strings.Repeat(fmt.Sprint(i), 2000)))
 	}
-	limit := apparent(t, f.path("s")) / 2
+	limit := onDisk(t, f.path("s")) / 2
 	res := f.run(Options{MaxSessionBytes: limit})
-	assert.LessOrEqual(t, apparent(t, f.path("s")), limit)
+	assert.LessOrEqual(t, onDisk(t, f.path("s")), limit)
 	left := names(t, f, "s")
 	require.NotEmpty(t, left)
 	assert.Equal(t, all[len(all)-len(left):], left, "the newest recordings are kept")
@@ -136,7 +138,7 @@ func TestSessionOverLimitKeepsNewest(t *testing.T) {
 	assert.Zero(t, res.RemovedSessions)
 	assert.Equal(t, "session over "+units.Bytes(limit), res.Recordings[0].Reason)
 	assert.Equal(t, "s/"+all[0], res.Recordings[0].Ref)
-	assert.Equal(t, res.Stores[0].BytesAfter, apparent(t, f.root), "the projected size is the real one")
+	assert.Equal(t, res.Stores[0].BytesAfter, onDisk(t, f.root), "the projected size is the real one")
 	assert.Equal(t, res.Stores[0].BytesBefore-res.Stores[0].BytesAfter, res.FreedBytes)
 
 	sd := f.session("s")
@@ -194,20 +196,23 @@ func TestStoreCapRemovesOldestStoreWide(t *testing.T) {
 	f.backdate(3*time.Hour, "a", a1)
 	f.backdate(2*time.Hour, "b", b1)
 	f.backdate(1*time.Hour, "a", a2)
-	// each removal frees a recording (4.5 KiB) and adds a tombstone line
-	limit := apparent(t, f.root) - 4000
+	// each removal frees a recording (rec on disk, over two blocks) and
+	// adds a tombstone line (a block for a session's first)
+	rec := onDisk(t, f.path("a", a1))
+	require.Greater(t, rec, int64(2*store.FallbackBlock))
+	limit := onDisk(t, f.root) - rec/2
 	res := f.run(Options{MaxStoreBytes: limit, MaxSessionBytes: 1 << 30, MaxAge: 7 * 24 * time.Hour})
 	assert.Equal(t, []string{a2}, names(t, f, "a"))
 	assert.Equal(t, []string{b1, b2}, names(t, f, "b"))
-	assert.LessOrEqual(t, apparent(t, f.root), limit)
+	assert.LessOrEqual(t, onDisk(t, f.root), limit)
 	require.Len(t, res.Recordings, 1)
 	assert.Equal(t, "store over "+units.Bytes(limit), res.Recordings[0].Reason)
 
-	limit = apparent(t, f.root) - 8000
+	limit = onDisk(t, f.root) - rec - rec/2
 	f.run(Options{MaxStoreBytes: limit})
 	assert.Empty(t, names(t, f, "a"))
 	assert.Equal(t, []string{b2}, names(t, f, "b"))
-	assert.LessOrEqual(t, apparent(t, f.root), limit)
+	assert.LessOrEqual(t, onDisk(t, f.root), limit)
 }
 
 func TestRunningRecordingSurvives(t *testing.T) {
@@ -400,10 +405,12 @@ func TestRemoveAndPurgeLeaveUserTombstones(t *testing.T) {
 
 func TestTombstoneCommandIsRedactedAndBounded(t *testing.T) {
 	f := newFixture(t)
-	f.record("s", strings.Repeat("x", 3000), "deploy", "--token=hunter2", strings.Repeat("y", 500))
+	first := f.record("s", strings.Repeat("x", 3000), "deploy", "--token=hunter2", strings.Repeat("y", 500))
 	f.record("s", "x\n")
 	redact := func(s string) string { return strings.ReplaceAll(s, "hunter2", "[REDACTED]") }
-	f.run(Options{MaxSessionBytes: 2000, Redact: redact})
+	// room for the second recording and the tombstone file's block
+	limit := onDisk(t, f.path("s")) - onDisk(t, f.path("s", first)) + store.FallbackBlock
+	f.run(Options{MaxSessionBytes: limit, Redact: redact})
 	sd := f.session("s")
 	defer sd.Close()
 	entries, err := tomb.Load(sd.Root())
@@ -548,17 +555,17 @@ func TestBenchStore(t *testing.T) {
 	p0 := newPass(st, Options{})
 	require.NoError(t, p0.scan())
 	assert.EqualValues(t, 15, p0.summaryHits.Load())
-	assert.Equal(t, apparent(t, dir), p0.rootBytes+sumSessions(p0))
+	assert.Equal(t, onDisk(t, dir), p0.rootBytes+sumSessions(p0))
 
 	res, err := Run(st, Options{MaxAge: 7 * 24 * time.Hour, MaxSessionBytes: 256 << 20, MaxStoreBytes: 2 << 30})
 	require.NoError(t, err)
 	assert.Zero(t, res.RemovedRecordings)
 	assert.Empty(t, res.Unrecognised)
 	assert.Empty(t, res.Errors)
-	assert.Equal(t, apparent(t, dir), res.Stores[0].BytesAfter)
+	assert.Equal(t, onDisk(t, dir), res.Stores[0].BytesAfter)
 	fi, err := os.Stat(filepath.Join(dir, CacheFile))
 	require.NoError(t, err, "its recordings are settled: the first pass remembers them")
-	assert.Equal(t, -fi.Size(), res.FreedBytes)
+	assert.Equal(t, -store.FileOnDisk(fi), res.FreedBytes)
 	p := newPass(st, Options{})
 	p.cache, err = loadCache(st, p.late)
 	require.NoError(t, err)
@@ -587,7 +594,7 @@ func TestCacheStandsForUnchangedRecordings(t *testing.T) {
 	f.backdate(2*time.Hour, "s")
 	res := f.run(Options{MaxAge: 7 * 24 * time.Hour})
 	require.FileExists(t, filepath.Join(f.root, CacheFile))
-	assert.Equal(t, apparent(t, f.root), res.Stores[0].BytesAfter, "the cache is counted as it is written")
+	assert.Equal(t, onDisk(t, f.root), res.Stores[0].BytesAfter, "the cache is counted as it is written")
 
 	_, hits := scanOnly(t, f)
 	assert.EqualValues(t, 4, hits)
@@ -599,16 +606,18 @@ func TestCacheStandsForUnchangedRecordings(t *testing.T) {
 	require.NoError(t, os.WriteFile(f.path("s", names[0], "extra"), []byte("12345"), 0o600))
 	p, hits := scanOnly(t, f)
 	assert.EqualValues(t, 3, hits)
-	assert.Equal(t, res.Stores[0].BytesAfter+5, p.rootBytes+sumSessions(p))
+	extra, err := os.Lstat(f.path("s", names[0], "extra"))
+	require.NoError(t, err)
+	assert.Equal(t, res.Stores[0].BytesAfter+store.FileOnDisk(extra), p.rootBytes+sumSessions(p))
 
 	// backdating (folders included) is seen by the age rule
 	f.backdate(8*24*time.Hour, "s")
 	res3 := f.run(Options{MaxAge: 7 * 24 * time.Hour})
 	assert.Equal(t, 1, res3.RemovedSessions)
-	assert.Equal(t, apparent(t, f.root), res3.Stores[0].BytesAfter)
+	assert.Equal(t, onDisk(t, f.root), res3.Stores[0].BytesAfter)
 
 	// a damaged cache is ignored
-	require.NoError(t, os.WriteFile(filepath.Join(f.root, CacheFile), []byte("racgc-cache 1\ngarbage\ns/x 1 2\n"), 0o600))
+	require.NoError(t, os.WriteFile(filepath.Join(f.root, CacheFile), []byte(cacheMagic+"garbage\ns/x 1 2\n"), 0o600))
 	_, hits = scanOnly(t, f)
 	assert.Zero(t, hits)
 }
@@ -634,13 +643,15 @@ func TestProjectionIsExactWithCache(t *testing.T) {
 	f.backdate(2*time.Hour, "b")
 	f.backdate(10*24*time.Hour, "c")
 	f.run(Options{}) // fills the cache
-	total, sessLimit := apparent(t, f.root), apparent(t, f.path("a"))-4000
-	res := f.run(Options{MaxAge: 7 * 24 * time.Hour, MaxSessionBytes: sessLimit, MaxStoreBytes: total - 12000})
+	b := names(t, f, "b")
+	total, sessLimit := onDisk(t, f.root), onDisk(t, f.path("a"))-4000
+	storeLimit := total - 4*onDisk(t, f.path("b", b[0]))
+	res := f.run(Options{MaxAge: 7 * 24 * time.Hour, MaxSessionBytes: sessLimit, MaxStoreBytes: storeLimit})
 	assert.Equal(t, 1, res.RemovedSessions)
 	assert.Greater(t, res.RemovedRecordings, 2)
-	assert.Equal(t, apparent(t, f.root), res.Stores[0].BytesAfter)
-	assert.LessOrEqual(t, apparent(t, f.root), total-12000)
-	assert.LessOrEqual(t, apparent(t, f.path("a")), sessLimit)
+	assert.Equal(t, onDisk(t, f.root), res.Stores[0].BytesAfter)
+	assert.LessOrEqual(t, onDisk(t, f.root), storeLimit)
+	assert.LessOrEqual(t, onDisk(t, f.path("a")), sessLimit)
 	_, hits := scanOnly(t, f)
 	assert.EqualValues(t, len(names(t, f, "a"))+len(names(t, f, "b")), hits)
 }
@@ -699,7 +710,7 @@ func TestKilledPassLeavesNoDuplicateTombstones(t *testing.T) {
 	entries, err := tomb.Load(sd.Root())
 	require.NoError(t, err)
 	require.Len(t, entries, 3)
-	assert.Equal(t, res.Stores[0].BytesAfter, apparent(t, f.root), "the projected size is the real one")
+	assert.Equal(t, res.Stores[0].BytesAfter, onDisk(t, f.root), "the projected size is the real one")
 }
 
 // Files dated in the future (a backup restored with its times, a touch

@@ -31,7 +31,7 @@ const (
 type recInfo struct {
 	name    string
 	seq     int64
-	bytes   int64     // apparent size of every file in it
+	bytes   int64     // on disk: the folder and everything in it
 	newest  time.Time // newest modification time of its files
 	footer  bool      // finished (footer.json present)
 	running bool      // no footer and its lock is held
@@ -52,13 +52,14 @@ type tempInfo struct {
 // sessInfo is what a scan learns about one session folder.
 type sessInfo struct {
 	name      string
-	bytes     int64     // apparent size of every file in the folder
+	bytes     int64     // on disk: the folder and everything in it
 	newest    time.Time // newest modification time among its recordings' files
 	recs      []*recInfo
 	temps     []tempInfo // stale temporaries and leftovers of an earlier GC
 	hasTomb   bool
 	tombOther bool // tomb.File is there but not a regular file
-	tombLen   int64
+	tombLen   int64 // apparent size of tomb.File
+	tombDisk  int64 // and on disk
 	unknown   []string // store-relative paths left alone
 	errs      []string // what the scan could not read, in its order
 	err       error
@@ -108,17 +109,84 @@ func statEntry(dirfd int, e *dirent, st *unix.Stat_t) (ok bool, err error) {
 	return true, nil
 }
 
-// tree sums the apparent size of the regular files under a directory
+// usage is what a walk of a folder found.
+type usage struct {
+	bytes  int64     // on disk (store.OnDisk): regular files and folders
+	newest time.Time // newest modification time of its regular files
+	footer bool      // the top folder holds footer.json
+	zst    bool      // the top folder holds a compressed file
+}
+
+// zstSuffix ends the name of a file record.Compress wrote.
+const zstSuffix = ".zst"
+
+// file counts a regular file found depth folders below the walk's top.
+func (u *usage) file(name string, depth int, disk int64, mt time.Time) {
+	u.bytes += disk
+	if mt.After(u.newest) {
+		u.newest = mt
+	}
+	if depth == 0 {
+		u.footer = u.footer || name == record.FooterFile
+		u.zst = u.zst || strings.HasSuffix(name, zstSuffix)
+	}
+}
+
+// add counts a folder below the walk's top.
+func (u *usage) add(sub usage) {
+	u.bytes += sub.bytes
+	if sub.newest.After(u.newest) {
+		u.newest = sub.newest
+	}
+}
+
+// tree measures a directory, itself included, and what is under it
 // (never following a symlink: it is opened O_NOFOLLOW relative to its
-// parent's descriptor) and finds their newest modification time; footer
-// reports whether the top folder holds a footer.
-func tree(dirfd int, name string, depth int) (size int64, newest time.Time, footer bool, err error) {
+// parent's descriptor): what it takes on disk, and the newest
+// modification time of its regular files.
+func tree(dirfd int, name string, depth int) (usage, error) {
 	fd, err := openDir(dirfd, name)
 	if err != nil {
-		return 0, time.Time{}, false, err
+		return usage{}, err
 	}
 	defer unix.Close(fd)
-	return treeFd(fd, depth)
+	u, _, err := measureFd(fd, depth)
+	return u, err
+}
+
+// measureFd measures the open directory fd, itself included (treeFd and
+// a stat of it), and gives its identity as of that stat. It is how a
+// pass measures a recording it cannot take from CacheFile or its footer,
+// and what DiskUsage gives rac out list: one measure of a recording.
+func measureFd(fd, depth int) (usage, dirID, error) {
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
+		return usage{}, dirID{}, err
+	}
+	u, err := treeFd(fd, depth)
+	if err != nil {
+		return usage{}, dirID{}, err
+	}
+	u.bytes += statDisk(&st)
+	return u, dirIDOf(&st), nil
+}
+
+// DiskUsage is what the recording name of a session takes on disk, as
+// every size limit counts it (the folder, and every file and folder in
+// it: see store.OnDisk), and whether gc stored some of it compressed.
+func DiskUsage(sd *store.Session, name string) (bytes int64, compressed bool, err error) {
+	dir, err := sd.Root().Open(".")
+	if err != nil {
+		return 0, false, err
+	}
+	defer dir.Close()
+	fd, err := openDir(int(dir.Fd()), name)
+	if err != nil {
+		return 0, false, err
+	}
+	defer unix.Close(fd)
+	u, _, err := measureFd(fd, 0)
+	return u.bytes, u.zst, err
 }
 
 // openDir opens a directory relative to dirfd, never following a symlink.
@@ -151,7 +219,7 @@ func isTempFile(name string) bool {
 func (p *pass) scanRecording(dirfd int, s *sessInfo, name string, seq int64) *recInfo {
 	sess := s.name
 	r := &recInfo{name: name, seq: seq}
-	var known *dirID // the folder's state, when a stat just took it
+	var known *unix.Stat_t // the folder, when a stat just took it
 	if e, ok := p.cache[cacheKey(sess, name)]; ok {
 		// known: one stat of the folder may stand for its files
 		var st unix.Stat_t
@@ -169,7 +237,7 @@ func (p *pass) scanRecording(dirfd int, s *sessInfo, name string, seq int64) *re
 			p.cacheHits.Add(1)
 			return r
 		}
-		known = &r.id
+		known = &st
 	}
 	if s.summaryMisses < maxSummaryMisses {
 		sum := footerSummary(dirfd, name, known)
@@ -195,20 +263,14 @@ func (p *pass) scanRecording(dirfd int, s *sessInfo, name string, seq int64) *re
 		return nil
 	}
 	defer unix.Close(fd)
-	var st unix.Stat_t
-	if err := unix.Fstat(fd, &st); err != nil {
-		s.errorf("%s/%s/%s: %v", sessionsDir, sess, name, err)
-		return nil
-	}
-	r.id = dirIDOf(&st)
-	size, newest, footer, err := treeFd(fd, 0)
+	u, id, err := measureFd(fd, 0)
 	if err != nil {
 		if !errors.Is(err, unix.ENOENT) {
 			s.errorf("%s/%s/%s: %v", sessionsDir, sess, name, err)
 		}
 		return nil
 	}
-	r.bytes, r.newest, r.footer = size, newest, footer
+	r.id, r.bytes, r.newest, r.footer = id, u.bytes, u.newest, u.footer
 	p.settled(r)
 	return r
 }
@@ -240,6 +302,12 @@ func (p *pass) scanSession(name string) *sessInfo {
 	}
 	defer dir.Close()
 	fd := int(dir.Fd())
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
+		s.err = err
+		return s
+	}
+	s.bytes = statDisk(&st) // the session folder itself
 	ents, err := readDirFd(fd)
 	if err != nil {
 		s.err = err
@@ -304,7 +372,8 @@ func (p *pass) scanSessionDir(s *sessInfo, sd *store.Session, fd int, n string) 
 		}
 		return
 	}
-	size, newest, _, err := tree(fd, n, 0)
+	u, err := tree(fd, n, 0)
+	size, newest := u.bytes, u.newest
 	if errors.Is(err, unix.ENOENT) {
 		return // removed since the listing (a temporary renamed into place)
 	}
@@ -337,14 +406,15 @@ func (p *pass) scanSessionDir(s *sessInfo, sd *store.Session, fd int, n string) 
 // scanSessionFile takes in the regular file n of session s: the
 // session's bookkeeping, its tombstones, a temporary or something unknown.
 func (p *pass) scanSessionFile(s *sessInfo, n string, st *unix.Stat_t) {
-	s.bytes += st.Size
+	disk := statDisk(st)
+	s.bytes += disk
 	switch {
 	case n == store.SeqFile, n == store.SessionLockFile, n == store.InfoFile:
 	case n == tomb.File:
-		s.hasTomb, s.tombLen = true, st.Size
+		s.hasTomb, s.tombLen, s.tombDisk = true, st.Size, disk
 	case isTempFile(n):
 		if p.now.Sub(mtime(st)) > p.o.StaleAfter {
-			s.temps = append(s.temps, tempInfo{n, st.Size})
+			s.temps = append(s.temps, tempInfo{n, disk})
 		}
 	default:
 		s.unknown = append(s.unknown, sessionsDir+"/"+s.name+"/"+n)
@@ -400,6 +470,11 @@ func (p *pass) scanRoot() (hasSessions bool, err error) {
 	}
 	defer dir.Close()
 	fd := int(dir.Fd())
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
+		return false, err
+	}
+	p.rootBytes = statDisk(&st) // the root folder itself
 	ents, err := readDirFd(fd)
 	if err != nil {
 		return false, err
@@ -413,15 +488,19 @@ func (p *pass) scanRoot() (hasSessions bool, err error) {
 		switch {
 		case n == sessionsDir && t == unix.DT_DIR:
 			hasSessions = true
+			if unix.Fstatat(fd, n, &st, unix.AT_SYMLINK_NOFOLLOW) == nil {
+				p.rootBytes += statDisk(&st) // the sessions folder itself
+			}
 		case t == unix.DT_REG:
-			p.rootBytes += st.Size
+			disk := statDisk(&st)
+			p.rootBytes += disk
 			switch {
 			case n == CacheFile:
-				p.cacheFileSize = st.Size
+				p.cacheFileSize, p.cacheFileDisk = st.Size, disk
 			case n == StampFile, n == LockName:
 			case isTempFile(n):
 				if p.now.Sub(mtime(&st)) > p.o.StaleAfter {
-					p.rootTemps = append(p.rootTemps, tempInfo{n, st.Size})
+					p.rootTemps = append(p.rootTemps, tempInfo{n, disk})
 				}
 			default:
 				p.res.Unrecognised = append(p.res.Unrecognised, n)

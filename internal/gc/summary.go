@@ -36,11 +36,12 @@ var footerBufs = sync.Pool{New: func() any { b := make([]byte, maxFooter); retur
 
 // summary is what a recording's footer told of its folder.
 type summary struct {
-	id     dirID // the folder's state when stat-ed
-	size   int64
-	newest time.Time
-	footer bool // a footer was opened, whether its summary held or not
-	ok     bool // the summary holds: id, size and newest are the folder's
+	id      dirID // the folder's state when stat-ed
+	dirDisk int64 // what the folder itself takes on disk, then
+	size    int64 // on disk: the folder, its files and the footer
+	newest  time.Time
+	footer  bool // a footer was opened, whether its summary held or not
+	ok      bool // the summary holds: id, size and newest are the folder's
 }
 
 // footerStat is what a summary needs of the footer file.
@@ -48,6 +49,7 @@ type footerStat struct {
 	mode  uint32
 	nlink uint64
 	size  int64
+	disk  int64 // on disk
 	mtime time.Time
 }
 
@@ -58,11 +60,11 @@ func (s *summary) settle(buf []byte, n int, fst footerStat) {
 		return
 	}
 	d, ok := record.FooterDisk(buf[:n])
-	if !ok || d.Inode != s.id.ino ||
+	if !ok || d.Allocated < 0 || d.Inode != s.id.ino ||
 		time.Unix(0, s.id.mtime).After(fst.mtime) || d.Newest.After(fst.mtime) {
-		return
+		return // an older rac's footer (no allocated bytes) is measured too
 	}
-	s.size, s.newest, s.ok = d.Bytes+fst.size, fst.mtime, true
+	s.size, s.newest, s.ok = s.dirDisk+d.Allocated+fst.disk, fst.mtime, true
 }
 
 // summaryViaDir is footerSummary through the folder's descriptor, with
@@ -79,7 +81,7 @@ func summaryViaDir(dirfd int, name string) (s summary) {
 	if err := unix.Fstat(dfd, &st); err != nil {
 		return s
 	}
-	s.id = dirIDOf(&st)
+	s.id, s.dirDisk = dirIDOf(&st), statDisk(&st)
 	fd, err := unix.Openat(dfd, record.FooterFile, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_NOCTTY|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return s
@@ -95,7 +97,7 @@ func summaryViaDir(dirfd int, name string) (s summary) {
 	if err != nil {
 		return s
 	}
-	s.settle(*bp, n, footerStat{mode: uint32(st.Mode), nlink: uint64(st.Nlink), size: st.Size, mtime: mtime(&st)})
+	s.settle(*bp, n, footerStat{mode: uint32(st.Mode), nlink: uint64(st.Nlink), size: st.Size, disk: statDisk(&st), mtime: mtime(&st)})
 	return s
 }
 

@@ -8,6 +8,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/rac-cli/rac/internal/record"
+	"github.com/rac-cli/rac/internal/store"
 )
 
 // noOpenat2 is set once openat2 is found missing (before Linux 5.6) or
@@ -16,22 +17,22 @@ import (
 var noOpenat2 atomic.Bool
 
 const (
-	statxFolder = unix.STATX_TYPE | unix.STATX_INO | unix.STATX_MTIME | unix.STATX_CTIME
-	statxFooter = unix.STATX_TYPE | unix.STATX_NLINK | unix.STATX_SIZE | unix.STATX_MTIME
+	statxFolder = unix.STATX_TYPE | unix.STATX_INO | unix.STATX_MTIME | unix.STATX_CTIME | unix.STATX_BLOCKS
+	statxFooter = unix.STATX_TYPE | unix.STATX_NLINK | unix.STATX_SIZE | unix.STATX_MTIME | unix.STATX_BLOCKS
 )
 
 // emptyPath is the path of a statx of a descriptor itself (AT_EMPTY_PATH).
 var emptyPath = [1]byte{0}
 
 // footerSummary measures a finished recording from its footer's summary
-// in five system calls: a statx of the folder (none when known, a stat
-// made just before, is given), an openat2 of NAME/footer.json that
+// in five system calls: a statx of the folder (none when known, a stat of
+// it made just before, is given), an openat2 of NAME/footer.json that
 // refuses a symlink anywhere on the way (RESOLVE_NO_SYMLINKS) and a path
 // leaving the session folder (RESOLVE_BENEATH), a statx of it, a read, a
 // close. The footer's summary names the inode of its folder, so a folder
 // swapped between the stat and the open is not taken for the one read.
 // Raw system calls, as in statNameAt and treeFd.
-func footerSummary(dirfd int, name string, known *dirID) (s summary) {
+func footerSummary(dirfd int, name string, known *unix.Stat_t) (s summary) {
 	const suffix = "/" + record.FooterFile + "\x00"
 	var path [64]byte
 	if len(name)+len(suffix) > len(path) || noStatx.Load() || noOpenat2.Load() {
@@ -39,7 +40,7 @@ func footerSummary(dirfd int, name string, known *dirID) (s summary) {
 	}
 	copy(path[:], name) // NUL-terminated by the array's zeros
 	if known != nil {
-		s.id = *known
+		s.id, s.dirDisk = dirIDOf(known), statDisk(known)
 	} else {
 		var stx unix.Statx_t
 		switch e := statx(dirfd, &path[0], unix.AT_SYMLINK_NOFOLLOW, statxFolder, &stx); e {
@@ -57,6 +58,7 @@ func footerSummary(dirfd int, name string, known *dirID) (s summary) {
 			dev: unix.Mkdev(stx.Dev_major, stx.Dev_minor), ino: stx.Ino,
 			mtime: stx.Mtime.Sec*1e9 + int64(stx.Mtime.Nsec), ctime: stx.Ctime.Sec*1e9 + int64(stx.Ctime.Nsec),
 		}
+		s.dirDisk = store.OnDisk(int64(stx.Size), int64(stx.Blocks))
 	}
 	copy(path[len(name):], suffix)
 	how := unix.OpenHow{
@@ -89,7 +91,7 @@ func footerSummary(dirfd int, name string, known *dirID) (s summary) {
 	}
 	s.settle(buf, int(n), footerStat{
 		mode: uint32(stx.Mode), nlink: uint64(stx.Nlink), size: int64(stx.Size),
-		mtime: time.Unix(stx.Mtime.Sec, int64(stx.Mtime.Nsec)),
+		disk: store.OnDisk(int64(stx.Size), int64(stx.Blocks)), mtime: time.Unix(stx.Mtime.Sec, int64(stx.Mtime.Nsec)),
 	})
 	return s
 }

@@ -44,10 +44,10 @@ func fullScan(t *testing.T, f *fixture, sess, name string) (int64, time.Time) {
 	fd, err := syscall.Open(f.path(sess), syscall.O_RDONLY|syscall.O_DIRECTORY, 0)
 	require.NoError(t, err)
 	defer syscall.Close(fd)
-	size, newest, footer, err := tree(fd, name, 0)
+	u, err := tree(fd, name, 0)
 	require.NoError(t, err)
-	require.True(t, footer)
-	return size, newest
+	require.True(t, u.footer)
+	return u.bytes, u.newest
 }
 
 func (f *fixture) capped(sess string) string {
@@ -74,12 +74,12 @@ func TestSummaryEqualsFullScan(t *testing.T) {
 		size, newest := fullScan(t, f, "s", name)
 		r := rec(t, p, "s", name)
 		assert.Equal(t, size, r.bytes, name)
-		assert.Equal(t, apparent(t, f.path("s", name)), r.bytes, name)
+		assert.Equal(t, onDisk(t, f.path("s", name)), r.bytes, name)
 		assert.True(t, newest.Equal(r.newest), "%s: newest %v, summary %v", name, newest, r.newest)
 		assert.True(t, r.footer)
 		assert.False(t, r.cacheable, "not settled")
 	}
-	assert.Equal(t, apparent(t, f.root), p.rootBytes+sumSessions(p))
+	assert.Equal(t, onDisk(t, f.root), p.rootBytes+sumSessions(p))
 }
 
 // A summary read by the first pass fills CacheFile as a full scan does:
@@ -91,7 +91,7 @@ func TestSummaryFillsCache(t *testing.T) {
 	p := scanWith(t, f, Options{Now: later})
 	assert.EqualValues(t, 3, p.summaryHits.Load())
 	res := f.run(Options{Now: later})
-	assert.Equal(t, apparent(t, f.root), res.Stores[0].BytesAfter)
+	assert.Equal(t, onDisk(t, f.root), res.Stores[0].BytesAfter)
 
 	p = scanWith(t, f, Options{Now: later})
 	assert.EqualValues(t, 3, p.cacheHits.Load(), "the folder's state from statx is the one stat gives")
@@ -103,7 +103,7 @@ func TestSummaryFillsCache(t *testing.T) {
 	p = scanWith(t, f, Options{Now: later})
 	assert.EqualValues(t, 2, p.cacheHits.Load())
 	assert.EqualValues(t, 1, p.summaryHits.Load())
-	assert.Equal(t, apparent(t, f.path("s", recs[1])), rec(t, p, "s", recs[1]).bytes)
+	assert.Equal(t, onDisk(t, f.path("s", recs[1])), rec(t, p, "s", recs[1]).bytes)
 }
 
 // setFooter rewrites a recording's footer in place (its folder's times
@@ -185,7 +185,7 @@ func TestSummaryFallsBackToFullScan(t *testing.T) {
 			r := rec(t, p, "s", name)
 			size, newest := fullScan(t, f, "s", name)
 			assert.Equal(t, size, r.bytes)
-			assert.Equal(t, apparent(t, f.path("s", name)), r.bytes)
+			assert.Equal(t, onDisk(t, f.path("s", name)), r.bytes)
 			assert.True(t, newest.Equal(r.newest))
 			assert.True(t, r.footer)
 		})
@@ -223,7 +223,7 @@ func TestSummaryNeverFollowsOrBlocks(t *testing.T) {
 	for _, name := range []string{link, fifo} {
 		r := rec(t, p, "s", name)
 		assert.False(t, r.footer, name)
-		assert.Equal(t, apparent(t, f.path("s", name)), r.bytes, name)
+		assert.Equal(t, onDisk(t, f.path("s", name)), r.bytes, name)
 	}
 }
 
@@ -247,13 +247,13 @@ func TestSummaryMissesStopTrying(t *testing.T) {
 			assert.Equal(t, maxSummaryMisses, s.summaryMisses)
 		}
 	}
-	assert.Equal(t, apparent(t, f.root), p.rootBytes+sumSessions(p))
+	assert.Equal(t, onDisk(t, f.root), p.rootBytes+sumSessions(p))
 }
 
 func TestSettle(t *testing.T) {
 	t0 := time.Date(2026, 5, 1, 12, 0, 0, 500, time.UTC)
 	body := func(d string) []byte { return []byte(`{"status": "exited", "disk": ` + d + "}\n") }
-	good := body(`{"bytes": 1000, "newest": "2026-05-01T12:00:00.0000005Z", "inode": 42}`)
+	good := body(`{"bytes": 1000, "newest": "2026-05-01T12:00:00.0000005Z", "inode": 42, "allocated": 8192}`)
 	for _, tc := range []struct {
 		name   string
 		b      []byte
@@ -265,16 +265,17 @@ func TestSettle(t *testing.T) {
 		{"footer later than all", good, t0, footerStat{mode: syscall.S_IFREG, nlink: 1, mtime: t0.Add(time.Hour)}, true},
 		{"folder changed after the footer", good, t0.Add(time.Nanosecond), footerStat{mode: syscall.S_IFREG, nlink: 1, mtime: t0}, false},
 		{"footer backdated", good, t0.Add(-time.Hour), footerStat{mode: syscall.S_IFREG, nlink: 1, mtime: t0.Add(-time.Hour)}, false},
-		{"another folder's", body(`{"bytes": 1000, "newest": "2026-05-01T12:00:00.0000005Z", "inode": 43}`), t0, footerStat{mode: syscall.S_IFREG, nlink: 1, mtime: t0}, false},
+		{"another folder's", body(`{"bytes": 1000, "newest": "2026-05-01T12:00:00.0000005Z", "inode": 43, "allocated": 8192}`), t0, footerStat{mode: syscall.S_IFREG, nlink: 1, mtime: t0}, false},
+		{"an older rac's, without what its files take on disk", body(`{"bytes": 1000, "newest": "2026-05-01T12:00:00.0000005Z", "inode": 42}`), t0, footerStat{mode: syscall.S_IFREG, nlink: 1, mtime: t0}, false},
 		{"not a file", good, t0, footerStat{mode: syscall.S_IFIFO, nlink: 1, mtime: t0}, false},
 		{"two links", good, t0, footerStat{mode: syscall.S_IFREG, nlink: 2, mtime: t0}, false},
 	} {
-		s := summary{id: dirID{ino: 42, mtime: tc.folder.UnixNano()}}
-		tc.footer.size = int64(len(tc.b))
+		s := summary{id: dirID{ino: 42, mtime: tc.folder.UnixNano()}, dirDisk: 4096}
+		tc.footer.size, tc.footer.disk = int64(len(tc.b)), 4096
 		s.settle(tc.b, len(tc.b), tc.footer)
 		assert.Equal(t, tc.ok, s.ok, tc.name)
 		if tc.ok {
-			assert.EqualValues(t, 1000+len(tc.b), s.size, tc.name)
+			assert.EqualValues(t, 4096+8192+4096, s.size, tc.name, "on disk: the folder, its files, the footer")
 			assert.Equal(t, tc.footer.mtime, s.newest, tc.name)
 		}
 	}

@@ -9,12 +9,12 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/rac-cli/rac/internal/record"
+	"github.com/rac-cli/rac/internal/store"
 )
 
-// statxWant is what treeFd needs of a file: its type, apparent size and
-// modification time.
-const statxWant = unix.STATX_TYPE | unix.STATX_SIZE | unix.STATX_MTIME
+// statxWant is what treeFd needs of a file: its type, apparent size,
+// allocated blocks and modification time.
+const statxWant = unix.STATX_TYPE | unix.STATX_SIZE | unix.STATX_BLOCKS | unix.STATX_MTIME
 
 // noStatx is set once statx is found missing (or refused by a sandbox):
 // treeFd then uses fstatat, as everywhere else.
@@ -32,14 +32,16 @@ var noStatx atomic.Bool
 // a stat of a file in the page cache. A raw syscall keeps its P while it
 // blocks (a cold inode on disk); the scan runs at most GOMAXPROCS workers
 // and nothing else of the process waits on them, so that costs nothing.
-func statNameAt(dirfd int, name *byte, str string) (typ uint8, size int64, mt time.Time, err error) {
+//
+// disk is what the entry takes on disk (store.OnDisk).
+func statNameAt(dirfd int, name *byte, str string) (typ uint8, disk int64, mt time.Time, err error) {
 	if !noStatx.Load() {
 		var stx unix.Statx_t
 		_, _, e := unix.RawSyscall6(unix.SYS_STATX, uintptr(dirfd), uintptr(unsafe.Pointer(name)),
 			unix.AT_SYMLINK_NOFOLLOW|unix.AT_STATX_SYNC_AS_STAT, statxWant, uintptr(unsafe.Pointer(&stx)), 0)
 		switch {
 		case e == 0 && stx.Mask&statxWant == statxWant:
-			return typeOf(uint32(stx.Mode)), int64(stx.Size), time.Unix(stx.Mtime.Sec, int64(stx.Mtime.Nsec)), nil
+			return typeOf(uint32(stx.Mode)), store.OnDisk(int64(stx.Size), int64(stx.Blocks)), time.Unix(stx.Mtime.Sec, int64(stx.Mtime.Nsec)), nil
 		case e == unix.ENOSYS || e == unix.EPERM:
 			noStatx.Store(true)
 		case e != 0:
@@ -50,13 +52,13 @@ func statNameAt(dirfd int, name *byte, str string) (typ uint8, size int64, mt ti
 	if err := unix.Fstatat(dirfd, str, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
 		return 0, 0, time.Time{}, err
 	}
-	return typeOf(uint32(st.Mode)), st.Size, mtime(&st), nil
+	return typeOf(uint32(st.Mode)), statDisk(&st), mtime(&st), nil
 }
 
 // treeFd is tree over an open directory: it walks the getdents buffer in
 // place and stats each regular (or untyped) entry by the name in it, so a
 // file costs one syscall and no allocation.
-func treeFd(fd int, depth int) (size int64, newest time.Time, footer bool, err error) {
+func treeFd(fd int, depth int) (u usage, err error) {
 	bp := direntBufs.Get().(*[]byte)
 	defer direntBufs.Put(bp)
 	buf := *bp
@@ -66,11 +68,11 @@ func treeFd(fd int, depth int) (size int64, newest time.Time, footer bool, err e
 			continue
 		}
 		if e != 0 {
-			return 0, time.Time{}, false, e
+			return usage{}, e
 		}
 		n := int(r)
 		if n <= 0 {
-			return size, newest, footer, nil
+			return u, nil
 		}
 		for off := 0; ; {
 			typ, name, next := direntAt(buf[:n], off)
@@ -86,36 +88,27 @@ func treeFd(fd int, depth int) (size int64, newest time.Time, footer bool, err e
 				continue
 			}
 			var (
-				fsize int64
+				fdisk int64
 				mt    time.Time
 			)
 			if typ == unix.DT_REG || typ == unix.DT_UNKNOWN {
 				var serr error
-				if typ, fsize, mt, serr = statNameAt(fd, &name[0], str); serr != nil {
+				if typ, fdisk, mt, serr = statNameAt(fd, &name[0], str); serr != nil {
 					if errors.Is(serr, unix.ENOENT) {
 						continue // removed since the listing
 					}
-					return 0, time.Time{}, false, &fs.PathError{Op: "stat", Path: string(name), Err: serr}
+					return usage{}, &fs.PathError{Op: "stat", Path: string(name), Err: serr}
 				}
 			}
 			switch {
 			case typ == unix.DT_REG:
-				size += fsize
-				if mt.After(newest) {
-					newest = mt
-				}
-				if depth == 0 && str == record.FooterFile {
-					footer = true
-				}
+				u.file(str, depth, fdisk, mt)
 			case typ == unix.DT_DIR && depth < 8:
-				s, t, _, err := tree(fd, string(name), depth+1)
+				sub, err := tree(fd, string(name), depth+1)
 				if err != nil && !errors.Is(err, unix.ENOENT) {
-					return 0, time.Time{}, false, err
+					return usage{}, err
 				}
-				size += s
-				if t.After(newest) {
-					newest = t
-				}
+				u.add(sub)
 			}
 		}
 	}

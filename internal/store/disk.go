@@ -51,7 +51,7 @@ func RoundBlock(size int64) int64 {
 // Info) found.
 func FileOnDisk(fi fs.FileInfo) int64 {
 	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		return OnDisk(fi.Size(), int64(st.Blocks))
+		return OnDisk(fi.Size(), st.Blocks)
 	}
 	return OnDisk(fi.Size(), -1)
 }
