@@ -6,7 +6,9 @@ import (
 	"slices"
 	"time"
 
+	"github.com/rac-cli/rac/internal/gc"
 	"github.com/rac-cli/rac/internal/record"
+	"github.com/rac-cli/rac/internal/store"
 )
 
 // ListEntry is the stable JSON shape of one recording (rac out list --json).
@@ -42,8 +44,9 @@ type ListEntry struct {
 	Source      string        `json:"source,omitempty"`
 	OutcomeFrom string        `json:"outcome_from,omitempty"`
 	Seams       []record.Seam `json:"seams,omitempty"`
-	// DiskBytes is what the folder takes on disk, as du counts it;
-	// Compressed says gc stored its output compressed.
+	// DiskBytes is what the folder takes on disk, as du counts it and as
+	// gc's limits count it (gc.DiskUsage); Compressed says gc stored its
+	// output compressed.
 	DiskBytes  int64 `json:"disk_bytes"`
 	Compressed bool  `json:"compressed"`
 	// Agent is set when the recording holds an agent harness's event
@@ -87,11 +90,14 @@ func (a *App) List(ctx context.Context, sc Scope) (ListResult, error) {
 		return ListResult{}, err
 	}
 	res := ListResult{Entries: []ListEntry{}, Sessions: sessions}
-	err = a.eachRecording(stores, sessions, func(r *record.Recording) error {
+	err = a.eachRecording(stores, sessions, func(sd *store.Session, r *record.Recording) error {
 		if err := canceled(ctx); err != nil {
 			return err
 		}
-		res.Entries = append(res.Entries, entryOf(r, red.String, a.argvGrammar))
+		e := entryOf(r, red.String, a.argvGrammar)
+		// what gc's limits count of it, measured as a pass does
+		e.DiskBytes, e.Compressed, _ = gc.DiskUsage(sd, r.Name)
+		res.Entries = append(res.Entries, e)
 		return nil
 	})
 	slices.SortStableFunc(res.Entries, func(a, b ListEntry) int {
@@ -149,7 +155,6 @@ func entryOf(r *record.Recording, red func(string) string, grammar func([]string
 		e.Source, e.OutcomeFrom, e.Seams = p.Source, ValidUTF8(red(p.OutcomeFrom)), p.Seams
 	}
 	e.KeptBytes = r.KeptBytes()
-	e.DiskBytes, e.Compressed, _ = r.DiskUsage()
 	if cuts, err := r.Cuts(); err == nil && len(cuts) > 0 {
 		e.Truncated = true
 	}

@@ -73,7 +73,7 @@ func (a *App) openRef(ref string, workdir bool) (*record.Recording, error) {
 // each; one that cannot be opened, or a name found in two stores, is a
 // warning, not the end. A session folder that is refused is handled as
 // sessionDirs says.
-func (a *App) eachRecordingIn(stores Stores, sessions []string, fn func(*record.Recording) error) error {
+func (a *App) eachRecordingIn(stores Stores, sessions []string, fn func(*store.Session, *record.Recording) error) error {
 	var refused []*FolderError
 	opened := 0
 	for _, sname := range sessions {
@@ -91,7 +91,7 @@ func (a *App) eachRecordingIn(stores Stores, sessions []string, fn func(*record.
 	return a.refusedFolders(refused, opened)
 }
 
-func (a *App) eachInSessions(dirs []*store.Session, fn func(*record.Recording) error) error {
+func (a *App) eachInSessions(dirs []*store.Session, fn func(*store.Session, *record.Recording) error) error {
 	type item struct {
 		seq  int64
 		name string
@@ -123,7 +123,7 @@ func (a *App) eachInSessions(dirs []*store.Session, fn func(*record.Recording) e
 			a.warnf("skipping %s/%s: %s", it.dir.Name, it.name, FirstLine(err))
 			continue
 		}
-		err = fn(rec)
+		err = fn(it.dir, rec)
 		rec.Close()
 		if err != nil {
 			return err

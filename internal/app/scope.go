@@ -4,6 +4,7 @@ import (
 	"github.com/rac-cli/rac/internal/record"
 	"github.com/rac-cli/rac/internal/resolve"
 	"github.com/rac-cli/rac/internal/session"
+	"github.com/rac-cli/rac/internal/store"
 )
 
 // Scope is which sessions list and grep look at: the current one, one
@@ -57,7 +58,7 @@ func allSessions(stores Stores) ([]string, error) {
 
 // eachRecording opens the recordings of the sessions, in every store,
 // in sequence order (open.go).
-func (a *App) eachRecording(stores Stores, sessions []string, fn func(*record.Recording) error) error {
+func (a *App) eachRecording(stores Stores, sessions []string, fn func(*store.Session, *record.Recording) error) error {
 	return a.eachRecordingIn(stores, sessions, fn)
 }
 

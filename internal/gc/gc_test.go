@@ -99,7 +99,6 @@ func (f *fixture) run(o Options) *Result {
 
 func exists(p string) bool { _, err := os.Lstat(p); return err == nil }
 
-// apparent sums the sizes of the regular files under p.
 // onDisk is what du -s --block-size=1 says of p: the blocks of every file
 // and folder under it, p included (gc counts the same, on its own code).
 func onDisk(t *testing.T, p string) int64 {

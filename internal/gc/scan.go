@@ -57,9 +57,9 @@ type sessInfo struct {
 	recs      []*recInfo
 	temps     []tempInfo // stale temporaries and leftovers of an earlier GC
 	hasTomb   bool
-	tombOther bool // tomb.File is there but not a regular file
-	tombLen   int64 // apparent size of tomb.File
-	tombDisk  int64 // and on disk
+	tombOther bool     // tomb.File is there but not a regular file
+	tombLen   int64    // apparent size of tomb.File
+	tombDisk  int64    // and on disk
 	unknown   []string // store-relative paths left alone
 	errs      []string // what the scan could not read, in its order
 	err       error
