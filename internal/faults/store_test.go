@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -20,31 +21,34 @@ import (
 // sessionDir is the folder of the suite's session in a store.
 func (s *racStore) sessionDir() string { return filepath.Join(s.home, "sessions", "faults") }
 
-// treeBytes is the apparent size of the files under dir, of those under
-// its recording folders that hold no footer (running ones, or one being
-// written to) and the newest that does (the one that ended last), and of
-// meta.json files. Files that vanish while it walks (a dropped tail
-// segment, a removed recording) count as gone.
-func treeBytes(dir string) (all, running, meta int64) {
+// treeBytes is the size of dir, by size (apparent or onDisk), of what is
+// under its recording folders that hold no footer (running ones, or one
+// being written to) and the newest that does (the one that ended last),
+// and of meta.json files. Files that vanish while it walks (a dropped
+// tail segment, a removed recording) count as gone.
+func treeBytes(dir string, size func(fs.FileInfo) int64) (all, running, meta int64) {
+	if fi, err := os.Lstat(dir); err == nil {
+		all += size(fi)
+	}
 	ents, _ := os.ReadDir(dir) // sorted by name: by number
 	var newest int64
 	for _, e := range ents {
 		p := filepath.Join(dir, e.Name())
 		if !e.IsDir() {
 			if fi, err := e.Info(); err == nil {
-				all += fi.Size()
+				all += size(fi)
 			}
 			continue
 		}
 		var n, m int64
 		_ = filepath.WalkDir(p, func(q string, d fs.DirEntry, err error) error {
-			if err != nil || d.IsDir() {
+			if err != nil {
 				return nil
 			}
 			if fi, err := d.Info(); err == nil {
-				n += fi.Size()
+				n += size(fi)
 				if d.Name() == record.MetaFile {
-					m += fi.Size()
+					m += size(fi)
 				}
 			}
 			return nil
@@ -59,6 +63,19 @@ func treeBytes(dir string) (all, running, meta int64) {
 	}
 	return all, running + newest, meta
 }
+
+// apparent is the apparent size of a file (a folder counts nothing): what
+// a recording's cap bounds.
+func apparent(fi fs.FileInfo) int64 {
+	if fi.IsDir() {
+		return 0
+	}
+	return fi.Size()
+}
+
+// onDisk is what a file or folder takes on disk, as du counts it: what
+// gc's limits count.
+func onDisk(fi fs.FileInfo) int64 { return fi.Sys().(*syscall.Stat_t).Blocks * 512 }
 
 // sampler measures a folder until stop is called, keeping the worst value
 // of f; it runs beside the commands it watches (a busy loop of stats: no
@@ -131,7 +148,7 @@ func TestChattyWriter(t *testing.T) {
 			c.Stdout, c.Stderr, mode = f, f, "one pipe"
 			read = read[:len(read)-2] // one combined stream
 		}
-		stop := sampler(func() int64 { all, _, meta := treeBytes(st.sessionDir()); return all - meta })
+		stop := sampler(func() int64 { all, _, meta := treeBytes(st.sessionDir(), apparent); return all - meta })
 		require.NoError(t, c.Start())
 		err := c.Wait()
 		worst, samples := stop()
@@ -154,15 +171,15 @@ func TestChattyWriter(t *testing.T) {
 // TestSessionBurst runs bursts of capped recordings, back to back, into
 // a session with a small limit, with gc's hourly pass out of the way:
 // sampled all along, the session less its running recording and the one
-// that ended last never exceeds gc.max_session_bytes, and the newest
-// recording reads.
+// that ended last never exceeds gc.max_session_bytes (on disk, as gc
+// counts it), and the newest recording reads.
 func TestSessionBurst(t *testing.T) {
 	sc := newScenario(t, "session burst over the limit", true)
 	const limit = 256 << 10
 	n := iterations(4, 1)
 	for range n {
 		st := newStore(t, "RAC_GC_MAX_SESSION_BYTES=256KiB", "RAC_RECORD_MAX_BYTES=64KiB", "RAC_RECORD_HEAD_BYTES=8KiB", "RAC_GC_INTERVAL=1000h")
-		stop := sampler(func() int64 { all, running, _ := treeBytes(st.sessionDir()); return all - running })
+		stop := sampler(func() int64 { all, running, _ := treeBytes(st.sessionDir(), onDisk); return all - running })
 		runs := 10 + sc.rng.IntN(10)
 		for k := range runs {
 			sc.iter()
