@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -41,24 +42,26 @@ func cmdBackdate(ts *testscript.TestScript, neg bool, args []string) {
 	}
 }
 
-// treesize sums the apparent sizes of the regular files under a path.
+// treesize is what a path takes on disk, as du -s and gc count it: the
+// allocated blocks of the regular files and folders under it, its own
+// included.
 func treesize(ts *testscript.TestScript, p string) int64 {
 	var n int64
 	ts.Check(filepath.WalkDir(ts.MkAbs(p), func(_ string, e fs.DirEntry, err error) error {
-		if err != nil || !e.Type().IsRegular() {
+		if err != nil || !e.Type().IsRegular() && !e.IsDir() {
 			return err
 		}
 		fi, err := e.Info()
 		if err == nil {
-			n += fi.Size()
+			n += fi.Sys().(*syscall.Stat_t).Blocks * 512
 		}
 		return err
 	}))
 	return n
 }
 
-// sizeatmost SIZE PATH: the regular files under PATH add up to at most
-// SIZE bytes (256MiB-style sizes); with ! to more.
+// sizeatmost SIZE PATH: PATH takes at most SIZE bytes on disk (treesize;
+// 256MiB-style sizes); with ! more.
 func cmdSizeAtMost(ts *testscript.TestScript, neg bool, args []string) {
 	if len(args) != 2 {
 		ts.Fatalf("usage: sizeatmost SIZE PATH")
