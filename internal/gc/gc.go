@@ -4,7 +4,9 @@
 // recordings of the store while it is over MaxStoreBytes; Remove and Purge
 // remove recordings on the user's demand. Every removal leaves a tombstone
 // (package tomb), so a reference to it answers "expired", and a session
-// folder keeps its counter, so its numbers are never reused.
+// folder keeps its counter, so its numbers are never reused. Sizes are
+// bytes on disk, as du counts them (store.OnDisk; DiskUsage measures one
+// recording, for rac out list too).
 //
 // It must never remove a running recording, never follow a symlink (the
 // store is reached through os.Root and descriptors opened O_NOFOLLOW),
@@ -104,7 +106,7 @@ type Kept struct {
 	Why   string `json:"why"`
 }
 
-// StoreSize is a store's apparent size before and after the pass.
+// StoreSize is a store's size on disk before and after the pass.
 type StoreSize struct {
 	Path        string `json:"path"`
 	BytesBefore int64  `json:"bytes_before"`
