@@ -790,11 +790,18 @@ func (sc *scanner) line(raw []byte, n int) {
 		st.heading = false
 		if len(t) > 0 && st.headLine == n-1 && len(c)-len(t) > st.headDepth {
 			sc.store.promote(tierCause, kindReport, sc.stream, st.headLine, st.headText)
+			// the first line of the block is the heading's message
+			// ("FAIL "name"" over "  Expected values to be equal"),
+			// unless the block is a stack of frames or a source excerpt
+			if !isFrameLine(t) && !isCodeFrame(t) {
+				sc.store.promote(tierCause, kindDetail, sc.stream, n, s)
+			}
 		}
 	}
 	cont := st.cont
 	st.cont = false
 	detail := st.detail > 0 && sc.isDetail(c, t)
+	located := detail && st.locate
 	sc.endOutput(n, t)
 	tier, kind := sc.classify(c, n)
 	if st.prevCause {
@@ -805,15 +812,27 @@ func (sc *scanner) line(raw []byte, n int) {
 		}
 	}
 	if detail {
-		st.detail = 0
-		sc.store.promote(tierCause, kindDetail, sc.stream, n, s)
+		st.detail, st.locate = 0, false
+		if !located || tier < tierTerm {
+			// (a located line that is a candidate keeps its own kind)
+			sc.store.promote(tierCause, kindDetail, sc.stream, n, s)
+		}
+		if !located && len(c) == len(t) && specificity(t) == 0 && !locates(t) {
+			// an announced detail that is itself a heading, at the depth
+			// of the line that announced it ("Failures:" over "1) a
+			// test's name"), not its indented body: its message is below
+			st.detail, st.body, st.locate, st.label = maxDetailLook, false, true, false
+			st.locLine, st.locText = n, append(st.locText[:0], s...)
+		}
+	} else if st.locate && st.detail > 0 && tier >= tierTerm {
+		st.detail = 0 // the heading's message is a candidate of its own
 	}
 	if tier == tierNone {
 		// A heading wrapped over two lines ("Unhandled SIMPLE-ERROR in
 		// thread #<... RUNNING" over "  {1001348003}>:"): its message
 		// follows the continuation.
 		if cont && !detail && st.continues(c) {
-			st.detail, st.body = maxDetailLook, false
+			st.detail, st.body, st.locate, st.label = maxDetailLook, false, false, false
 		}
 		return
 	}
@@ -836,9 +855,98 @@ func (sc *scanner) line(raw []byte, n int) {
 	if tier >= tierTerm && !detail {
 		colon := announces(t)
 		if colon || len(c) == len(t) && hasPrefix(t, "Error: ") {
-			st.detail, st.body = maxDetailLook, !colon
+			st.detail, st.body, st.locate, st.label = maxDetailLook, !colon, false, false
+			return
 		}
 	}
+	// A heading or summary of a few words that names nothing, not even a
+	// position in a file ("Failure -> spec @ 3", "BUILD FAILED", "x.xml -
+	// invalid", "error: invalid TOML"): the line below it that names a
+	// position is what it is about. A longer line is a message of its own.
+	if (tier == tierTerm || tier == tierSummary || kind == kindTool || kind == kindReport) && !detail && !st.inOutput &&
+		st.detail == 0 && words(t) <= maxHeadingWords && specificity(t) == 0 && !locates(t) {
+		st.detail, st.body, st.locate, st.label = maxDetailLook, false, true, false
+		st.locLine, st.locText = n, append(st.locText[:0], s...)
+	}
+}
+
+// locatedDetail is isDetail under a heading that names no position: the
+// detail is the first line below that names one, or the line after a
+// label alone ("Message:"); a stack of frames ends the look.
+func (st *lineState) locatedDetail(t []byte) bool {
+	switch {
+	case len(t) == 0 || isCodeFrame(t):
+		return false
+	case isFrameLine(t):
+		st.detail = 0
+		return false
+	case !st.label && isLabel(t):
+		st.label = true
+		return false
+	case st.label || locates(t):
+		st.detail = 0
+		return true
+	}
+	return false
+}
+
+// maxHeadingWords is the most words a heading that names nothing has.
+const maxHeadingWords = 5
+
+// words counts the words of t, runs of bytes between spaces.
+func words(t []byte) int {
+	n, in := 0, false
+	for _, c := range t {
+		switch {
+		case c == ' ' || c == '\t':
+			in = false
+		case !in:
+			in, n = true, n+1
+		}
+	}
+	return n
+}
+
+// isFrameLine reports a stack frame's line: "at f (x.js:3:5)", "from x.rb:3".
+func isFrameLine(t []byte) bool { return hasPrefix(t, "at ") || hasPrefix(t, "from ") }
+
+// isLabel reports a label alone on its line: one capitalised word and a
+// colon ("Message:", "Expected:"), not a data key ("args:", "at:") whose
+// values follow.
+func isLabel(t []byte) bool {
+	t = bytes.TrimRight(t, " \t")
+	if len(t) < 3 || t[len(t)-1] != ':' || t[0] < 'A' || t[0] > 'Z' {
+		return false
+	}
+	for _, c := range t[:len(t)-1] {
+		if !isLetter(c) {
+			return false
+		}
+	}
+	return true
+}
+
+// locates reports whether t names a position in a file: a file name with
+// an extension, or a path ending in one, followed by ':' and a number
+// ("cfg.xml:3.22:", "spec/cart_spec.lua:4:", "/src/app/Cargo.toml:3:14").
+func locates(t []byte) bool {
+	for i := 1; i+1 < len(t); i++ {
+		if t[i] != ':' || !isDigit(t[i+1]) {
+			continue
+		}
+		j := i
+		for j > 0 && (isFileByte(t[j-1]) || t[j-1] == '/') {
+			j--
+		}
+		name := t[j:i]
+		if k := bytes.LastIndexByte(name, '/'); k >= 0 {
+			name = name[k+1:]
+		}
+		if dot := bytes.LastIndexByte(name, '.'); dot >= 1 && isExtension(name[dot+1:]) {
+			return true
+		}
+	}
+	return false
 }
 
 // announces says whether a heading announces the line under it: it ends
@@ -867,6 +975,9 @@ const maxDetailLook = 8
 func (sc *scanner) isDetail(c, t []byte) bool {
 	st := &sc.state
 	st.detail--
+	if st.locate {
+		return st.locatedDetail(t)
+	}
 	switch {
 	case len(t) == 0, isCodeFrame(t), st.body && len(c) > len(t):
 		return false
