@@ -126,8 +126,6 @@ type lineState struct {
 	body        bool                     // that heading's indented body comes before its detail
 	locate      bool                     // that heading names no position: its detail is the first line below that does
 	label       bool                     // a label alone ("Message:") was seen below it: the next line is the detail
-	locLine     int                      // the number of the heading that names no position
-	locText     []byte                   // its text, in a buffer reused
 	pair        bool                     // the line before was an expectation ("Expected: 3"): an actual value may follow
 	values      int                      // lines left to look for a pair of values under a failed assertion
 	value       *pendingLine             // the first of such a pair, until the second shows it is one

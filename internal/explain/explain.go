@@ -787,16 +787,7 @@ func (sc *scanner) line(raw []byte, n int) {
 	t := trimIndent(c)
 	st := &sc.state
 	if st.heading {
-		st.heading = false
-		if len(t) > 0 && st.headLine == n-1 && len(c)-len(t) > st.headDepth {
-			sc.store.promote(tierCause, kindReport, sc.stream, st.headLine, st.headText)
-			// the first line of the block is the heading's message
-			// ("FAIL "name"" over "  Expected values to be equal"),
-			// unless the block is a stack of frames or a source excerpt
-			if !isFrameLine(t) && !isCodeFrame(t) {
-				sc.store.promote(tierCause, kindDetail, sc.stream, n, s)
-			}
-		}
+		sc.blockHead(s, c, t, n)
 	}
 	cont := st.cont
 	st.cont = false
@@ -812,18 +803,7 @@ func (sc *scanner) line(raw []byte, n int) {
 		}
 	}
 	if detail {
-		st.detail, st.locate = 0, false
-		if !located || tier < tierTerm {
-			// (a located line that is a candidate keeps its own kind)
-			sc.store.promote(tierCause, kindDetail, sc.stream, n, s)
-		}
-		if !located && len(c) == len(t) && specificity(t) == 0 && !locates(t) {
-			// an announced detail that is itself a heading, at the depth
-			// of the line that announced it ("Failures:" over "1) a
-			// test's name"), not its indented body: its message is below
-			st.detail, st.body, st.locate, st.label = maxDetailLook, false, true, false
-			st.locLine, st.locText = n, append(st.locText[:0], s...)
-		}
+		sc.foundDetail(s, c, t, n, tier, located)
 	} else if st.locate && st.detail > 0 && tier >= tierTerm {
 		st.detail = 0 // the heading's message is a candidate of its own
 	}
@@ -832,7 +812,7 @@ func (sc *scanner) line(raw []byte, n int) {
 		// thread #<... RUNNING" over "  {1001348003}>:"): its message
 		// follows the continuation.
 		if cont && !detail && st.continues(c) {
-			st.detail, st.body, st.locate, st.label = maxDetailLook, false, false, false
+			st.lookBelow(false, false)
 		}
 		return
 	}
@@ -855,7 +835,7 @@ func (sc *scanner) line(raw []byte, n int) {
 	if tier >= tierTerm && !detail {
 		colon := announces(t)
 		if colon || len(c) == len(t) && hasPrefix(t, "Error: ") {
-			st.detail, st.body, st.locate, st.label = maxDetailLook, !colon, false, false
+			st.lookBelow(!colon, false)
 			return
 		}
 	}
@@ -864,27 +844,71 @@ func (sc *scanner) line(raw []byte, n int) {
 	// invalid", "error: invalid TOML"): the line below it that names a
 	// position is what it is about. A longer line is a message of its own.
 	if (tier == tierTerm || tier == tierSummary || kind == kindTool || kind == kindReport) && !detail && !st.inOutput &&
-		st.detail == 0 && words(t) <= maxHeadingWords && specificity(t) == 0 && !locates(t) {
-		st.detail, st.body, st.locate, st.label = maxDetailLook, false, true, false
-		st.locLine, st.locText = n, append(st.locText[:0], s...)
+		st.detail == 0 && namesNothing(t) {
+		st.lookBelow(false, true)
 	}
+}
+
+// blockHead promotes the term line before this one when this one is
+// indented deeper: it heads a block. The first line of the block is the
+// heading's message ("FAIL "name"" over "  Expected values to be
+// equal"), unless the block is a stack of frames or a source excerpt.
+func (sc *scanner) blockHead(s, c, t []byte, n int) {
+	st := &sc.state
+	st.heading = false
+	if len(t) == 0 || st.headLine != n-1 || len(c)-len(t) <= st.headDepth {
+		return
+	}
+	sc.store.promote(tierCause, kindReport, sc.stream, st.headLine, st.headText)
+	if !isFrameLine(t) && !isCodeFrame(t) {
+		sc.store.promote(tierCause, kindDetail, sc.stream, n, s)
+	}
+}
+
+// foundDetail keeps the detail a heading was looked under for. A located
+// line that is a candidate keeps its own kind. An announced detail that
+// is itself a heading, at the depth of the line that announced it
+// ("Failures:" over "1) a test's name"), not its indented body, has its
+// message below it.
+func (sc *scanner) foundDetail(s, c, t []byte, n, tier int, located bool) {
+	st := &sc.state
+	st.detail, st.locate = 0, false
+	if !located || tier < tierTerm {
+		sc.store.promote(tierCause, kindDetail, sc.stream, n, s)
+	}
+	if !located && len(c) == len(t) && namesNothing(t) {
+		st.lookBelow(false, true)
+	}
+}
+
+// lookBelow starts the look for the detail of the line just judged:
+// body says its indented body comes first, located that it names no
+// position, so the detail is the first line below that does.
+func (s *lineState) lookBelow(body, located bool) {
+	s.detail, s.body, s.locate, s.label = maxDetailLook, body, located, false
+}
+
+// namesNothing says whether a line of a few words names nothing a reader
+// could act on: no position in a file, nothing specific.
+func namesNothing(t []byte) bool {
+	return words(t) <= maxHeadingWords && specificity(t) == 0 && !locates(t)
 }
 
 // locatedDetail is isDetail under a heading that names no position: the
 // detail is the first line below that names one, or the line after a
 // label alone ("Message:"); a stack of frames ends the look.
-func (st *lineState) locatedDetail(t []byte) bool {
+func (s *lineState) locatedDetail(t []byte) bool {
 	switch {
 	case len(t) == 0 || isCodeFrame(t):
 		return false
 	case isFrameLine(t):
-		st.detail = 0
+		s.detail = 0
 		return false
-	case !st.label && isLabel(t):
-		st.label = true
+	case !s.label && isLabel(t):
+		s.label = true
 		return false
-	case st.label || locates(t):
-		st.detail = 0
+	case s.label || locates(t):
+		s.detail = 0
 		return true
 	}
 	return false
