@@ -845,8 +845,34 @@ func (sc *scanner) line(raw []byte, n int) {
 	// position is what it is about. A longer line is a message of its own.
 	if (tier == tierTerm || tier == tierSummary || kind == kindTool || kind == kindReport) && !detail && !st.inOutput &&
 		st.detail == 0 && namesNothing(t) {
-		st.lookBelow(false, true)
+		sc.vagueHeading(t, n)
 	}
+}
+
+// vagueHeading looks below a heading that names nothing for its detail;
+// when it counts ("found 1 fatal error"), the line just above it is what
+// it counts if that line names a position.
+func (sc *scanner) vagueHeading(t []byte, n int) {
+	sc.state.lookBelow(false, true)
+	if prev := prevLine(sc.prevIn, sc.prevAt); counts(t) && locates(prev) {
+		sc.store.promote(tierCause, kindDetail, sc.stream, n-1, termtext.CleanLine(prev[:min(len(prev), maxLine)]))
+	}
+}
+
+// counts reports a number standing alone as a word: "found 1 fatal error".
+func counts(t []byte) bool {
+	for i := 0; i < len(t); i++ {
+		if isDigit(t[i]) && (i == 0 || t[i-1] == ' ') {
+			j := i
+			for j < len(t) && isDigit(t[j]) {
+				j++
+			}
+			if j < len(t) && t[j] == ' ' {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // blockHead promotes the term line before this one when this one is
