@@ -912,7 +912,15 @@ func (sc *scanner) foundDetail(s, c, t []byte, n, tier int, located bool) {
 // position, so the detail is the first line below that does.
 func (s *lineState) lookBelow(body, located bool) {
 	s.detail, s.body, s.locate, s.label = maxDetailLook, body, located, false
+	if located {
+		s.detail = maxLocateLook
+	}
 }
+
+// maxLocateLook bounds how far below a heading that names nothing the line
+// that names a position is looked for: the look classifies every line it
+// passes, and such headings are common in long logs.
+const maxLocateLook = 4
 
 // namesNothing says whether a line of a few words names nothing a reader
 // could act on: no position in a file, nothing specific.
