@@ -124,6 +124,8 @@ type lineState struct {
 	headDepth   int                      // its indent
 	detail      int                      // lines left to find the detail of a heading that announced one
 	body        bool                     // that heading's indented body comes before its detail
+	locate      bool                     // that heading names no position: its detail is the first line below that does
+	label       bool                     // a label alone ("Message:") was seen below it: the next line is the detail
 	pair        bool                     // the line before was an expectation ("Expected: 3"): an actual value may follow
 	values      int                      // lines left to look for a pair of values under a failed assertion
 	value       *pendingLine             // the first of such a pair, until the second shows it is one

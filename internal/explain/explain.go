@@ -787,14 +787,12 @@ func (sc *scanner) line(raw []byte, n int) {
 	t := trimIndent(c)
 	st := &sc.state
 	if st.heading {
-		st.heading = false
-		if len(t) > 0 && st.headLine == n-1 && len(c)-len(t) > st.headDepth {
-			sc.store.promote(tierCause, kindReport, sc.stream, st.headLine, st.headText)
-		}
+		sc.blockHead(s, c, t, n)
 	}
 	cont := st.cont
 	st.cont = false
 	detail := st.detail > 0 && sc.isDetail(c, t)
+	located := detail && st.locate
 	sc.endOutput(n, t)
 	tier, kind := sc.classify(c, n)
 	if st.prevCause {
@@ -805,15 +803,16 @@ func (sc *scanner) line(raw []byte, n int) {
 		}
 	}
 	if detail {
-		st.detail = 0
-		sc.store.promote(tierCause, kindDetail, sc.stream, n, s)
+		sc.foundDetail(s, c, t, n, tier, located)
+	} else if st.locate && st.detail > 0 && tier >= tierTerm {
+		st.detail = 0 // the heading's message is a candidate of its own
 	}
 	if tier == tierNone {
 		// A heading wrapped over two lines ("Unhandled SIMPLE-ERROR in
 		// thread #<... RUNNING" over "  {1001348003}>:"): its message
 		// follows the continuation.
 		if cont && !detail && st.continues(c) {
-			st.detail, st.body = maxDetailLook, false
+			st.lookBelow(false, false)
 		}
 		return
 	}
@@ -836,9 +835,176 @@ func (sc *scanner) line(raw []byte, n int) {
 	if tier >= tierTerm && !detail {
 		colon := announces(t)
 		if colon || len(c) == len(t) && hasPrefix(t, "Error: ") {
-			st.detail, st.body = maxDetailLook, !colon
+			st.lookBelow(!colon, false)
+			return
 		}
 	}
+	// A heading or summary of a few words that names nothing, not even a
+	// position in a file ("Failure -> spec @ 3", "BUILD FAILED", "x.xml -
+	// invalid", "error: invalid TOML"): the line below it that names a
+	// position is what it is about. A longer line is a message of its own.
+	if (tier == tierTerm || tier == tierSummary || kind == kindTool || kind == kindReport) && !detail && !st.inOutput &&
+		st.detail == 0 && namesNothing(t) {
+		sc.vagueHeading(t, n)
+	}
+}
+
+// vagueHeading looks below a heading that names nothing for its detail;
+// when it counts ("found 1 fatal error"), the line just above it is what
+// it counts if that line names a position.
+func (sc *scanner) vagueHeading(t []byte, n int) {
+	sc.state.lookBelow(false, true)
+	if prev := prevLine(sc.prevIn, sc.prevAt); counts(t) && locates(prev) {
+		sc.store.promote(tierCause, kindDetail, sc.stream, n-1, termtext.CleanLine(prev[:min(len(prev), maxLine)]))
+	}
+}
+
+// counts reports a number standing alone as a word: "found 1 fatal error".
+func counts(t []byte) bool {
+	for i := 0; i < len(t); i++ {
+		if isDigit(t[i]) && (i == 0 || t[i-1] == ' ') {
+			j := i
+			for j < len(t) && isDigit(t[j]) {
+				j++
+			}
+			if j < len(t) && t[j] == ' ' {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// blockHead promotes the term line before this one when this one is
+// indented deeper: it heads a block. The first line of the block is the
+// heading's message ("FAIL "name"" over "  Expected values to be
+// equal"), unless the block is a stack of frames or a source excerpt.
+func (sc *scanner) blockHead(s, c, t []byte, n int) {
+	st := &sc.state
+	st.heading = false
+	if len(t) == 0 || st.headLine != n-1 || len(c)-len(t) <= st.headDepth {
+		return
+	}
+	sc.store.promote(tierCause, kindReport, sc.stream, st.headLine, st.headText)
+	if !isFrameLine(t) && !isCodeFrame(t) {
+		sc.store.promote(tierCause, kindDetail, sc.stream, n, s)
+	}
+}
+
+// foundDetail keeps the detail a heading was looked under for. A located
+// line that is a candidate keeps its own kind. An announced detail that
+// is itself a heading, at the depth of the line that announced it
+// ("Failures:" over "1) a test's name"), not its indented body, has its
+// message below it.
+func (sc *scanner) foundDetail(s, c, t []byte, n, tier int, located bool) {
+	st := &sc.state
+	st.detail, st.locate = 0, false
+	if !located || tier < tierTerm {
+		sc.store.promote(tierCause, kindDetail, sc.stream, n, s)
+	}
+	if !located && len(c) == len(t) && namesNothing(t) {
+		st.lookBelow(false, true)
+	}
+}
+
+// lookBelow starts the look for the detail of the line just judged:
+// body says its indented body comes first, located that it names no
+// position, so the detail is the first line below that does.
+func (s *lineState) lookBelow(body, located bool) {
+	s.detail, s.body, s.locate, s.label = maxDetailLook, body, located, false
+	if located {
+		s.detail = maxLocateLook
+	}
+}
+
+// maxLocateLook bounds how far below a heading that names nothing the line
+// that names a position is looked for: the look classifies every line it
+// passes, and such headings are common in long logs.
+const maxLocateLook = 4
+
+// namesNothing says whether a line of a few words names nothing a reader
+// could act on: no position in a file, nothing specific.
+func namesNothing(t []byte) bool {
+	return words(t) <= maxHeadingWords && specificity(t) == 0 && !locates(t)
+}
+
+// locatedDetail is isDetail under a heading that names no position: the
+// detail is the first line below that names one, or the line after a
+// label alone ("Message:"); a stack of frames ends the look.
+func (s *lineState) locatedDetail(t []byte) bool {
+	switch {
+	case len(t) == 0 || isCodeFrame(t):
+		return false
+	case isFrameLine(t):
+		s.detail = 0
+		return false
+	case !s.label && isLabel(t):
+		s.label = true
+		return false
+	case s.label || locates(t):
+		s.detail = 0
+		return true
+	}
+	return false
+}
+
+// maxHeadingWords is the most words a heading that names nothing has.
+const maxHeadingWords = 5
+
+// words counts the words of t, runs of bytes between spaces.
+func words(t []byte) int {
+	n, in := 0, false
+	for _, c := range t {
+		switch {
+		case c == ' ' || c == '\t':
+			in = false
+		case !in:
+			in, n = true, n+1
+		}
+	}
+	return n
+}
+
+// isFrameLine reports a stack frame's line: "at f (x.js:3:5)", "from x.rb:3".
+func isFrameLine(t []byte) bool { return hasPrefix(t, "at ") || hasPrefix(t, "from ") }
+
+// isLabel reports a label alone on its line: one capitalised word and a
+// colon ("Message:", "Expected:"), not a data key ("args:", "at:") whose
+// values follow.
+func isLabel(t []byte) bool {
+	t = bytes.TrimRight(t, " \t")
+	if len(t) < 3 || t[len(t)-1] != ':' || t[0] < 'A' || t[0] > 'Z' {
+		return false
+	}
+	for _, c := range t[:len(t)-1] {
+		if !isLetter(c) {
+			return false
+		}
+	}
+	return true
+}
+
+// locates reports whether t names a position in a file: a file name with
+// an extension, or a path ending in one, followed by ':' and a number
+// ("cfg.xml:3.22:", "spec/cart_spec.lua:4:", "/src/app/Cargo.toml:3:14").
+func locates(t []byte) bool {
+	for i := 1; i+1 < len(t); i++ {
+		if t[i] != ':' || !isDigit(t[i+1]) {
+			continue
+		}
+		j := i
+		for j > 0 && (isFileByte(t[j-1]) || t[j-1] == '/') {
+			j--
+		}
+		name := t[j:i]
+		if k := bytes.LastIndexByte(name, '/'); k >= 0 {
+			name = name[k+1:]
+		}
+		if dot := bytes.LastIndexByte(name, '.'); dot >= 1 && isExtension(name[dot+1:]) {
+			return true
+		}
+	}
+	return false
 }
 
 // announces says whether a heading announces the line under it: it ends
@@ -867,6 +1033,9 @@ const maxDetailLook = 8
 func (sc *scanner) isDetail(c, t []byte) bool {
 	st := &sc.state
 	st.detail--
+	if st.locate {
+		return st.locatedDetail(t)
+	}
 	switch {
 	case len(t) == 0, isCodeFrame(t), st.body && len(c) > len(t):
 		return false

@@ -46,6 +46,10 @@ func texts(r *Report) []string {
 
 func lines(s ...string) string { return strings.Join(s, "\n") + "\n" }
 
+// passedRules is a dozen lines of passing checks, so that an output that
+// starts with them is too long to be shown whole.
+var passedRules = strings.Repeat("  checked ledger rule\n", 12)
+
 // TestToolShapes: for each tool, the line explain must put first.
 func TestToolShapes(t *testing.T) {
 	for _, tc := range []struct {
@@ -901,6 +905,24 @@ func TestBlocks(t *testing.T) {
 			"2/2 Test #2: b ....***Failed    0.00 sec", "reading b.conf", "b.conf:4: the value is not a duration", "",
 			"50% tests passed, 1 tests failed out of 2"),
 			first: "b.conf:4: the value is not a duration", kind: kindTest},
+		{name: "a short heading that names nothing over the line that names a position", out: lines(passedRules+"Failure -> test/ledger_test.lua @ 9",
+			"ledger nets the fees", "test/ledger_test.lua:10: the net is wrong", "", "1 success / 1 failure / 0 errors"),
+			first: "test/ledger_test.lua:10: the net is wrong", kind: kindDetail},
+		{name: "a label alone under a test's heading announces its message", out: lines(passedRules+"Failures:", "1) ledger nets the fees",
+			"  Message:", "    Expected 7 to equal 9.", "  Stack:", "    at <runner>", "", "4 specs, 1 failure"),
+			first: "1) ledger nets the fees", kind: kindDetail, also: "Expected 7 to equal 9."},
+		{name: "the first line of an indented block under its heading", out: lines(passedRules+"x  FAIL  ledger nets", "    The values differ",
+			"        ++9", "        --7", "", "Total: 1"),
+			first: "x  FAIL  ledger nets", kind: kindReport, also: "The values differ"},
+		{name: "a long message over its position is not a heading", out: lines(passedRules+"There was 1 failure:", "", "1) LedgerTest::testNet",
+			"Failed asserting that 7 is identical to 9.", "", "/src/tests/LedgerTest.php:12", "", "FAILURES!", "Tests: 4, Assertions: 4, Failures: 1."),
+			first: "1) LedgerTest::testNet", kind: kindDetail, also: "Failed asserting that 7 is identical to 9."},
+		{name: "a count of errors is about the located line above it", out: lines(passedRules+"tr.po:9: the plural forms of the entry differ",
+			"potool: found 1 fatal error"),
+			first: "tr.po:9: the plural forms of the entry differ", kind: kindDetail},
+		{name: "a count of errors over a line that names no position", out: lines(passedRules+"the plural forms of the entry differ",
+			"potool: found 1 fatal error"),
+			first: "potool: found 1 fatal error", kind: kindTerm},
 		{name: "a linter's error code among conventions", out: lines("a.py:1:0: C0114: Missing module docstring",
 			"a.py:4:4: C0103: Variable name \"T\" has an invalid name", "a.py:7:11: E0602: Undefined variable 'x'"),
 			first: "a.py:7:11: E0602: Undefined variable 'x'", kind: kindCompiler},
