@@ -54,7 +54,8 @@ unit:
 
 # corpus: make the explain corpus's runs again with the real tools (go,
 # git, python3, java, gcc, cargo, node, kubectl, ...), rewrite the kept
-# runs in internal/explain/testdata/corpus, score them, and name the tools
+# runs in internal/explain/testdata/corpus, score them beside the held-out
+# sets' kept runs (pinned: never recorded again here), and name the tools
 # this machine lacks (their cases keep the runs they had). Run in the
 # package's folder so go test shows the score and the skipped tools.
 corpus:
