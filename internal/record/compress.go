@@ -185,7 +185,7 @@ func (r *Recording) Compress(o CompressOptions) (CompressStats, error) {
 	}
 	for _, s := range r.Meta.Streams {
 		if redo[s] {
-			if err := r.rewriteLineIndex(s, int64(o.FrameSize)); err != nil {
+			if err := r.rewriteLineIndex(s, o.FrameSize); err != nil {
 				return st, err
 			}
 		}
@@ -250,7 +250,7 @@ func (r *Recording) removeRaw(done []string) error {
 // of the same bytes: a kill leaves one or the other. A stream with a cut,
 // or an index that does not hold (a reader reports it), keeps the index
 // it has.
-func (r *Recording) rewriteLineIndex(stream string, frame int64) error {
+func (r *Recording) rewriteLineIndex(stream string, frame int) error {
 	v, err := r.openView(stream)
 	if err != nil {
 		return nil // readers report it
@@ -261,9 +261,9 @@ func (r *Recording) rewriteLineIndex(stream string, frame int64) error {
 	}
 	var want []int64
 	for _, p := range v.parts {
-		for off := p.start; off < p.start+p.size; off += frame {
-			if len(want) == 0 || off-want[len(want)-1] >= lineStride {
-				want = append(want, off)
+		for off := int64(0); off < p.size; off += frameLen(p.size-off, frame) {
+			if at := p.start + off; len(want) == 0 || at-want[len(want)-1] >= lineStride {
+				want = append(want, at)
 			}
 		}
 	}
@@ -376,7 +376,7 @@ func (r *Recording) compressFile(name string, o CompressOptions) (rawSize, zstSi
 		return 0, 0, err
 	}
 	zstSize, err = r.replaceFile(name+zstSuffix, func(w io.Writer) (int64, error) {
-		return writeSeekable(w, io.NewSectionReader(src, 0, rawSize), o)
+		return writeSeekable(w, io.NewSectionReader(src, 0, rawSize), rawSize, o)
 	})
 	if err != nil {
 		return 0, 0, err
@@ -392,9 +392,9 @@ func syncDir(dir *os.Root) error {
 	return errors.Join(d.Sync(), d.Close())
 }
 
-// writeSeekable compresses src into w in the seekable format, frame by
-// frame, and returns the bytes written.
-func writeSeekable(w io.Writer, src io.Reader, o CompressOptions) (int64, error) {
+// writeSeekable compresses the size bytes of src into w in the seekable
+// format, in the frames framePlan gives, and returns the bytes written.
+func writeSeekable(w io.Writer, src io.Reader, size int64, o CompressOptions) (int64, error) {
 	e, err := encoder()
 	if err != nil {
 		return 0, err
@@ -406,26 +406,25 @@ func writeSeekable(w io.Writer, src io.Reader, o CompressOptions) (int64, error)
 	in := make([]byte, frame)
 	var out []byte
 	var sizes [][2]uint32
-	var written int64
-	for {
+	var written, done int64
+	for done < size {
 		if o.Late != nil && o.Late() {
 			return written, ErrLate
 		}
-		n, rerr := io.ReadFull(src, in)
-		if n > 0 {
-			out = e.EncodeAll(in[:n], out[:0])
-			if _, err := w.Write(out); err != nil {
-				return written, err
+		n, err := io.ReadFull(src, in[:frameLen(size-done, frame)])
+		if err != nil {
+			if err == io.EOF {
+				err = io.ErrUnexpectedEOF // shorter than its size said
 			}
-			written += int64(len(out))
-			sizes = append(sizes, [2]uint32{uint32(len(out)), uint32(n)})
+			return written, err
 		}
-		if rerr == io.EOF || rerr == io.ErrUnexpectedEOF {
-			break
+		out = e.EncodeAll(in[:n], out[:0])
+		if _, err := w.Write(out); err != nil {
+			return written, err
 		}
-		if rerr != nil {
-			return written, rerr
-		}
+		written += int64(len(out))
+		done += int64(n)
+		sizes = append(sizes, [2]uint32{uint32(len(out)), uint32(n)})
 	}
 	table := appendSeekTable(nil, sizes)
 	if _, err := w.Write(table); err != nil {

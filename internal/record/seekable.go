@@ -51,15 +51,37 @@ const (
 	maxFrameIn = 4 << 20
 )
 
-// DefaultFrameSize is how much of a stream one frame holds. Measured on
-// the bench's text (16 MiB of each shape; docs/store.md has the figures):
-// 256 KiB frames at zstd's default level left its plain log lines at
-// 3.87x and its git log at 3.72x; at the better level they make 4.02x and
-// 3.91x (go test -v 8.9x), for about 1.5 times the CPU of compressing,
-// which a background pass pays once. 512 KiB frames would add 2-5% to the
-// ratio and double what a tail decodes (two frames: here 512 KiB, about
-// a millisecond on a loaded machine).
-const DefaultFrameSize = 256 << 10
+// DefaultFrameSize is how much of a stream one frame holds, but for a
+// file's last frames (see frameLen). Measured on the bench's shapes (32
+// MiB each, zstd's better level; docs/store.md has the figures): frames
+// of 256 KiB left its git log at 3.91x and its plain log lines at 4.03x,
+// 512 KiB made 4.00x and 4.22x, 1 MiB 4.05x and 4.33x (every other shape
+// gains 1-6% too), for the same CPU to compress and 5-15% less to
+// decode. zstd's best level gained less than the bigger frames on these
+// two (git log 3.92x at 256 KiB, 4.03x at 1 MiB) for four to six times
+// the CPU. A read in the middle of a stream decodes a frame (about a
+// millisecond for 1 MiB); a tail, the common read, decodes only the small
+// last frames.
+const DefaultFrameSize = 1 << 20
+
+// tailFrameSize bounds the frames that end a file: its last two frames
+// hold a quarter of the frame size each, at most 256 KiB, so a tail
+// (which counts lines from the line index entry at the start of a frame
+// to the end) decodes at most 512 KiB, whatever the frame size, for a
+// ratio a fraction of a percent lower on a big file.
+const tailFrameSize = 256 << 10
+
+// frameLen is the length of the next frame of a file of frames of frame
+// bytes when rest bytes are left: frames of frame bytes, then two of at
+// most a quarter of it (tailFrameSize at most) for the last bytes; the
+// frame before those two holds whatever is left.
+func frameLen(rest int64, frame int) int64 {
+	tail := int64(max(1, min(frame/4, tailFrameSize)))
+	if rest > 2*tail {
+		return min(int64(frame), rest-2*tail)
+	}
+	return min(tail, rest)
+}
 
 var (
 	decOnce sync.Once

@@ -267,7 +267,7 @@ func TestSeekFileReadAtAnyRange(t *testing.T) {
 	dir := t.TempDir()
 	zf, err := os.Create(filepath.Join(dir, "x.zst"))
 	require.NoError(t, err)
-	_, err = writeSeekable(zf, bytes.NewReader(raw), CompressOptions{FrameSize: 1000})
+	_, err = writeSeekable(zf, bytes.NewReader(raw), int64(len(raw)), CompressOptions{FrameSize: 1000})
 	require.NoError(t, err)
 	require.NoError(t, zf.Close())
 	zf, err = os.Open(filepath.Join(dir, "x.zst"))
@@ -327,9 +327,18 @@ func TestCompressedLineIndexAtFrames(t *testing.T) {
 	r2 := reopen(t, r)
 	after, err := r2.LineIndex(Stdout)
 	require.NoError(t, err)
-	assert.Len(t, after, (40*1000000+128<<10-1)/(128<<10))
+	// frames of 128 KiB, then the last 64 KiB in two of 32 KiB (a
+	// quarter of the frame size): the second is under a stride from the
+	// first, so it has no entry of its own
+	const frame, last = 128 << 10, 40*1000000 - 64<<10
+	var offs []int64
+	for off := int64(0); off < last; off += frame {
+		offs = append(offs, off)
+	}
+	offs = append(offs, last)
+	require.Len(t, after, len(offs))
 	for i, m := range after {
-		assert.Equal(t, int64(i)*128<<10, m.Off)
+		assert.Equal(t, offs[i], m.Off)
 		assert.Equal(t, m.Off/100, m.Newlines)
 	}
 	assert.Equal(t, want, everything(t, r2))
@@ -344,4 +353,31 @@ func TestDamagedChunksStayRaw(t *testing.T) {
 	assert.Zero(t, st.Files)
 	assert.Contains(t, names(t, r.Dir()), ChunksFile)
 	damagedFast(t, reopen(t, r), "chunks", "merged", "raw")
+}
+
+// A file is cut in frames of the frame size but for its last two, of a
+// quarter of it at most (256 KiB at most), which a tail decodes.
+func TestFrameLenPlan(t *testing.T) {
+	for _, c := range []struct {
+		size  int64
+		frame int
+		want  []int64
+	}{
+		{10, 1 << 20, []int64{10}},
+		{300 << 10, 1 << 20, []int64{256 << 10, 44 << 10}},
+		{512 << 10, 1 << 20, []int64{256 << 10, 256 << 10}},
+		{3<<20 + 1, 1 << 20, []int64{1 << 20, 1 << 20, 512<<10 + 1, 256 << 10, 256 << 10}},
+		{4 << 20, 4 << 20, []int64{3<<20 + 512<<10, 256 << 10, 256 << 10}},
+		{10, 4, []int64{4, 4, 1, 1}},
+		{5, 1, []int64{1, 1, 1, 1, 1}},
+	} {
+		var got []int64
+		for off := int64(0); off < c.size; {
+			n := frameLen(c.size-off, c.frame)
+			require.Positive(t, n)
+			got = append(got, n)
+			off += n
+		}
+		assert.Equal(t, c.want, got, "size %d, frame %d", c.size, c.frame)
+	}
 }
