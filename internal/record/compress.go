@@ -86,6 +86,10 @@ type CompressOptions struct {
 	// Late, when it returns true, stops the work between two frames: the
 	// file being compressed stays raw (its temporary file is removed).
 	Late func() bool
+	// AllGrams writes every compressed stream's trigram filter (see
+	// grams.go), however little it saves; without it a filter is written
+	// only where it pays. Tests make small streams.
+	AllGrams bool
 }
 
 // CompressStats say what Compress did.
@@ -169,7 +173,7 @@ func (r *Recording) Compress(o CompressOptions) (CompressStats, error) {
 		return st, err
 	}
 	var done []string // held compressed too now
-	redo := map[string]bool{}
+	redo := map[string]int64{} // a stream's compressed bytes
 	for _, name := range names {
 		raw, zst, err := r.compressFile(name, o)
 		if err != nil {
@@ -180,12 +184,15 @@ func (r *Recording) Compress(o CompressOptions) (CompressStats, error) {
 			st.RawBytes += raw
 			st.ZstBytes += zst
 			done = append(done, name)
-			redo[strings.SplitN(name, tailInfix, 2)[0]] = true
+			redo[strings.SplitN(name, tailInfix, 2)[0]] += zst
 		}
 	}
 	for _, s := range r.Meta.Streams {
-		if redo[s] {
+		if zst, ok := redo[s]; ok {
 			if err := r.rewriteLineIndex(s, o.FrameSize); err != nil {
+				return st, err
+			}
+			if err := r.writeGrams(s, zst, o.AllGrams); err != nil {
 				return st, err
 			}
 		}
