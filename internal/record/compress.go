@@ -172,7 +172,7 @@ func (r *Recording) Compress(o CompressOptions) (CompressStats, error) {
 	if err != nil {
 		return st, err
 	}
-	var done []string // held compressed too now
+	var done []string          // held compressed too now
 	redo := map[string]int64{} // a stream's compressed bytes
 	for _, name := range names {
 		raw, zst, err := r.compressFile(name, o)
