@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"sort"
 	"strings"
@@ -249,23 +250,21 @@ func (r *Recording) removeRaw(done []string) error {
 }
 
 // rewriteLineIndex writes the line index of a stream being stored
-// compressed anew, with an entry at the start of every frame (at least lineStride
-// apart): a reader that starts from an entry then counts newlines in one
-// frame, where the recorder's entries (one per write that crossed a
-// stride) may be a megabyte apart, four frames to decode. It is written
-// under a temporary name and renamed over the old one, which is as true
-// of the same bytes: a kill leaves one or the other. A stream with a cut,
-// or an index that does not hold (a reader reports it), keeps the index
-// it has.
+// compressed anew, with an entry at the start of every frame (at least
+// lineStride apart): a reader that starts from an entry then counts
+// newlines in one frame, where the recorder's entries (one per write
+// that crossed a stride) may be a megabyte apart, several frames to
+// decode. A capped stream's kept tail is counted from the lines before
+// it, as readers count it (marks). The entries are checked against the
+// old index's (a mismatch keeps the old index: readers report it). It is
+// written under a temporary name and renamed over the old one, which is
+// as true of the same bytes: a kill leaves one or the other.
 func (r *Recording) rewriteLineIndex(stream string, frame int) error {
 	v, err := r.openView(stream)
 	if err != nil {
 		return nil // readers report it
 	}
 	defer v.Close()
-	if v.cut != nil && v.cut.DroppedBytes > 0 {
-		return nil
-	}
 	var want []int64
 	for _, p := range v.parts {
 		for off := int64(0); off < p.size; off += frameLen(p.size-off, frame) {
@@ -277,34 +276,56 @@ func (r *Recording) rewriteLineIndex(stream string, frame int) error {
 	if len(want) == 0 || want[0] != 0 {
 		return nil
 	}
-	if _, err := r.lineIndex(v, stream); err != nil {
+	old, err := r.marks(v, stream)
+	if err != nil {
 		return nil // the old one does not hold: readers say so
 	}
-	b := make([]byte, 0, len(linesMagic)+lineEntry*len(want))
-	b = append(b, linesMagic...)
+	// the newlines before each point, counted once through the stream
+	points := append([]int64(nil), want...)
+	for _, m := range old {
+		points = append(points, m.Off)
+	}
+	sort.Slice(points, func(i, j int) bool { return points[i] < points[j] })
+	at := map[int64]int64{}
 	var nl int64
 	next := 0
-	add := func(at int64) {
-		for next < len(want) && want[next] == at {
-			b = binary.LittleEndian.AppendUint64(b, uint64(nl))
-			b = binary.LittleEndian.AppendUint64(b, uint64(at))
+	settle := func(upTo int64) { // every point before upTo is at nl
+		for next < len(points) && points[next] < upTo {
+			at[points[next]] = nl
 			next++
 		}
 	}
-	err = v.each(0, v.Size(), make([]byte, readBlock), func(p []byte, at int64) error {
+	tail := false
+	err = v.each(0, v.Size(), make([]byte, readBlock), func(p []byte, off int64) error {
+		if v.gapped() && !tail && off >= v.cut.KeptFrom {
+			settle(off)
+			nl, tail = v.cut.LinesBefore(), true
+		}
 		for len(p) > 0 {
-			add(at)
+			settle(off + 1)
 			k := int64(len(p))
-			if next < len(want) && want[next] < at+k {
-				k = want[next] - at
+			if next < len(points) && points[next] < off+k {
+				k = points[next] - off
 			}
 			nl += int64(bytes.Count(p[:k], []byte{'\n'}))
-			p, at = p[k:], at+k
+			p, off = p[k:], off+k
 		}
 		return nil
 	})
 	if err != nil {
 		return err
+	}
+	settle(math.MaxInt64)
+	for _, m := range old {
+		if at[m.Off] != m.Newlines {
+			return nil // readers report it
+		}
+	}
+	b := make([]byte, 0, len(linesMagic)+lineEntry*len(want))
+	b = append(b, linesMagic...)
+	for _, w := range want {
+		b = binary.LittleEndian.AppendUint64(b, uint64(at[w]))
+		b = binary.LittleEndian.AppendUint64(b, uint64(w))
 	}
 	_, err = r.replaceFile(linesPfx+stream, func(w io.Writer) (int64, error) {
 		n, err := w.Write(b)

@@ -211,10 +211,15 @@ type seekFile struct {
 	ahead map[int]*decoded
 }
 
-// keptFrames bounds the decoded frames a seekFile keeps: 768 KiB at the
-// default frame size. A file read forwards to its end keeps only its last
-// (a stream's parts are read one after the other).
-const keptFrames = 3
+// keptFrames and keptBytes bound the decoded frames a seekFile keeps:
+// three, of at most 2 MiB together (the last is always kept): a tail's
+// two small last frames and the one before, or a read in the middle's
+// frame and its neighbour. A file read forwards to its end keeps only its
+// last (a stream's parts are read one after the other).
+const (
+	keptFrames = 3
+	keptBytes  = 2 << 20
+)
 
 type keptFrame struct {
 	i int
@@ -300,7 +305,12 @@ func (s *seekFile) load(i int) ([]byte, error) {
 		s.run = 1
 	}
 	s.last = i
-	if len(s.kept) == keptFrames {
+	held := int(s.table.frames[i].dLen)
+	for _, f := range s.kept {
+		held += len(f.b)
+	}
+	for len(s.kept) > 0 && (len(s.kept) >= keptFrames || held > keptBytes) {
+		held -= len(s.kept[0].b)
 		putFrame(s.kept[0].b)
 		s.kept = append(s.kept[:0], s.kept[1:]...)
 	}
@@ -318,7 +328,7 @@ func (s *seekFile) load(i int) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if s.run >= 2 && i == len(s.table.frames)-1 {
+	if s.run >= forwardRun && i == len(s.table.frames)-1 {
 		// read forwards to the end: the reader goes on to the next part
 		for _, f := range s.kept {
 			putFrame(f.b)
@@ -326,7 +336,7 @@ func (s *seekFile) load(i int) ([]byte, error) {
 		s.kept = s.kept[:0]
 	}
 	s.kept = append(s.kept, keptFrame{i, b})
-	if s.run >= 2 {
+	if s.run >= forwardRun {
 		// read forwards: decode what comes next meanwhile
 		s.prefetch(i + 1)
 	}
@@ -381,16 +391,21 @@ type decoded struct {
 	err  error
 }
 
-// prefetchFrames is how many frames a forward read decodes ahead, in
-// parallel with the reader's own work (grep's matching) and with each
-// other: a reader takes up to 1 MiB at a time (grep's block, four frames),
-// so four keep both cores busy; with the frames kept that is 2 MiB of
-// decoded frames per file at most.
-const prefetchFrames = 4
+// A read that has loaded forwardRun frames one after the other reads
+// forwards: grep, --raw, a whole read. A tail counts lines over at most
+// three (the frame of a line index entry and the small last two), and
+// decodes nothing ahead.
+const forwardRun = 4
 
-// prefetch decodes frames from..from+prefetchFrames-1 in the background
-// once the file is read forwards; the caller holds mu. On one CPU it
-// would only add work, so it does nothing there.
+// prefetchBytes bounds what a forward read decodes ahead, in parallel
+// with the reader's own work (grep's matching) and with the recordings
+// other workers search: one frame of the default size, four of 256 KiB.
+// With the frames kept that is at most 3 MiB of decoded frames per file.
+const prefetchBytes = 1 << 20
+
+// prefetch decodes the frames from from on, prefetchBytes of them, in the
+// background once the file is read forwards; the caller holds mu. On one
+// CPU it would only add work, so it does nothing there.
 func (s *seekFile) prefetch(from int) {
 	if runtime.GOMAXPROCS(0) < 2 {
 		return
@@ -398,7 +413,11 @@ func (s *seekFile) prefetch(from int) {
 	if s.ahead == nil {
 		s.ahead = map[int]*decoded{}
 	}
-	for i := from; i < from+prefetchFrames && i < len(s.table.frames); i++ {
+	ahead := int64(0)
+	for i := from; i < len(s.table.frames); i++ {
+		if ahead += int64(s.table.frames[i].dLen); ahead > prefetchBytes && i > from {
+			break
+		}
 		if _, ok := s.ahead[i]; ok {
 			continue
 		}
@@ -406,8 +425,9 @@ func (s *seekFile) prefetch(from int) {
 		s.ahead[i] = d
 		go func(i int) {
 			defer close(d.done)
-			var cbuf []byte
+			cbuf := getFrame()
 			d.b, d.err = s.decode(i, getFrame(), &cbuf)
+			putFrame(cbuf)
 		}(i)
 	}
 	// frames behind the reader are of no more use

@@ -381,3 +381,49 @@ func TestFrameLenPlan(t *testing.T) {
 		assert.Equal(t, c.want, got, "size %d, frame %d", c.size, c.frame)
 	}
 }
+
+// A capped stream's line index is written anew too, its kept tail counted
+// from the lines before it, so a tail of a capped recording decodes a
+// frame or two, not the megabyte between the recorder's entries.
+func TestCompressedCappedLineIndexAtFrames(t *testing.T) {
+	sd := newSession(t)
+	w, err := Create(CreateOptions{Session: sd, Argv: []string{"t"}, Streams: []string{Stdout}, MaxBytes: 1 << 20, HeadBytes: 256 << 10})
+	require.NoError(t, err)
+	var b strings.Builder
+	for i := range 120000 {
+		fmt.Fprintf(&b, "line %d of a long capped run\n", i+1)
+	}
+	data := b.String()
+	for i := 0; i < len(data); i += 10000 {
+		_, err := w.Sink(Stdout).Write([]byte(data[i:min(i+10000, len(data))]))
+		require.NoError(t, err)
+	}
+	require.NoError(t, w.Finish(Footer{Status: StatusExited}))
+	r, err := Open(sd, w.Name)
+	require.NoError(t, err)
+	t.Cleanup(func() { r.Close() })
+	require.NotNil(t, r.Footer.Cut[Stdout].DroppedBytes)
+	require.Positive(t, r.Footer.Cut[Stdout].DroppedBytes)
+	opts := []LineOptions{{Stream: Stdout, Tail: 80}, {Stream: Stdout, Tail: 3000}, {Stream: Stdout, From: 5000, To: 5010},
+		{Stream: Stdout, From: 119000, To: 119005}, {Stream: Stdout, Head: 3}}
+	before := everything(t, r, opts...)
+	_, err = r.Compress(CompressOptions{FrameSize: 128 << 10})
+	require.NoError(t, err)
+	r2 := reopen(t, r)
+	marks, err := r2.LineIndex(Stdout)
+	require.NoError(t, err)
+	kept := r2.Footer.Cut[Stdout].KeptFrom
+	var inTail []int64
+	for _, m := range marks {
+		if m.Off >= kept {
+			inTail = append(inTail, m.Off)
+		}
+	}
+	require.NotEmpty(t, inTail)
+	assert.Equal(t, kept, inTail[0])
+	for i := 1; i < len(inTail); i++ {
+		assert.LessOrEqual(t, inTail[i]-inTail[i-1], int64(128<<10), "entries a frame apart")
+	}
+	assert.Greater(t, len(inTail), 5)
+	assert.Equal(t, before, everything(t, r2, opts...))
+}
