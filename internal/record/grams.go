@@ -1,25 +1,32 @@
 package record
 
-// A trigram filter per compressed stream, so that a search for a text the
-// stream cannot hold decodes none of it.
+// A filter of 4-grams per compressed stream, so that a search for a text
+// the stream cannot hold decodes none of it.
 //
 // When gc compresses a stream it also writes grams-STREAM: a bitset with
-// one bit set for every trigram (three bytes, ASCII letters lowered) of
-// the text a search can look at in the stream: its raw bytes, and for each
-// line cleaning acts on (termtext.NeedsClean) the cleaned first
+// a bit set for every 4-gram (four bytes, ASCII letters lowered, hashed)
+// of the text a search can look at in the stream: its raw bytes, and for
+// each line cleaning acts on (termtext.NeedsClean) the cleaned first
 // MaxLineText bytes of the line, which is exactly what a search matches
 // (search cleans a line, capped at MaxLineText, and looks for its text in
 // it, ASCII folded or not). Lines are split as Pieces splits them, so a
 // capped stream's kept tail starts a line where a search starts one. A
-// text of three bytes or more whose trigrams are not all set cannot be in
-// any line: MayHold says so and the search skips the stream. A missing,
-// damaged or stale filter (its checksum, or the stream size it was made
-// for, does not hold) says nothing, and the stream is searched.
+// text of four bytes or more with a 4-gram whose bit is not set cannot be
+// in any line: MayHold says so and the search skips the stream. A
+// missing, damaged or stale filter (its checksum, or the stream size it
+// was made for, does not hold) says nothing, and the stream is searched.
+//
+// 4-grams rather than trigrams: a text a stream does not hold usually
+// still has all its trigrams somewhere in megabytes of output
+// ("connection refused" in the bench's mixed corpus, which has "efu" in
+// two lines), far less often all its 4-grams ("used" is in none). They
+// are more (283,000 distinct in that corpus's 32 MiB, against 59,000
+// trigrams), so the bitset takes three bits a gram, a quarter set.
 //
 // The filter costs disk: it is written only when it takes at most 1/32 of
-// the stream's compressed bytes and would be at most half full (random
+// the stream's compressed bytes with at least two bits a gram (random
 // bytes fill any bitset), so it never costs more than 3% of what
-// compression gains, and on the bench's text 0.1% to 1.2%.
+// compression gains; docs/store.md has what it takes on the bench's text.
 
 import (
 	"bufio"
@@ -27,6 +34,7 @@ import (
 	"encoding/binary"
 	"hash/crc32"
 	"io"
+	"math"
 	"math/bits"
 
 	"github.com/rac-cli/rac/internal/store"
@@ -38,10 +46,13 @@ const (
 	gramsMagic = "racgrams1\n"
 	// header: magic, the stream's size (uint64), log2 of the bits
 	// (uint32), crc32 of the bitset (uint32)
-	gramsHeader  = len(gramsMagic) + 8 + 4 + 4
-	gramsMinLog  = 15 // 4 KiB, one block
-	gramsMaxLog  = 20 // 128 KiB
-	gramsPerGram = 8  // bits per distinct trigram: 12% of the bits set
+	gramsHeader = len(gramsMagic) + 8 + 4 + 4
+	gramsMinLog = 15 // 4 KiB, one block
+	gramsMaxLog = 21 // 256 KiB
+	// the bitset is made at 1<<gramsBuildLog bits (1 MiB), where few
+	// grams share a bit, so that its bits set tell how many distinct
+	// grams there are; then it is folded to its size
+	gramsBuildLog = 23
 )
 
 func lowerASCII(c byte) byte {
@@ -51,32 +62,45 @@ func lowerASCII(c byte) byte {
 	return c
 }
 
-// gramBit is the bit of the trigram abc in a bitset of 1<<log bits.
-func gramBit(a, b, c byte, log uint) uint32 {
-	k := uint32(lowerASCII(a))<<16 | uint32(lowerASCII(b))<<8 | uint32(lowerASCII(c))
-	return (k * 0x9E3779B1) >> (32 - log)
-}
+// gramHash mixes a 4-gram (its bytes lowered, big end first); its low
+// bits pick its bit, so a bitset folds in half by OR-ing its halves.
+func gramHash(w uint32) uint32 { return uint32((uint64(w) * 0x9E3779B97F4A7C15) >> 32) }
 
-// gramSet collects the distinct trigrams of a stream exactly (a bit for
-// each of the 1<<24), to size the filter before it is made.
-type gramSet struct {
-	seen []uint64
-	n    int
-}
+// gramSet is a stream's 4-grams being collected.
+type gramSet struct{ set []byte }
 
-func newGramSet() *gramSet { return &gramSet{seen: make([]uint64, 1<<24/64)} }
+func newGramSet() *gramSet { return &gramSet{set: make([]byte, 1<<gramsBuildLog/8)} }
 
-func (g *gramSet) add(a, b, c byte) {
-	k := uint32(lowerASCII(a))<<16 | uint32(lowerASCII(b))<<8 | uint32(lowerASCII(c))
-	if w, m := k/64, uint64(1)<<(k%64); g.seen[w]&m == 0 {
-		g.seen[w] |= m
-		g.n++
+// hexGram reports whether the 4-gram w is four hex digits (lowered).
+// Those are left out of the filter, on both sides: output with hashes
+// (git log, checksums, ids) holds nearly all 65,536 of them, so they
+// would take most of its bits and rule nothing out.
+func hexGram(w uint32) bool {
+	for range 4 {
+		c := byte(w)
+		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+		w >>= 8
 	}
+	return true
+}
+
+func (g *gramSet) add(w uint32) {
+	if hexGram(w) {
+		return
+	}
+	h := gramHash(w) & (1<<gramsBuildLog - 1)
+	g.set[h/8] |= 1 << (h % 8)
 }
 
 func (g *gramSet) addText(t []byte) {
-	for i := 0; i+3 <= len(t); i++ {
-		g.add(t[i], t[i+1], t[i+2])
+	var w uint32
+	for i, c := range t {
+		w = w<<8 | uint32(lowerASCII(c))
+		if i >= 3 {
+			g.add(w)
+		}
 	}
 }
 
@@ -92,21 +116,21 @@ func (r *Recording) streamGrams(stream string) (*gramSet, error) {
 		br := bufio.NewReaderSize(p.R, 1<<20)
 		var long []byte // a line longer than the reader's buffer, up to MaxLineText
 		inLong := false
-		var a, b byte // the two bytes before the slice read
-		have := 0     // how many of a, b are bytes of this piece
+		var w uint32 // the last four bytes read, lowered
+		have := 0    // how many of them are bytes of this piece
 		for {
 			s, err := br.ReadSlice('\n')
 			if err != nil && err != bufio.ErrBufferFull && err != io.EOF {
 				return nil, err
 			}
-			// raw trigrams, across reads
+			// raw grams, across reads
 			for _, c := range s {
-				if have == 2 {
-					g.add(a, b, c)
+				w = w<<8 | uint32(lowerASCII(c))
+				if have == 3 {
+					g.add(w)
 				} else {
 					have++
 				}
-				a, b = b, c
 			}
 			end := len(s) > 0 && s[len(s)-1] == '\n'
 			line := s
@@ -142,24 +166,36 @@ func (g *gramSet) addClean(line []byte) {
 	}
 }
 
-// filter makes the bitset, or nil when it would hold too little to pay
-// (more than half its bits set, or more than budget bytes).
+// filter folds the bitset to its size: three bits for each distinct
+// gram (a quarter of them set), at least one block, and no more than
+// budget bytes, as long as that leaves two bits a gram; nil when it
+// does not (random bytes fill any bitset).
 func (g *gramSet) filter(budget int64) (log uint, set []byte) {
-	log = uint(bits.Len(uint(max(1, g.n*gramsPerGram-1))))
-	log = max(log, gramsMinLog)
-	if log > gramsMaxLog || int64(1)<<log/8+int64(gramsHeader) > budget {
+	ones := 0
+	for _, b := range g.set {
+		ones += bits.OnesCount8(b)
+	}
+	m := float64(int(1) << gramsBuildLog)
+	if float64(ones) >= m*0.9 {
 		return 0, nil
 	}
-	set = make([]byte, 1<<log/8)
-	for w, word := range g.seen {
-		for word != 0 {
-			k := uint32(w*64 + bits.TrailingZeros64(word))
-			word &= word - 1
-			bit := gramBit(byte(k>>16), byte(k>>8), byte(k), log)
-			set[bit/8] |= 1 << (bit % 8)
+	n := -m * math.Log(1-float64(ones)/m) // distinct grams, by the bits they set
+	log = uint(bits.Len(uint(3*n))) // 1<<log >= 3n
+	log = min(max(log, gramsMinLog), gramsBuildLog)
+	for log > gramsMaxLog || (int64(1)<<log/8+int64(gramsHeader) > budget && log > gramsMinLog) {
+		log--
+	}
+	if float64(int(1)<<log) < 2*n || int64(1)<<log/8+int64(gramsHeader) > budget {
+		return 0, nil
+	}
+	set = append([]byte(nil), g.set...)
+	for k := len(set); k > 1<<log/8; k /= 2 {
+		half := set[k/2 : k]
+		for i := range half {
+			set[i] |= half[i]
 		}
 	}
-	return log, set
+	return log, set[: 1<<log/8 : 1<<log/8]
 }
 
 // writeGrams writes the stream's filter when it pays for zst compressed
@@ -200,7 +236,7 @@ func (r *Recording) writeGrams(stream string, zst int64, always bool) error {
 // stream is raw, or small, or was compressed before filters were), or a
 // filter that does not hold.
 func (r *Recording) MayHold(stream string, text []byte) bool {
-	if len(text) < 3 || r.Footer == nil {
+	if len(text) < 4 || r.Footer == nil {
 		return true
 	}
 	size, ok := r.storedBytes(stream)
@@ -221,9 +257,13 @@ func (r *Recording) MayHold(stream string, text []byte) bool {
 		len(set) != 1<<log/8 || crc32.ChecksumIEEE(set) != binary.LittleEndian.Uint32(h[12:]) {
 		return true
 	}
-	for i := 0; i+3 <= len(text); i++ {
-		bit := gramBit(text[i], text[i+1], text[i+2], log)
-		if set[bit/8]&(1<<(bit%8)) == 0 {
+	var w uint32
+	for i, c := range text {
+		w = w<<8 | uint32(lowerASCII(c))
+		if i < 3 || hexGram(w) {
+			continue
+		}
+		if h := gramHash(w) & (1<<log - 1); set[h/8]&(1<<(h%8)) == 0 {
 			return false
 		}
 	}

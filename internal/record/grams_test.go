@@ -92,7 +92,9 @@ func TestGramsRuleOut(t *testing.T) {
 	for _, text := range []string{"connection refused", "zzz-no-such-text", "timeout"} {
 		assert.False(t, r2.MayHold(Stdout, []byte(text)), text)
 	}
-	assert.True(t, r2.MayHold(Stdout, []byte("zz")), "under three bytes: cannot tell")
+	assert.True(t, r2.MayHold(Stdout, []byte("zzz")), "under four bytes: cannot tell")
+	assert.True(t, r2.MayHold(Stdout, []byte("dead")), "hex digits only: left out, cannot tell")
+	assert.False(t, r2.MayHold(Stdout, []byte("deadlock")), "but for the rest of the text")
 	assert.True(t, r2.MayHold(Stderr, []byte("zzz")), "no filter: cannot tell")
 
 	// a damaged filter says nothing
