@@ -180,7 +180,7 @@ func (g *gramSet) filter(budget int64) (log uint, set []byte) {
 		return 0, nil
 	}
 	n := -m * math.Log(1-float64(ones)/m) // distinct grams, by the bits they set
-	log = uint(bits.Len(uint(3*n))) // 1<<log >= 3n
+	log = uint(bits.Len(uint(3 * n)))     // 1<<log >= 3n
 	log = min(max(log, gramsMinLog), gramsBuildLog)
 	for log > gramsMaxLog || (int64(1)<<log/8+int64(gramsHeader) > budget && log > gramsMinLog) {
 		log--
