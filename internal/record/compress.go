@@ -87,6 +87,8 @@ type CompressOptions struct {
 	// Late, when it returns true, stops the work between two frames: the
 	// file being compressed stays raw (its temporary file is removed).
 	Late func() bool
+	// midPart: the file is a part of a stream but its last (see frameLen)
+	midPart bool
 	// AllGrams writes every compressed stream's trigram filter (see
 	// grams.go), however little it saves; without it a filter is written
 	// only where it pays. Tests make small streams.
@@ -175,8 +177,21 @@ func (r *Recording) Compress(o CompressOptions) (CompressStats, error) {
 	}
 	var done []string          // held compressed too now
 	redo := map[string]int64{} // a stream's compressed bytes
+	mid := map[string]bool{} // the files that end in no small frames
+	for _, s := range r.Meta.Streams {
+		v, err := r.openView(s)
+		if err != nil {
+			return st, err
+		}
+		for k, end := range endsStream(v.parts, o.FrameSize) {
+			mid[partName(s, v.parts[k].start)] = !end
+		}
+		v.Close()
+	}
 	for _, name := range names {
-		raw, zst, err := r.compressFile(name, o)
+		fo := o
+		fo.midPart = mid[name]
+		raw, zst, err := r.compressFile(name, fo)
 		if err != nil {
 			return st, err
 		}
@@ -266,8 +281,9 @@ func (r *Recording) rewriteLineIndex(stream string, frame int) error {
 	}
 	defer v.Close()
 	var want []int64
-	for _, p := range v.parts {
-		for off := int64(0); off < p.size; off += frameLen(p.size-off, frame) {
+	ends := endsStream(v.parts, frame)
+	for k, p := range v.parts {
+		for off := int64(0); off < p.size; off += frameLen(p.size-off, frame, ends[k]) {
 			if at := p.start + off; len(want) == 0 || at-want[len(want)-1] >= lineStride {
 				want = append(want, at)
 			}
@@ -332,6 +348,21 @@ func (r *Recording) rewriteLineIndex(stream string, frame int) error {
 		return int64(n), err
 	})
 	return err
+}
+
+// endsStream says which of a stream's files end in small frames (see
+// frameLen): the last, and any before it that a tail may read, less than
+// two small frames from the stream's end (a last segment of a few bytes,
+// too small to compress).
+func endsStream(parts []part, frame int) []bool {
+	small := smallFrame(frame)
+	ends := make([]bool, len(parts))
+	var after int64
+	for k := len(parts) - 1; k >= 0; k-- {
+		ends[k] = after < 2*small
+		after += parts[k].size
+	}
+	return ends
 }
 
 // replaceFile writes name anew: under a temporary name (write fills it),
@@ -439,7 +470,7 @@ func writeSeekable(w io.Writer, src io.Reader, size int64, o CompressOptions) (i
 		if o.Late != nil && o.Late() {
 			return written, ErrLate
 		}
-		n, err := io.ReadFull(src, in[:frameLen(size-done, frame)])
+		n, err := io.ReadFull(src, in[:frameLen(size-done, frame, !o.midPart)])
 		if err != nil {
 			if err == io.EOF {
 				err = io.ErrUnexpectedEOF // shorter than its size said

@@ -52,7 +52,7 @@ const (
 )
 
 // DefaultFrameSize is how much of a stream one frame holds, but for a
-// file's last frames (see frameLen). Measured on the bench's shapes (32
+// stream's last frames (see frameLen). Measured on the bench's shapes (32
 // MiB each, zstd's better level; docs/store.md has the figures): frames
 // of 256 KiB left its git log at 3.91x and its plain log lines at 4.03x,
 // 512 KiB made 4.00x and 4.22x, 1 MiB 4.05x and 4.33x (every other shape
@@ -64,21 +64,30 @@ const (
 // last frames.
 const DefaultFrameSize = 1 << 20
 
-// tailFrameSize bounds the frames that end a file: its last two frames
-// hold a quarter of the frame size each, at most 256 KiB, so a tail
-// (which counts lines from the line index entry at the start of a frame
-// to the end) decodes at most 512 KiB, whatever the frame size, for a
-// ratio a fraction of a percent lower on a big file.
+// tailFrameSize bounds the frames that end a stream: the last two
+// frames of its last file hold a quarter of the frame size each, at most
+// 256 KiB, so a tail (which counts lines from the line index entry at the
+// start of a frame to the end) decodes at most 512 KiB, whatever the
+// frame size, for a ratio a fraction of a percent lower. A capped
+// stream's other files (its head, the tail segments before the last) end
+// in a frame of what is left (see endsStream).
 const tailFrameSize = 256 << 10
 
+// smallFrame is the size of the frames that end a stream.
+func smallFrame(frame int) int64 { return int64(max(1, min(frame/4, tailFrameSize))) }
+
 // frameLen is the length of the next frame of a file of frames of frame
-// bytes when rest bytes are left: frames of frame bytes, then two of at
-// most a quarter of it (tailFrameSize at most) for the last bytes; the
-// frame before those two holds whatever is left.
-func frameLen(rest int64, frame int) int64 {
-	tail := int64(max(1, min(frame/4, tailFrameSize)))
-	if rest > 2*tail {
-		return min(int64(frame), rest-2*tail)
+// bytes when rest bytes are left: frames of frame bytes, and when the
+// file ends a stream (last), two of at most a quarter of it
+// (tailFrameSize at most) for the last bytes, the frame before those
+// holding whatever is left.
+func frameLen(rest int64, frame int, last bool) int64 {
+	tail := smallFrame(frame)
+	if !last || rest > 2*tail {
+		if last {
+			rest -= 2 * tail
+		}
+		return min(int64(frame), rest)
 	}
 	return min(tail, rest)
 }

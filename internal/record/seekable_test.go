@@ -373,13 +373,21 @@ func TestFrameLenPlan(t *testing.T) {
 	} {
 		var got []int64
 		for off := int64(0); off < c.size; {
-			n := frameLen(c.size-off, c.frame)
+			n := frameLen(c.size-off, c.frame, true)
 			require.Positive(t, n)
 			got = append(got, n)
 			off += n
 		}
 		assert.Equal(t, c.want, got, "size %d, frame %d", c.size, c.frame)
 	}
+	// a file before a stream's last: frames of the frame size to its end
+	var got []int64
+	for off := int64(0); off < 3<<20+1; {
+		n := frameLen(3<<20+1-off, 1<<20, false)
+		got = append(got, n)
+		off += n
+	}
+	assert.Equal(t, []int64{1 << 20, 1 << 20, 1 << 20, 1}, got)
 }
 
 // A capped stream's line index is written anew too, its kept tail counted
@@ -426,4 +434,21 @@ func TestCompressedCappedLineIndexAtFrames(t *testing.T) {
 	}
 	assert.Greater(t, len(inTail), 5)
 	assert.Equal(t, before, everything(t, r2, opts...))
+}
+
+// The files of a capped stream end in small frames where a tail reads:
+// the last, and the one before when the last holds less than two small
+// frames.
+func TestEndsStream(t *testing.T) {
+	ps := func(sizes ...int64) []part {
+		var out []part
+		for _, s := range sizes {
+			out = append(out, part{size: s})
+		}
+		return out
+	}
+	assert.Equal(t, []bool{true}, endsStream(ps(10), 1<<20))
+	assert.Equal(t, []bool{false, false, true}, endsStream(ps(1<<20, 8<<20, 8<<20), 1<<20))
+	assert.Equal(t, []bool{false, true, true}, endsStream(ps(1<<20, 8<<20, 8), 1<<20))
+	assert.Equal(t, []bool{false, true, true, true}, endsStream(ps(1<<20, 8<<20, 100<<10, 100<<10), 1<<20))
 }
