@@ -177,7 +177,7 @@ func (r *Recording) Compress(o CompressOptions) (CompressStats, error) {
 	}
 	var done []string          // held compressed too now
 	redo := map[string]int64{} // a stream's compressed bytes
-	mid := map[string]bool{} // the files that end in no small frames
+	mid := map[string]bool{}   // the files that end in no small frames
 	for _, s := range r.Meta.Streams {
 		v, err := r.openView(s)
 		if err != nil {
