@@ -49,10 +49,11 @@ const (
 	gramsHeader = len(gramsMagic) + 8 + 4 + 4
 	gramsMinLog = 15 // 4 KiB, one block
 	gramsMaxLog = 21 // 256 KiB
-	// the bitset is made at 1<<gramsBuildLog bits (1 MiB), where few
-	// grams share a bit, so that its bits set tell how many distinct
-	// grams there are; then it is folded to its size
-	gramsBuildLog = 23
+	// the bitset is made at 1<<gramsBuildLog bits (512 KiB, which a
+	// cache holds better than more), where few grams share a bit, so
+	// that its bits set tell how many distinct grams there are; then it
+	// is folded to its size
+	gramsBuildLog = 22
 )
 
 func lowerASCII(c byte) byte {
@@ -66,45 +67,57 @@ func lowerASCII(c byte) byte {
 // bits pick its bit, so a bitset folds in half by OR-ing its halves.
 func gramHash(w uint32) uint32 { return uint32((uint64(w) * 0x9E3779B97F4A7C15) >> 32) }
 
+// isHex marks the (lowered) hex digits. 4-grams of hex digits only are
+// left out of the filter, on both sides: output with hashes (git log,
+// checksums, ids) holds nearly all 65,536 of them, so they would take
+// most of its bits and rule nothing out.
+var isHex = func() (t [256]bool) {
+	for _, c := range []byte("0123456789abcdef") {
+		t[c] = true
+	}
+	return t
+}()
+
+// gramRun walks the 4-grams of a text given in pieces.
+type gramRun struct {
+	w    uint32 // the last four bytes, lowered
+	have int    // how many bytes walked, up to 4
+	hex  int    // how many of the last bytes are hex digits
+}
+
+// next takes byte c and reports whether the 4-gram it ends, run.w, is
+// one the filter holds.
+func (run *gramRun) next(c byte) bool {
+	l := lowerASCII(c)
+	run.w = run.w<<8 | uint32(l)
+	if isHex[l] {
+		run.hex++
+	} else {
+		run.hex = 0
+	}
+	if run.have < 4 {
+		run.have++
+	}
+	return run.have == 4 && run.hex < 4
+}
+
 // gramSet is a stream's 4-grams being collected.
 type gramSet struct{ set []byte }
 
 func newGramSet() *gramSet { return &gramSet{set: make([]byte, 1<<gramsBuildLog/8)} }
 
-// hexGram reports whether the 4-gram w is four hex digits (lowered).
-// Those are left out of the filter, on both sides: output with hashes
-// (git log, checksums, ids) holds nearly all 65,536 of them, so they
-// would take most of its bits and rule nothing out.
-func hexGram(w uint32) bool {
-	for range 4 {
-		c := byte(w)
-		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
-			return false
-		}
-		w >>= 8
-	}
-	return true
-}
-
-func (g *gramSet) add(w uint32) {
-	if hexGram(w) {
-		return
-	}
-	h := gramHash(w) & (1<<gramsBuildLog - 1)
-	g.set[h/8] |= 1 << (h % 8)
-}
-
-func (g *gramSet) addText(t []byte) {
-	var w uint32
-	for i, c := range t {
-		w = w<<8 | uint32(lowerASCII(c))
-		if i >= 3 {
-			g.add(w)
+func (g *gramSet) feed(run *gramRun, t []byte) {
+	for _, c := range t {
+		if run.next(c) {
+			h := gramHash(run.w) & (1<<gramsBuildLog - 1)
+			g.set[h/8] |= 1 << (h % 8)
 		}
 	}
 }
 
-// streamGrams collects the trigrams a search can look at in the stream.
+func (g *gramSet) addText(t []byte) { g.feed(&gramRun{}, t) }
+
+// streamGrams collects the 4-grams a search can look at in the stream.
 func (r *Recording) streamGrams(stream string) (*gramSet, error) {
 	pieces, closeFn, err := r.Pieces(stream)
 	if err != nil {
@@ -116,22 +129,13 @@ func (r *Recording) streamGrams(stream string) (*gramSet, error) {
 		br := bufio.NewReaderSize(p.R, 1<<20)
 		var long []byte // a line longer than the reader's buffer, up to MaxLineText
 		inLong := false
-		var w uint32 // the last four bytes read, lowered
-		have := 0    // how many of them are bytes of this piece
+		var run gramRun // across reads
 		for {
 			s, err := br.ReadSlice('\n')
 			if err != nil && err != bufio.ErrBufferFull && err != io.EOF {
 				return nil, err
 			}
-			// raw grams, across reads
-			for _, c := range s {
-				w = w<<8 | uint32(lowerASCII(c))
-				if have == 3 {
-					g.add(w)
-				} else {
-					have++
-				}
-			}
+			g.feed(&run, s) // the raw grams
 			end := len(s) > 0 && s[len(s)-1] == '\n'
 			line := s
 			if end {
@@ -157,7 +161,7 @@ func (r *Recording) streamGrams(stream string) (*gramSet, error) {
 	return g, nil
 }
 
-// addClean adds the trigrams of a line as a search sees it (line holds at
+// addClean adds the 4-grams of a line as a search sees it (line holds at
 // most MaxLineText bytes of it), when cleaning changes it: a line it
 // leaves alone is its raw bytes (but a final '\r'), already added.
 func (g *gramSet) addClean(line []byte) {
@@ -257,13 +261,12 @@ func (r *Recording) MayHold(stream string, text []byte) bool {
 		len(set) != 1<<log/8 || crc32.ChecksumIEEE(set) != binary.LittleEndian.Uint32(h[12:]) {
 		return true
 	}
-	var w uint32
-	for i, c := range text {
-		w = w<<8 | uint32(lowerASCII(c))
-		if i < 3 || hexGram(w) {
+	var run gramRun
+	for _, c := range text {
+		if !run.next(c) {
 			continue
 		}
-		if h := gramHash(w) & (1<<log - 1); set[h/8]&(1<<(h%8)) == 0 {
+		if h := gramHash(run.w) & (1<<log - 1); set[h/8]&(1<<(h%8)) == 0 {
 			return false
 		}
 	}
