@@ -211,14 +211,22 @@ func benchCompress(b *bench) {
 	genv := append(b.storeEnv(filepath.Join(b.work, "store"), "grepbench"), "LC_ALL=C")
 	b.timeCmd(genv, b.rac, "out", "gc")
 	fmt.Printf("256 MiB session: %.1f MiB on disk raw, %.1f MiB compressed\n", float64(du(grepRaw))/(1<<20), float64(du(dir))/(1<<20))
-	for _, needle := range []string{"connection refused", "zzz-no-such-text"} {
+	// the two texts, which the mixed corpus does not hold (the
+	// streams' filters rule them out), and one it holds in 5,910 lines of
+	// each 32 MiB, which decodes every frame: no target, the figure to
+	// watch for grep's own speed
+	for _, needle := range []string{"connection refused", "zzz-no-such-text", "connection closed"} {
 		r, g := b.interleaveMeasured(4**runs, genv, genv,
 			[]string{b.rac, "out", "grep", needle},
 			[]string{"grep", "-rF", "--", needle, grepRaw},
 		)
 		speed := median(g.wall).Seconds() / median(r.wall).Seconds()
-		fmt.Printf("grep %-20q compressed: rac %7.1f ms, grep -rF over raw %7.1f ms (medians of %d interleaved runs): speed %.2fx of grep (target >= %.1fx: %s)\n",
-			needle, ms(median(r.wall)), ms(median(g.wall)), len(r.wall), speed, grepSpeedTarget, verdict(speed >= grepSpeedTarget))
+		target := fmt.Sprintf("target >= %.1fx: %s", grepSpeedTarget, verdict(speed >= grepSpeedTarget))
+		if needle == "connection closed" {
+			target = "held: every frame decoded, no target"
+		}
+		fmt.Printf("grep %-20q compressed: rac %7.1f ms, grep -rF over raw %7.1f ms (medians of %d interleaved runs): speed %.2fx of grep (%s)\n",
+			needle, ms(median(r.wall)), ms(median(g.wall)), len(r.wall), speed, target)
 		// CPU, which a loaded machine changes less than wall time
 		fmt.Printf("    CPU (user+system, medians): rac %.1f ms on compressed, grep -rF %.1f ms on raw; load average: %s\n",
 			ms(median(r.cpu)), ms(median(g.cpu)), loadavg())
