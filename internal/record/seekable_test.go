@@ -356,7 +356,7 @@ func TestDamagedChunksStayRaw(t *testing.T) {
 }
 
 // A file is cut in frames of the frame size but for its last two, of a
-// quarter of it at most (256 KiB at most), which a tail decodes.
+// quarter of it at most (128 KiB at most), which a tail decodes.
 func TestFrameLenPlan(t *testing.T) {
 	for _, c := range []struct {
 		size  int64
@@ -364,10 +364,11 @@ func TestFrameLenPlan(t *testing.T) {
 		want  []int64
 	}{
 		{10, 1 << 20, []int64{10}},
-		{300 << 10, 1 << 20, []int64{256 << 10, 44 << 10}},
-		{512 << 10, 1 << 20, []int64{256 << 10, 256 << 10}},
-		{3<<20 + 1, 1 << 20, []int64{1 << 20, 1 << 20, 512<<10 + 1, 256 << 10, 256 << 10}},
-		{4 << 20, 4 << 20, []int64{3<<20 + 512<<10, 256 << 10, 256 << 10}},
+		{200 << 10, 1 << 20, []int64{128 << 10, 72 << 10}},
+		{256 << 10, 1 << 20, []int64{128 << 10, 128 << 10}},
+		{300 << 10, 1 << 20, []int64{44 << 10, 128 << 10, 128 << 10}},
+		{3<<20 + 1, 1 << 20, []int64{1 << 20, 1 << 20, 768<<10 + 1, 128 << 10, 128 << 10}},
+		{4 << 20, 4 << 20, []int64{3<<20 + 768<<10, 128 << 10, 128 << 10}},
 		{10, 4, []int64{4, 4, 1, 1}},
 		{5, 1, []int64{1, 1, 1, 1, 1}},
 	} {
