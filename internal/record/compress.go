@@ -296,42 +296,14 @@ func (r *Recording) rewriteLineIndex(stream string, frame int) error {
 	if err != nil {
 		return nil // the old one does not hold: readers say so
 	}
-	// the newlines before each point, counted once through the stream
 	points := append([]int64(nil), want...)
 	for _, m := range old {
 		points = append(points, m.Off)
 	}
-	sort.Slice(points, func(i, j int) bool { return points[i] < points[j] })
-	at := map[int64]int64{}
-	var nl int64
-	next := 0
-	settle := func(upTo int64) { // every point before upTo is at nl
-		for next < len(points) && points[next] < upTo {
-			at[points[next]] = nl
-			next++
-		}
-	}
-	tail := false
-	err = v.each(0, v.Size(), make([]byte, readBlock), func(p []byte, off int64) error {
-		if v.gapped() && !tail && off >= v.cut.KeptFrom {
-			settle(off)
-			nl, tail = v.cut.LinesBefore(), true
-		}
-		for len(p) > 0 {
-			settle(off + 1)
-			k := int64(len(p))
-			if next < len(points) && points[next] < off+k {
-				k = points[next] - off
-			}
-			nl += int64(bytes.Count(p[:k], []byte{'\n'}))
-			p, off = p[k:], off+k
-		}
-		return nil
-	})
+	at, err := newlinesAt(v, points)
 	if err != nil {
 		return err
 	}
-	settle(math.MaxInt64)
 	for _, m := range old {
 		if at[m.Off] != m.Newlines {
 			return nil // readers report it
@@ -348,6 +320,41 @@ func (r *Recording) rewriteLineIndex(stream string, frame int) error {
 		return int64(n), err
 	})
 	return err
+}
+
+// newlinesAt counts, once through the stream, the newlines before each
+// of points (a capped stream's kept tail counted from the lines before
+// it, as marks counts them).
+func newlinesAt(v *streamView, points []int64) (map[int64]int64, error) {
+	sort.Slice(points, func(i, j int) bool { return points[i] < points[j] })
+	at := map[int64]int64{}
+	var nl int64
+	next := 0
+	settle := func(upTo int64) { // every point before upTo is at nl
+		for next < len(points) && points[next] < upTo {
+			at[points[next]] = nl
+			next++
+		}
+	}
+	tail := false
+	err := v.each(0, v.Size(), make([]byte, readBlock), func(p []byte, off int64) error {
+		if v.gapped() && !tail && off >= v.cut.KeptFrom {
+			settle(off)
+			nl, tail = v.cut.LinesBefore(), true
+		}
+		for len(p) > 0 {
+			settle(off + 1)
+			k := int64(len(p))
+			if next < len(points) && points[next] < off+k {
+				k = points[next] - off
+			}
+			nl += int64(bytes.Count(p[:k], []byte{'\n'}))
+			p, off = p[k:], off+k
+		}
+		return nil
+	})
+	settle(math.MaxInt64)
+	return at, err
 }
 
 // endsStream says which of a stream's files end in small frames (see
