@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"sort"
 	"strings"
@@ -86,6 +87,12 @@ type CompressOptions struct {
 	// Late, when it returns true, stops the work between two frames: the
 	// file being compressed stays raw (its temporary file is removed).
 	Late func() bool
+	// midPart: the file is a part of a stream but its last (see frameLen)
+	midPart bool
+	// AllGrams writes every compressed stream's trigram filter (see
+	// grams.go), however little it saves; without it a filter is written
+	// only where it pays. Tests make small streams.
+	AllGrams bool
 }
 
 // CompressStats say what Compress did.
@@ -168,10 +175,23 @@ func (r *Recording) Compress(o CompressOptions) (CompressStats, error) {
 	if err != nil {
 		return st, err
 	}
-	var done []string // held compressed too now
-	redo := map[string]bool{}
+	var done []string          // held compressed too now
+	redo := map[string]int64{} // a stream's compressed bytes
+	mid := map[string]bool{}   // the files that end in no small frames
+	for _, s := range r.Meta.Streams {
+		v, err := r.openView(s)
+		if err != nil {
+			return st, err
+		}
+		for k, end := range endsStream(v.parts, o.FrameSize) {
+			mid[partName(s, v.parts[k].start)] = !end
+		}
+		v.Close()
+	}
 	for _, name := range names {
-		raw, zst, err := r.compressFile(name, o)
+		fo := o
+		fo.midPart = mid[name]
+		raw, zst, err := r.compressFile(name, fo)
 		if err != nil {
 			return st, err
 		}
@@ -180,12 +200,15 @@ func (r *Recording) Compress(o CompressOptions) (CompressStats, error) {
 			st.RawBytes += raw
 			st.ZstBytes += zst
 			done = append(done, name)
-			redo[strings.SplitN(name, tailInfix, 2)[0]] = true
+			redo[strings.SplitN(name, tailInfix, 2)[0]] += zst
 		}
 	}
 	for _, s := range r.Meta.Streams {
-		if redo[s] {
-			if err := r.rewriteLineIndex(s, int64(o.FrameSize)); err != nil {
+		if zst, ok := redo[s]; ok {
+			if err := r.rewriteLineIndex(s, o.FrameSize); err != nil {
+				return st, err
+			}
+			if err := r.writeGrams(s, zst, o.AllGrams); err != nil {
 				return st, err
 			}
 		}
@@ -242,68 +265,111 @@ func (r *Recording) removeRaw(done []string) error {
 }
 
 // rewriteLineIndex writes the line index of a stream being stored
-// compressed anew, with an entry at the start of every frame (at least lineStride
-// apart): a reader that starts from an entry then counts newlines in one
-// frame, where the recorder's entries (one per write that crossed a
-// stride) may be a megabyte apart, four frames to decode. It is written
-// under a temporary name and renamed over the old one, which is as true
-// of the same bytes: a kill leaves one or the other. A stream with a cut,
-// or an index that does not hold (a reader reports it), keeps the index
-// it has.
-func (r *Recording) rewriteLineIndex(stream string, frame int64) error {
+// compressed anew, with an entry at the start of every frame (at least
+// lineStride apart): a reader that starts from an entry then counts
+// newlines in one frame, where the recorder's entries (one per write
+// that crossed a stride) may be a megabyte apart, several frames to
+// decode. A capped stream's kept tail is counted from the lines before
+// it, as readers count it (marks). The entries are checked against the
+// old index's (a mismatch keeps the old index: readers report it). It is
+// written under a temporary name and renamed over the old one, which is
+// as true of the same bytes: a kill leaves one or the other.
+func (r *Recording) rewriteLineIndex(stream string, frame int) error {
 	v, err := r.openView(stream)
 	if err != nil {
 		return nil // readers report it
 	}
 	defer v.Close()
-	if v.cut != nil && v.cut.DroppedBytes > 0 {
-		return nil
-	}
 	var want []int64
-	for _, p := range v.parts {
-		for off := p.start; off < p.start+p.size; off += frame {
-			if len(want) == 0 || off-want[len(want)-1] >= lineStride {
-				want = append(want, off)
+	ends := endsStream(v.parts, frame)
+	for k, p := range v.parts {
+		for off := int64(0); off < p.size; off += frameLen(p.size-off, frame, ends[k]) {
+			if at := p.start + off; len(want) == 0 || at-want[len(want)-1] >= lineStride {
+				want = append(want, at)
 			}
 		}
 	}
 	if len(want) == 0 || want[0] != 0 {
 		return nil
 	}
-	if _, err := r.lineIndex(v, stream); err != nil {
+	old, err := r.marks(v, stream)
+	if err != nil {
 		return nil // the old one does not hold: readers say so
+	}
+	points := append([]int64(nil), want...)
+	for _, m := range old {
+		points = append(points, m.Off)
+	}
+	at, err := newlinesAt(v, points)
+	if err != nil {
+		return err
+	}
+	for _, m := range old {
+		if at[m.Off] != m.Newlines {
+			return nil // readers report it
+		}
 	}
 	b := make([]byte, 0, len(linesMagic)+lineEntry*len(want))
 	b = append(b, linesMagic...)
-	var nl int64
-	next := 0
-	add := func(at int64) {
-		for next < len(want) && want[next] == at {
-			b = binary.LittleEndian.AppendUint64(b, uint64(nl))
-			b = binary.LittleEndian.AppendUint64(b, uint64(at))
-			next++
-		}
-	}
-	err = v.each(0, v.Size(), make([]byte, readBlock), func(p []byte, at int64) error {
-		for len(p) > 0 {
-			add(at)
-			k := int64(len(p))
-			if next < len(want) && want[next] < at+k {
-				k = want[next] - at
-			}
-			nl += int64(bytes.Count(p[:k], []byte{'\n'}))
-			p, at = p[k:], at+k
-		}
-		return nil
-	})
-	if err != nil {
-		return err
+	for _, w := range want {
+		b = binary.LittleEndian.AppendUint64(b, uint64(at[w]))
+		b = binary.LittleEndian.AppendUint64(b, uint64(w))
 	}
 	_, err = r.replaceFile(linesPfx+stream, func(w io.Writer) (int64, error) {
 		n, err := w.Write(b)
 		return int64(n), err
 	})
 	return err
+}
+
+// newlinesAt counts, once through the stream, the newlines before each
+// of points (a capped stream's kept tail counted from the lines before
+// it, as marks counts them).
+func newlinesAt(v *streamView, points []int64) (map[int64]int64, error) {
+	sort.Slice(points, func(i, j int) bool { return points[i] < points[j] })
+	at := map[int64]int64{}
+	var nl int64
+	next := 0
+	settle := func(upTo int64) { // every point before upTo is at nl
+		for next < len(points) && points[next] < upTo {
+			at[points[next]] = nl
+			next++
+		}
+	}
+	tail := false
+	err := v.each(0, v.Size(), make([]byte, readBlock), func(p []byte, off int64) error {
+		if v.gapped() && !tail && off >= v.cut.KeptFrom {
+			settle(off)
+			nl, tail = v.cut.LinesBefore(), true
+		}
+		for len(p) > 0 {
+			settle(off + 1)
+			k := int64(len(p))
+			if next < len(points) && points[next] < off+k {
+				k = points[next] - off
+			}
+			nl += int64(bytes.Count(p[:k], []byte{'\n'}))
+			p, off = p[k:], off+k
+		}
+		return nil
+	})
+	settle(math.MaxInt64)
+	return at, err
+}
+
+// endsStream says which of a stream's files end in small frames (see
+// frameLen): the last, and any before it that a tail may read, less than
+// two small frames from the stream's end (a last segment of a few bytes,
+// too small to compress).
+func endsStream(parts []part, frame int) []bool {
+	small := smallFrame(frame)
+	ends := make([]bool, len(parts))
+	var after int64
+	for k := len(parts) - 1; k >= 0; k-- {
+		ends[k] = after < 2*small
+		after += parts[k].size
+	}
+	return ends
 }
 
 // replaceFile writes name anew: under a temporary name (write fills it),
@@ -376,7 +442,7 @@ func (r *Recording) compressFile(name string, o CompressOptions) (rawSize, zstSi
 		return 0, 0, err
 	}
 	zstSize, err = r.replaceFile(name+zstSuffix, func(w io.Writer) (int64, error) {
-		return writeSeekable(w, io.NewSectionReader(src, 0, rawSize), o)
+		return writeSeekable(w, io.NewSectionReader(src, 0, rawSize), rawSize, o)
 	})
 	if err != nil {
 		return 0, 0, err
@@ -392,9 +458,9 @@ func syncDir(dir *os.Root) error {
 	return errors.Join(d.Sync(), d.Close())
 }
 
-// writeSeekable compresses src into w in the seekable format, frame by
-// frame, and returns the bytes written.
-func writeSeekable(w io.Writer, src io.Reader, o CompressOptions) (int64, error) {
+// writeSeekable compresses the size bytes of src into w in the seekable
+// format, in the frames framePlan gives, and returns the bytes written.
+func writeSeekable(w io.Writer, src io.Reader, size int64, o CompressOptions) (int64, error) {
 	e, err := encoder()
 	if err != nil {
 		return 0, err
@@ -406,26 +472,25 @@ func writeSeekable(w io.Writer, src io.Reader, o CompressOptions) (int64, error)
 	in := make([]byte, frame)
 	var out []byte
 	var sizes [][2]uint32
-	var written int64
-	for {
+	var written, done int64
+	for done < size {
 		if o.Late != nil && o.Late() {
 			return written, ErrLate
 		}
-		n, rerr := io.ReadFull(src, in)
-		if n > 0 {
-			out = e.EncodeAll(in[:n], out[:0])
-			if _, err := w.Write(out); err != nil {
-				return written, err
+		n, err := io.ReadFull(src, in[:frameLen(size-done, frame, !o.midPart)])
+		if err != nil {
+			if err == io.EOF {
+				err = io.ErrUnexpectedEOF // shorter than its size said
 			}
-			written += int64(len(out))
-			sizes = append(sizes, [2]uint32{uint32(len(out)), uint32(n)})
+			return written, err
 		}
-		if rerr == io.EOF || rerr == io.ErrUnexpectedEOF {
-			break
+		out = e.EncodeAll(in[:n], out[:0])
+		if _, err := w.Write(out); err != nil {
+			return written, err
 		}
-		if rerr != nil {
-			return written, rerr
-		}
+		written += int64(len(out))
+		done += int64(n)
+		sizes = append(sizes, [2]uint32{uint32(len(out)), uint32(n)})
 	}
 	table := appendSeekTable(nil, sizes)
 	if _, err := w.Write(table); err != nil {

@@ -51,15 +51,49 @@ const (
 	maxFrameIn = 4 << 20
 )
 
-// DefaultFrameSize is how much of a stream one frame holds. Measured on
-// the bench's text (16 MiB of each shape; docs/store.md has the figures):
-// 256 KiB frames at zstd's default level left its plain log lines at
-// 3.87x and its git log at 3.72x; at the better level they make 4.02x and
-// 3.91x (go test -v 8.9x), for about 1.5 times the CPU of compressing,
-// which a background pass pays once. 512 KiB frames would add 2-5% to the
-// ratio and double what a tail decodes (two frames: here 512 KiB, about
-// a millisecond on a loaded machine).
-const DefaultFrameSize = 256 << 10
+// DefaultFrameSize is how much of a stream one frame holds, but for a
+// stream's last frames (see frameLen). Measured on the bench's shapes (32
+// MiB each, zstd's better level; docs/store.md has the figures): frames
+// of 256 KiB left its git log at 3.91x and its plain log lines at 4.03x,
+// 512 KiB made 4.00x and 4.22x, 1 MiB 4.05x and 4.33x (every other shape
+// gains 1-6% too), for the same CPU to compress and 5-15% less to
+// decode. zstd's best level gained less than the bigger frames on these
+// two (git log 3.92x at 256 KiB, 4.03x at 1 MiB) for four to six times
+// the CPU. A read in the middle of a stream decodes a frame (about a
+// millisecond for 1 MiB); a tail, the common read, decodes only the small
+// last frames.
+const DefaultFrameSize = 1 << 20
+
+// tailFrameSize bounds the frames that end a stream: the last two
+// frames of its last file hold a quarter of the frame size each, at most
+// 128 KiB, so a tail (which counts lines from the line index entry at the
+// start of a frame to the end) decodes at most 256 KiB, whatever the
+// frame size, for a ratio a fraction of a percent lower. (Measured, 41
+// interleaved runs of read --tail 80 of 64 MiB: last frames of 256 KiB
+// added 1.1 to 1.7 ms of wall time over the raw recording, 1.5 ms of CPU;
+// 128 KiB 0.3 to 0.7 ms, 0.3 to 0.9 ms of CPU.) A capped stream's other
+// files (its head, the tail segments before the last) end in a frame of
+// what is left (see endsStream).
+const tailFrameSize = 128 << 10
+
+// smallFrame is the size of the frames that end a stream.
+func smallFrame(frame int) int64 { return int64(max(1, min(frame/4, tailFrameSize))) }
+
+// frameLen is the length of the next frame of a file of frames of frame
+// bytes when rest bytes are left: frames of frame bytes, and when the
+// file ends a stream (last), two of at most a quarter of it
+// (tailFrameSize at most) for the last bytes, the frame before those
+// holding whatever is left.
+func frameLen(rest int64, frame int, last bool) int64 {
+	tail := smallFrame(frame)
+	if !last || rest > 2*tail {
+		if last {
+			rest -= 2 * tail
+		}
+		return min(int64(frame), rest)
+	}
+	return min(tail, rest)
+}
 
 var (
 	decOnce sync.Once
@@ -189,10 +223,15 @@ type seekFile struct {
 	ahead map[int]*decoded
 }
 
-// keptFrames bounds the decoded frames a seekFile keeps: 768 KiB at the
-// default frame size. A file read forwards to its end keeps only its last
-// (a stream's parts are read one after the other).
-const keptFrames = 3
+// keptFrames and keptBytes bound the decoded frames a seekFile keeps:
+// three, of at most 2 MiB together (the last is always kept): a tail's
+// two small last frames and the one before, or a read in the middle's
+// frame and its neighbour. A file read forwards to its end keeps only its
+// last (a stream's parts are read one after the other).
+const (
+	keptFrames = 3
+	keptBytes  = 2 << 20
+)
 
 type keptFrame struct {
 	i int
@@ -278,7 +317,12 @@ func (s *seekFile) load(i int) ([]byte, error) {
 		s.run = 1
 	}
 	s.last = i
-	if len(s.kept) == keptFrames {
+	held := int(s.table.frames[i].dLen)
+	for _, f := range s.kept {
+		held += len(f.b)
+	}
+	for len(s.kept) > 0 && (len(s.kept) >= keptFrames || held > keptBytes) {
+		held -= len(s.kept[0].b)
 		putFrame(s.kept[0].b)
 		s.kept = append(s.kept[:0], s.kept[1:]...)
 	}
@@ -296,7 +340,7 @@ func (s *seekFile) load(i int) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if s.run >= 2 && i == len(s.table.frames)-1 {
+	if s.run >= forwardRun && i == len(s.table.frames)-1 {
 		// read forwards to the end: the reader goes on to the next part
 		for _, f := range s.kept {
 			putFrame(f.b)
@@ -304,7 +348,7 @@ func (s *seekFile) load(i int) ([]byte, error) {
 		s.kept = s.kept[:0]
 	}
 	s.kept = append(s.kept, keptFrame{i, b})
-	if s.run >= 2 {
+	if s.run >= forwardRun {
 		// read forwards: decode what comes next meanwhile
 		s.prefetch(i + 1)
 	}
@@ -359,16 +403,21 @@ type decoded struct {
 	err  error
 }
 
-// prefetchFrames is how many frames a forward read decodes ahead, in
-// parallel with the reader's own work (grep's matching) and with each
-// other: a reader takes up to 1 MiB at a time (grep's block, four frames),
-// so four keep both cores busy; with the frames kept that is 2 MiB of
-// decoded frames per file at most.
-const prefetchFrames = 4
+// A read that has loaded forwardRun frames one after the other reads
+// forwards: grep, --raw, a whole read. A tail counts lines over at most
+// three (the frame of a line index entry and the small last two), and
+// decodes nothing ahead.
+const forwardRun = 4
 
-// prefetch decodes frames from..from+prefetchFrames-1 in the background
-// once the file is read forwards; the caller holds mu. On one CPU it
-// would only add work, so it does nothing there.
+// prefetchBytes bounds what a forward read decodes ahead, in parallel
+// with the reader's own work (grep's matching) and with the recordings
+// other workers search: one frame of the default size.
+// With the frames kept that is at most 3 MiB of decoded frames per file.
+const prefetchBytes = 1 << 20
+
+// prefetch decodes the frames from from on, prefetchBytes of them, in the
+// background once the file is read forwards; the caller holds mu. On one
+// CPU it would only add work, so it does nothing there.
 func (s *seekFile) prefetch(from int) {
 	if runtime.GOMAXPROCS(0) < 2 {
 		return
@@ -376,7 +425,11 @@ func (s *seekFile) prefetch(from int) {
 	if s.ahead == nil {
 		s.ahead = map[int]*decoded{}
 	}
-	for i := from; i < from+prefetchFrames && i < len(s.table.frames); i++ {
+	ahead := int64(0)
+	for i := from; i < len(s.table.frames); i++ {
+		if ahead += int64(s.table.frames[i].dLen); ahead > prefetchBytes && i > from {
+			break
+		}
 		if _, ok := s.ahead[i]; ok {
 			continue
 		}
@@ -384,8 +437,9 @@ func (s *seekFile) prefetch(from int) {
 		s.ahead[i] = d
 		go func(i int) {
 			defer close(d.done)
-			var cbuf []byte
+			cbuf := getFrame()
 			d.b, d.err = s.decode(i, getFrame(), &cbuf)
+			putFrame(cbuf)
 		}(i)
 	}
 	// frames behind the reader are of no more use

@@ -267,7 +267,7 @@ func TestSeekFileReadAtAnyRange(t *testing.T) {
 	dir := t.TempDir()
 	zf, err := os.Create(filepath.Join(dir, "x.zst"))
 	require.NoError(t, err)
-	_, err = writeSeekable(zf, bytes.NewReader(raw), CompressOptions{FrameSize: 1000})
+	_, err = writeSeekable(zf, bytes.NewReader(raw), int64(len(raw)), CompressOptions{FrameSize: 1000})
 	require.NoError(t, err)
 	require.NoError(t, zf.Close())
 	zf, err = os.Open(filepath.Join(dir, "x.zst"))
@@ -327,9 +327,18 @@ func TestCompressedLineIndexAtFrames(t *testing.T) {
 	r2 := reopen(t, r)
 	after, err := r2.LineIndex(Stdout)
 	require.NoError(t, err)
-	assert.Len(t, after, (40*1000000+128<<10-1)/(128<<10))
+	// frames of 128 KiB, then the last 64 KiB in two of 32 KiB (a
+	// quarter of the frame size): the second is under a stride from the
+	// first, so it has no entry of its own
+	const frame, last = 128 << 10, 40*1000000 - 64<<10
+	var offs []int64
+	for off := int64(0); off < last; off += frame {
+		offs = append(offs, off)
+	}
+	offs = append(offs, last)
+	require.Len(t, after, len(offs))
 	for i, m := range after {
-		assert.Equal(t, int64(i)*128<<10, m.Off)
+		assert.Equal(t, offs[i], m.Off)
 		assert.Equal(t, m.Off/100, m.Newlines)
 	}
 	assert.Equal(t, want, everything(t, r2))
@@ -344,4 +353,103 @@ func TestDamagedChunksStayRaw(t *testing.T) {
 	assert.Zero(t, st.Files)
 	assert.Contains(t, names(t, r.Dir()), ChunksFile)
 	damagedFast(t, reopen(t, r), "chunks", "merged", "raw")
+}
+
+// A file is cut in frames of the frame size but for its last two, of a
+// quarter of it at most (128 KiB at most), which a tail decodes.
+func TestFrameLenPlan(t *testing.T) {
+	for _, c := range []struct {
+		size  int64
+		frame int
+		want  []int64
+	}{
+		{10, 1 << 20, []int64{10}},
+		{200 << 10, 1 << 20, []int64{128 << 10, 72 << 10}},
+		{256 << 10, 1 << 20, []int64{128 << 10, 128 << 10}},
+		{300 << 10, 1 << 20, []int64{44 << 10, 128 << 10, 128 << 10}},
+		{3<<20 + 1, 1 << 20, []int64{1 << 20, 1 << 20, 768<<10 + 1, 128 << 10, 128 << 10}},
+		{4 << 20, 4 << 20, []int64{3<<20 + 768<<10, 128 << 10, 128 << 10}},
+		{10, 4, []int64{4, 4, 1, 1}},
+		{5, 1, []int64{1, 1, 1, 1, 1}},
+	} {
+		var got []int64
+		for off := int64(0); off < c.size; {
+			n := frameLen(c.size-off, c.frame, true)
+			require.Positive(t, n)
+			got = append(got, n)
+			off += n
+		}
+		assert.Equal(t, c.want, got, "size %d, frame %d", c.size, c.frame)
+	}
+	// a file before a stream's last: frames of the frame size to its end
+	var got []int64
+	for off := int64(0); off < 3<<20+1; {
+		n := frameLen(3<<20+1-off, 1<<20, false)
+		got = append(got, n)
+		off += n
+	}
+	assert.Equal(t, []int64{1 << 20, 1 << 20, 1 << 20, 1}, got)
+}
+
+// A capped stream's line index is written anew too, its kept tail counted
+// from the lines before it, so a tail of a capped recording decodes a
+// frame or two, not the megabyte between the recorder's entries.
+func TestCompressedCappedLineIndexAtFrames(t *testing.T) {
+	sd := newSession(t)
+	w, err := Create(CreateOptions{Session: sd, Argv: []string{"t"}, Streams: []string{Stdout}, MaxBytes: 1 << 20, HeadBytes: 256 << 10})
+	require.NoError(t, err)
+	var b strings.Builder
+	for i := range 120000 {
+		fmt.Fprintf(&b, "line %d of a long capped run\n", i+1)
+	}
+	data := b.String()
+	for i := 0; i < len(data); i += 10000 {
+		_, err := w.Sink(Stdout).Write([]byte(data[i:min(i+10000, len(data))]))
+		require.NoError(t, err)
+	}
+	require.NoError(t, w.Finish(Footer{Status: StatusExited}))
+	r, err := Open(sd, w.Name)
+	require.NoError(t, err)
+	t.Cleanup(func() { r.Close() })
+	require.NotNil(t, r.Footer.Cut[Stdout].DroppedBytes)
+	require.Positive(t, r.Footer.Cut[Stdout].DroppedBytes)
+	opts := []LineOptions{{Stream: Stdout, Tail: 80}, {Stream: Stdout, Tail: 3000}, {Stream: Stdout, From: 5000, To: 5010},
+		{Stream: Stdout, From: 119000, To: 119005}, {Stream: Stdout, Head: 3}}
+	before := everything(t, r, opts...)
+	_, err = r.Compress(CompressOptions{FrameSize: 128 << 10})
+	require.NoError(t, err)
+	r2 := reopen(t, r)
+	marks, err := r2.LineIndex(Stdout)
+	require.NoError(t, err)
+	kept := r2.Footer.Cut[Stdout].KeptFrom
+	var inTail []int64
+	for _, m := range marks {
+		if m.Off >= kept {
+			inTail = append(inTail, m.Off)
+		}
+	}
+	require.NotEmpty(t, inTail)
+	assert.Equal(t, kept, inTail[0])
+	for i := 1; i < len(inTail); i++ {
+		assert.LessOrEqual(t, inTail[i]-inTail[i-1], int64(128<<10), "entries a frame apart")
+	}
+	assert.Greater(t, len(inTail), 5)
+	assert.Equal(t, before, everything(t, r2, opts...))
+}
+
+// The files of a capped stream end in small frames where a tail reads:
+// the last, and the one before when the last holds less than two small
+// frames.
+func TestEndsStream(t *testing.T) {
+	ps := func(sizes ...int64) []part {
+		var out []part
+		for _, s := range sizes {
+			out = append(out, part{size: s})
+		}
+		return out
+	}
+	assert.Equal(t, []bool{true}, endsStream(ps(10), 1<<20))
+	assert.Equal(t, []bool{false, false, true}, endsStream(ps(1<<20, 8<<20, 8<<20), 1<<20))
+	assert.Equal(t, []bool{false, true, true}, endsStream(ps(1<<20, 8<<20, 8), 1<<20))
+	assert.Equal(t, []bool{false, true, true, true}, endsStream(ps(1<<20, 8<<20, 100<<10, 100<<10), 1<<20))
 }

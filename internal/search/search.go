@@ -144,6 +144,9 @@ func (s *Searcher) search(rec *record.Recording, stop <-chan struct{}, fn func(H
 		if s.o.Stream != "" && stream != s.o.Stream {
 			continue
 		}
+		if !rec.MayHold(stream, s.needle) {
+			continue // its trigram filter rules the text out: no line holds it
+		}
 		var err error
 		if s.o.Context > 0 {
 			err = st.lines(rec, stream)

@@ -229,6 +229,8 @@ func TestLikeRead(t *testing.T) {
 			fmt.Fprintf(&big, "line %d err\aor bell\r\n", i)
 		case i%1013 == 0:
 			fmt.Fprintf(&big, "line %d progress 10%%\r100%% error done\n", i)
+		case i%1019 == 0:
+			fmt.Fprintf(&big, "line %d cur\x1b[1mrent\x1b[0m error\n", i)
 		default:
 			fmt.Fprintf(&big, "line %d plain text of a build log status=ok\n", i)
 		}
@@ -277,6 +279,27 @@ func TestLikeRead(t *testing.T) {
 					only = append(only, h)
 				}
 				require.Equal(t, want, render(only), "with context %+v", o)
+			}
+			// compressed, with its trigram filter: the same hits, and a
+			// text no line holds skips the stream
+			var wants []string
+			opts := []Options{{Text: "error"}, {Text: "ERROR", IgnoreCase: true}, {Text: "LINE 5", IgnoreCase: true}, {Text: "current error"}, {Text: "zzz-no-such-text"}}
+			for _, o := range opts {
+				wants = append(wants, readMatches(t, rec, o))
+			}
+			_, err := rec.Compress(record.CompressOptions{FrameSize: 4 << 10, AllGrams: true})
+			require.NoError(t, err)
+			z := open(t, sd, rec.Name)
+			require.False(t, z.MayHold(record.Stdout, []byte("zzz-no-such-text")), "the filter is there")
+			for i, o := range opts {
+				require.Equal(t, wants[i], render(grep(t, z, o)), "compressed %+v", o)
+				o.Context = 2
+				var only []Hit
+				for _, h := range grep(t, z, o) {
+					h.Before, h.After = nil, nil
+					only = append(only, h)
+				}
+				require.Equal(t, wants[i], render(only), "compressed, with context %+v", o)
 			}
 		})
 	}
