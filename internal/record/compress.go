@@ -14,7 +14,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"syscall"
 
 	"github.com/klauspost/compress/zstd"
 
@@ -527,42 +526,4 @@ func (r *Recording) RawFile(stream string) error {
 		return &CompressedError{Ref: r.Ref(), Stream: stream}
 	}
 	return nil
-}
-
-// DiskUsage is what the recording's folder takes on disk: the blocks
-// allocated to its regular files, as du counts them (data, indexes and
-// metadata), and whether any stream is stored compressed.
-func (r *Recording) DiskUsage() (bytes int64, compressed bool, err error) {
-	d, err := r.dir.Open(".")
-	if err != nil {
-		return 0, false, err
-	}
-	defer d.Close()
-	ents, err := d.ReadDir(-1)
-	if err != nil {
-		return 0, false, err
-	}
-	for _, e := range ents {
-		if !e.Type().IsRegular() {
-			continue
-		}
-		fi, err := e.Info()
-		if err != nil {
-			continue // removed meanwhile
-		}
-		bytes += allocated(fi)
-		if strings.HasSuffix(e.Name(), zstSuffix) {
-			compressed = true
-		}
-	}
-	return bytes, compressed, nil
-}
-
-// allocated is the disk a file takes, as du counts it: its allocated
-// blocks (512 bytes each in st_blocks), else its size.
-func allocated(fi fs.FileInfo) int64 {
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		return st.Blocks * 512
-	}
-	return fi.Size()
 }
