@@ -159,8 +159,8 @@ func assign(e *engine, line []byte, hs, ne int, ri int32, named bool) {
 		form = keyword
 	case j > ne && hasAt(line, j, "->") && j+2 < len(line) && isBlank(line[j+2]):
 		j = skipBlanks(line, j+2) // ls -l of a secrets folder: api_token -> value
-		if skipBlanks(line, wordEnd(line, j)) != len(line) {
-			return
+		if j == len(line) || skipBlanks(line, wordEnd(line, j)) != len(line) {
+			return // no value, or more than one word
 		}
 		form = column
 	case j > ne && skipBlanks(line, wordEnd(line, j)) == len(line):
