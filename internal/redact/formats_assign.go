@@ -608,7 +608,7 @@ func wordValueEnd(line []byte, vs int, ctx assignCtx) int {
 		case ctx.query && (c == '&' || c == '#'):
 			return k
 		case c == ';' && ctx.connStr:
-			return skipBlanksBack(line, k)
+			return max(vs, skipBlanksBack(line, k)) // not before the value: TOKEN= ;x; is empty
 		case c == ',' && ctx.connStr:
 		case c == ',' || c == ';':
 			if valueEndsAt(line, k+1) || pairAt(line, skipBlanks(line, k+1)) {

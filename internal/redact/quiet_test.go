@@ -97,10 +97,11 @@ func TestQuietName(t *testing.T) {
 
 // An arrow with nothing after it, after an npmrc key, is no value: assign
 // read past the line's end there (index out of range, and the Writer's
-// stream failed with ErrRedactorFailed).
+// stream failed with ErrRedactorFailed); so is a blank and ; after =.
 func TestArrowWithoutValue(t *testing.T) {
 	r := mustNew(t, Config{})
-	for _, in := range []string{"npm config set //h/:api_token -> ", "npm config set //h/:api_token ->", "//h/:_authToken -> \n"} {
+	for _, in := range []string{"npm config set //h/:api_token -> ", "npm config set //h/:api_token ->", "//h/:_authToken -> \n",
+		"!TOKEN= ;0000000;"} { // a connection string's empty value: wordValueEnd ended it before its start
 		require.Equal(t, in, r.String(in))
 	}
 	require.Equal(t, "//h/:_authToken -> [REDACTED:secret-assignment]", r.String("//h/:_authToken -> Xk35pQ9zLm2vBq7R"))
