@@ -107,6 +107,7 @@ type engine struct {
 	lineOut []byte
 
 	names nameCache
+	lines *lineCache // nil until region first uses it
 }
 
 func newEngine(r *Redactor) *engine {
@@ -154,6 +155,13 @@ func (e *engine) region(out, src []byte, st *mlState) ([]byte, bool) {
 		hits = e.r.auto().scan(src, e.hits[:0])
 	}
 	e.hits = hits
+	var lc *lineCache
+	if e.mini == nil && len(src) >= lineCacheFrom && !e.r.noLineCache {
+		if e.lines == nil {
+			e.lines = newLineCache()
+		}
+		lc = e.lines
+	}
 	emit := 0
 	changed := false
 	hi := 0
@@ -224,7 +232,19 @@ func (e *engine) region(out, src []byte, st *mlState) ([]byte, bool) {
 			pos = le + 1
 			continue
 		}
+		var slot *lineCacheSlot
+		var tag uint16
+		if lc != nil && st.mode == modeIdle && le-pos <= lineCacheMax {
+			if slot, tag = lc.slot(src[pos:le]); lc.has(slot, src[pos:le]) {
+				hi = hj
+				pos = le + 1
+				continue
+			}
+		}
 		act := e.analyze(src[pos:le], hits[hi:hj], pos, st, false, true)
+		if slot != nil && act == actSpans && len(e.merged) == 0 && !e.hasPending {
+			lc.keep(slot, tag, src[pos:le])
+		}
 		switch act {
 		case actSpans:
 			for _, sp := range e.merged {

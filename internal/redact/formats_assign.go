@@ -159,8 +159,8 @@ func assign(e *engine, line []byte, hs, ne int, ri int32, named bool) {
 		form = keyword
 	case j > ne && hasAt(line, j, "->") && j+2 < len(line) && isBlank(line[j+2]):
 		j = skipBlanks(line, j+2) // ls -l of a secrets folder: api_token -> value
-		if skipBlanks(line, wordEnd(line, j)) != len(line) {
-			return
+		if j == len(line) || skipBlanks(line, wordEnd(line, j)) != len(line) {
+			return // no value, or more than one word
 		}
 		form = column
 	case j > ne && skipBlanks(line, wordEnd(line, j)) == len(line):
@@ -608,7 +608,7 @@ func wordValueEnd(line []byte, vs int, ctx assignCtx) int {
 		case ctx.query && (c == '&' || c == '#'):
 			return k
 		case c == ';' && ctx.connStr:
-			return skipBlanksBack(line, k)
+			return max(vs, skipBlanksBack(line, k)) // not before the value: TOKEN= ;x; is empty
 		case c == ',' && ctx.connStr:
 		case c == ',' || c == ';':
 			if valueEndsAt(line, k+1) || pairAt(line, skipBlanks(line, k+1)) {

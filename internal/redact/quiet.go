@@ -1,6 +1,9 @@
 package redact
 
-import "reflect"
+import (
+	"bytes"
+	"reflect"
+)
 
 // Most keyword hits in dense output are names that hold no secret: the
 // PASS of every go test -v verdict line, SSH_AUTH_SOCK= and
@@ -59,8 +62,12 @@ func (e *engine) quietName(src []byte, hs int) bool {
 	// words of prose (token refreshed), and need no walk back.
 	switch c {
 	case '=', ':':
-	case '|', '?', '>', '"', '\'', '\\', ' ', '\t', '\r':
-		return false // a form of assign's: ||=, ?=, <name>, a quoted name, a name and blanks
+	case ' ', '\t':
+		return quietBlank(src, hs, ne)
+	case '"', '\'':
+		return quietQuoted(src, hs, ne)
+	case '|', '?', '>', '\\', '\r':
+		return false // a form of assign's: ||=, ?=, <name>, \"name\"
 	default:
 		// assign finds no form: TesttokenSource, cfg.Token, ctx.tokenSource(ctx)
 		return src[nameStart(src, hs)] != '-'
@@ -94,6 +101,52 @@ func (e *engine) quietName(src []byte, hs int) bool {
 	k = skipBlanks(src, k)
 	w := wordEnd(src, k)
 	return w == k || src[w-1] != ';'
+}
+
+// quietBlank is quietName for a name that blanks follow (--- PASS:
+// TesttokenSource (0.06s), a go test -v verdict): assign's forms that
+// start so are an operator after the blanks (separated, ||=, ?=), the
+// keyword form of a name ending in password, and the column forms (a
+// value alone after the name, or after ->), which take a value only at
+// the start of a line (lineStartPrefix) or after an npmrc key. A name
+// followed by the end of its line has no value.
+func quietBlank(src []byte, hs, ne int) bool {
+	ns := nameStart(src, hs)
+	if src[ns] == '-' {
+		return false // matchFlagWord's business
+	}
+	j := skipBlanks(src, ne)
+	if j >= len(src) || src[j] == '\n' {
+		return true
+	}
+	switch src[j] {
+	case ':', '=', '|', '?', '>':
+		return false // NAME = x, NAME ||= x, NAME ?= x
+	}
+	if ne-ns >= 8 && hasFoldAt(src, ne-8, "password") {
+		return false // assignKeyword's: PASSWORD 'x', password x in .netrc
+	}
+	if npmrcKey(src, hs) {
+		return false
+	}
+	ls := bytes.LastIndexByte(src[:ns], '\n') + 1
+	ok, _ := lineStartPrefix(src[ls:], ns-ls)
+	return !ok
+}
+
+// quietQuoted is quietName for a quoted name whose value is a number
+// ("max_tokens":1024, "token_count": 1301 in JSON logs): assign reads the
+// separated form, and assignSeparated returns at numberAt. Every other
+// quoted name is left to the rules.
+func quietQuoted(src []byte, hs, ne int) bool {
+	j := skipBlanks(src, ne+1)
+	if j >= len(src) || src[j] != ':' {
+		return false
+	}
+	// := and :: start no number. numberAt takes a number that the end of
+	// src ends, not one that a newline ends: region's src ends its lines
+	// in '\n', so such a hit is left to the rules.
+	return numberAt(src, skipBlanks(src, j+1))
 }
 
 // notQuietAfter reports a hit whose literal a blank or a quote follows, the

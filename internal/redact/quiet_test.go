@@ -62,7 +62,29 @@ func TestQuietName(t *testing.T) {
 		{"\toffset := ctx.tokenSource(ctx)", true},
 		{"--token", false},
 		{"api_token", true},
-		{"x api_token y", false},
+		{"x api_token y", true}, // a name and a word, not at the line's start: no column form
+		{"api_token y", false},  // at the line's start: assign's column form
+		{"+ api_token y", false},
+		{"a.env:3: api_token y", false}, // after grep -n's prefix
+		{"--- PASS: TesttokenSource (0.06s)", true},
+		{"--- FAIL: TestauthHeader (0.08s)", true},
+		{"    auth loader server", false},
+		{"x db_password y", false}, // assignKeyword's
+		{"x api_token = y", false},
+		{"x api_token -> y", true}, // the column form again, not at the line's start
+		{"api_token -> y", false},
+		{"npm config set //host/:_authToken x", false},
+		{"x api_token ", true},
+		{"x --api_token y", false},
+		{`{"max_tokens":1024,"token_count": 1301}`, true},
+		{`{"token_count":"1301"}`, false},
+		{`{"token_count":0x1c,"a":1}`, true},
+		{`{"token_count":1301`, true}, // the end of the input ends the line, and the number
+		{`{"api_token":12ab}`, false},
+		{`{"api_token"::1}`, false},
+		{`{"api_token":=1}`, false},
+		{`{api_token":1}`, true}, // assign reads a quoted name by the quote after it
+		{`{"api_token"]:1}`, false},
 		{"api_token|", false},
 		{"api_token>", false},
 		{"\"api_token\"", false},
@@ -71,6 +93,18 @@ func TestQuietName(t *testing.T) {
 	} {
 		require.Equal(t, tc.quiet, quietLine(r, tc.line), "%q", tc.line)
 	}
+}
+
+// An arrow with nothing after it, after an npmrc key, is no value: assign
+// read past the line's end there (index out of range, and the Writer's
+// stream failed with ErrRedactorFailed); so is a blank and ; after =.
+func TestArrowWithoutValue(t *testing.T) {
+	r := mustNew(t, Config{})
+	for _, in := range []string{"npm config set //h/:api_token -> ", "npm config set //h/:api_token ->", "//h/:_authToken -> \n",
+		"!TOKEN= ;0000000;"} { // a connection string's empty value: wordValueEnd ended it before its start
+		require.Equal(t, in, r.String(in))
+	}
+	require.Equal(t, "//h/:_authToken -> [REDACTED:secret-assignment]", r.String("//h/:_authToken -> Xk35pQ9zLm2vBq7R"))
 }
 
 // TestQuietHitLosesNothing compares the redactor with and without quietName
@@ -85,26 +119,41 @@ func TestQuietHitLosesNothing(t *testing.T) {
 		}
 		require.Equal(t, len(slow.Bytes(sample)), len(fast.Bytes(sample)))
 	}
-	before := []string{"", " ", "<", "--- ", "-", "--", "?", "&", "#", ";", "; ", "x;", "//", "${", "\"", "'", "export "}
 	names := []string{"PASS", "pass", "Pass", "PWD", "pwd", "OLDPWD", "pw", "PW", "sig", "SIG", "x_signature", "SSH_AUTH_SOCK",
 		"TOKENIZERS_PARALLELISM", "GIT_AUTHOR_NAME", "api_token", "DB_PASSWORD", "my_pwd_var", "MY_PWD_VAR", "secretKeyRef", "key", "keys", "token"}
-	seps := []string{"=", ":", ": ", " = ", "==", "=~", "=>", ":=", "::", ":-", ":?", ":+", "= ", "=\t", "\":\"", "='",
-		"", " ", "\t", "(", ")", ",", ";", "/", "||=", "?=", ">", "'", "\\\"", " -> ", "  ", "\r", "!", "@", "[", "]"}
 	values := []string{"", "hunter2hunter2", "hunter2hunter2;", "Xk35pQ9zLm2v;Uid=sa", "TestX (0.08s)", "\"Xk35pQ9zLm2v\"", "1024", "{Xk35;pQ9}", "/home/dev", "|", "correct horse battery staple"}
+	// Two products, each small enough for -race: the bytes before and
+	// after a name that assignSeparated tells apart, and those of the forms
+	// quietBlank and quietQuoted read (a name and blanks; a quoted name).
+	products := []struct{ before, names, seps, values []string }{{
+		before: []string{"", " ", "<", "--- ", "-", "--", "?", "&", "#", ";", "; ", "x;", "//", "${", "\"", "'", "export "},
+		names:  names,
+		seps: []string{"=", ":", ": ", " = ", "==", "=~", "=>", ":=", "::", ":-", ":?", ":+", "= ", "=\t", "\":\"", "='",
+			"", " ", "\t", "(", ")", ",", ";", "/", "||=", "?=", ">", "'", "\\\"", " -> ", "  ", "\r", "!", "@", "[", "]"},
+		values: values,
+	}, {
+		before: []string{"", "x ", "+ ", "--- PASS: ", "a.env:3: ", "a.env: ", "//h/:", "npm config set //h/:", "{\"a\":1,\"", "\"", "['", "x '", "<"},
+		names:  append(names[:len(names):len(names)], "password", "PASSWORD", "Password"),
+		seps: []string{" ", " (", " x ", " :", " =", " ||=", " ?=", " >", " -", " -> ", "\t",
+			"\":", "\": ", "\" : ", "\"::", "\":=", "\"]:", "\",", "':", "\"\t:", "\"="},
+		values: append(values[:len(values):len(values)], "1024,", "0x1c}", "12:30 x", "3.5s", "'Xk35pQ9zLm2v'", "Xk35pQ9zLm2v Uid"),
+	}}
 	var all strings.Builder
 	n := 0
-	for _, b := range before {
-		for _, nm := range names {
-			for _, sep := range seps {
-				for _, v := range values {
-					in := b + nm + sep + v + "\n"
-					all.WriteString(in)
-					got := fast.String(in)
-					require.Equal(t, slow.String(in), got, "%q", in)
-					last := in[:len(in)-1] // the name at the end of the input
-					require.Equal(t, slow.String(last), fast.String(last), "%q", last)
-					if quietLine(fast, in) {
-						n++
+	for _, p := range products {
+		for _, b := range p.before {
+			for _, nm := range p.names {
+				for _, sep := range p.seps {
+					for _, v := range p.values {
+						in := b + nm + sep + v + "\n"
+						all.WriteString(in)
+						got := fast.String(in)
+						require.Equal(t, slow.String(in), got, "%q", in)
+						last := in[:len(in)-1] // the name at the end of the input
+						require.Equal(t, slow.String(last), fast.String(last), "%q", last)
+						if quietLine(fast, in) {
+							n++
+						}
 					}
 				}
 			}

@@ -71,6 +71,9 @@ type Redactor struct {
 	// testHook runs before every line a Writer redacts; tests use it to make
 	// redaction fail.
 	testHook func(line []byte)
+	// noLineCache turns the line cache (linecache.go) off, for the tests
+	// that compare the redactor with and without it.
+	noLineCache bool
 }
 
 type compiledRule struct {

@@ -60,6 +60,7 @@ type region struct {
 	kind    regionKind
 	final   bool // regLong: the line ends in this chunk
 	data    []byte
+	nl      int64 // regLines: the newlines of data, counted by the caller (-1: not counted)
 	out     []byte
 	changed bool
 	end     mlState
@@ -102,7 +103,21 @@ var errClosed = errors.New("redact: write to closed Writer")
 // shortly after with more); the partial last line is held until its newline
 // or Close. It returns len(p) on success and blocks while the workers are
 // behind.
-func (w *Writer) Write(p []byte) (int, error) {
+func (w *Writer) Write(p []byte) (int, error) { return w.write(p, -1) }
+
+// WriteCounted is Write for a caller that has counted the newlines in p
+// (nl) already, as rac's pump has: the lines redaction leaves unchanged go
+// on to a dst that takes counted writes (the store's sink) with their
+// count, so that it need not count them again.
+func (w *Writer) WriteCounted(p []byte, nl int64) (int, error) { return w.write(p, nl) }
+
+// countedWriter is a dst that takes bytes with their newlines counted.
+type countedWriter interface {
+	WriteCounted(p []byte, nl int64) (int, error)
+}
+
+// write is Write, with nl the newlines of p or -1.
+func (w *Writer) write(p []byte, nl int64) (int, error) {
 	if w.closed {
 		return 0, errClosed
 	}
@@ -122,13 +137,25 @@ func (w *Writer) Write(p []byte) (int, error) {
 			w.submitLong(p[:end], final)
 			if final {
 				w.inLong = false
+				if nl > 0 {
+					nl-- // the long line's newline
+				}
 			}
 			p = p[end:]
 			continue
 		}
 		lim := min(len(p), w.regionSize)
 		if i := bytes.LastIndexByte(p[:lim], '\n'); i >= 0 {
-			w.submitLines(p[:i+1])
+			// nl is what is left of p's newlines: all in p[:i+1] when the
+			// rest of p goes in whole (the held partial line has none);
+			// a region cut from a longer p is counted here, so that the
+			// last one needs no count.
+			cnt := nl
+			if cnt >= 0 && lim < len(p) {
+				cnt = int64(bytes.Count(p[:i+1], []byte{'\n'}))
+				nl -= cnt
+			}
+			w.submitLines(p[:i+1], cnt)
 			p = p[i+1:]
 			continue
 		}
@@ -167,7 +194,7 @@ func (w *Writer) Close() error {
 		w.submitLong(nil, true)
 		w.inLong = false
 	} else if len(w.carry) > 0 {
-		w.submitLines(nil)
+		w.submitLines(nil, 0)
 	}
 	w.closed = true
 	if w.started {
@@ -185,23 +212,32 @@ func (w *Writer) Counts() map[string]int {
 	return w.seq.countsCopy()
 }
 
-// submitLines hands carry+lines, whole lines, to redaction.
-func (w *Writer) submitLines(lines []byte) {
+// submitLines hands carry+lines, whole lines, to redaction; nl is the
+// newlines of lines, or -1.
+func (w *Writer) submitLines(lines []byte, nl int64) {
 	if w.workers <= 1 {
 		if len(w.carry) > 0 {
 			// Complete the held line in scratch; the rest needs no copy.
 			i := bytes.IndexByte(lines, '\n') + 1
 			w.scratch = append(append(w.scratch[:0], w.carry...), lines[:i]...)
 			w.carry = w.carry[:0]
-			w.seq.lines(w.scratch)
+			first := int64(-1)
+			if i > 0 {
+				first = 1
+				if nl > 0 {
+					nl--
+				}
+			}
+			w.seq.lines(w.scratch, first)
 			lines = lines[i:]
 		}
 		if len(lines) > 0 {
-			w.seq.lines(lines)
+			w.seq.lines(lines, nl)
 		}
 		return
 	}
 	reg := w.newRegion(regLines)
+	reg.nl = nl
 	reg.data = append(append(reg.data[:0], w.carry...), lines...)
 	w.carry = w.carry[:0]
 	w.dispatch(reg)
@@ -406,11 +442,21 @@ func (s *sequencer) fail(err error) {
 	_, _ = io.WriteString(s.dst, marker)
 }
 
-func (s *sequencer) write(p []byte) {
+func (s *sequencer) write(p []byte) { s.writeCounted(p, -1) }
+
+// writeCounted writes p, which holds nl newlines (-1: not counted), with
+// its count where dst takes one.
+func (s *sequencer) writeCounted(p []byte, nl int64) {
 	if len(p) == 0 {
 		return
 	}
-	n, err := s.dst.Write(p)
+	var n int
+	var err error
+	if cw, ok := s.dst.(countedWriter); ok && nl >= 0 {
+		n, err = cw.WriteCounted(p, nl)
+	} else {
+		n, err = s.dst.Write(p)
+	}
 	if err == nil && n < len(p) {
 		err = io.ErrShortWrite
 	}
@@ -435,8 +481,9 @@ func (s *sequencer) guard() {
 	}
 }
 
-// lines redacts whole lines with the true state and writes them.
-func (s *sequencer) lines(src []byte) {
+// lines redacts whole lines with the true state and writes them; nl is
+// the newlines of src, or -1.
+func (s *sequencer) lines(src []byte, nl int64) {
 	if s.failed() {
 		return
 	}
@@ -450,7 +497,7 @@ func (s *sequencer) lines(src []byte) {
 	if changed {
 		s.write(out)
 	} else {
-		s.write(src)
+		s.writeCounted(src, nl)
 	}
 }
 
@@ -466,7 +513,7 @@ func (s *sequencer) accept(reg *region) {
 		return
 	}
 	if s.st.mode != modeIdle {
-		s.lines(reg.data)
+		s.lines(reg.data, reg.nl)
 		return
 	}
 	s.st = reg.end
@@ -478,7 +525,7 @@ func (s *sequencer) accept(reg *region) {
 	if reg.changed {
 		s.write(reg.out)
 	} else {
-		s.write(reg.data)
+		s.writeCounted(reg.data, reg.nl)
 	}
 }
 
@@ -732,7 +779,7 @@ func (s *sequencer) finishLong() {
 		L.buf = nil
 	}
 	if L.atStart {
-		s.lines(buf)
+		s.lines(buf, -1)
 		return
 	}
 	content := buf
