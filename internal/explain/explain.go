@@ -226,6 +226,9 @@ func (r *Report) scan(streams []Stream, st *store) ([]*ring, map[string]int, err
 		}
 		sc.ring.seen = sc.next - max(s.FirstLine, 1)
 		sc.ring.oneOffs = sc.shapes.oneOffs()
+		for _, o := range sc.shapes.located[:sc.shapes.nLocated] {
+			st.note(tierSummary, kindCompiler, i, o.line, termtext.CleanLine(o.text))
+		}
 		rings[i] = sc.ring
 		r.addStream(s.Name, sc.next-1, sc.bytes)
 		// a stream cut to its head and tail comes as two Streams: only
@@ -543,6 +546,16 @@ func (s *store) add(tier int, kind string, stream, line int, text []byte) {
 // anew there when its own tier had no room for it.
 func (s *store) promote(tier int, kind string, stream, line int, text []byte) {
 	s.keep(tier, kind, stream, line, text, false)
+}
+
+// note keeps a line that no rule judged, found by its form after the
+// stream was read (a position-led line, located.go): a line already kept,
+// at whatever tier, keeps the tier its rules gave it.
+func (s *store) note(tier int, kind string, stream, line int, text []byte) {
+	s.keyBuf = appendKey(s.keyBuf[:0], bytes.TrimSpace(text))
+	if _, ok := s.keys[string(s.keyBuf)]; !ok {
+		s.keep(tier, kind, stream, line, text, false)
+	}
 }
 
 // keep is add and promote: count says whether the line is one more of

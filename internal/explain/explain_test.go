@@ -261,6 +261,7 @@ func TestNotErrors(t *testing.T) {
 			"wrote panic.go", "ErrNotFoundHandling registered", "non-fatal: skipped", "rootdir: /ci/failed-builds/x",
 			"cd \"/srv/timeout-tests\"")},
 		{"linter conventions", lines("a.py:4:4: C0103: Variable name \"T\" has an invalid name")},
+		{"a position-led warning", lines("shop.c:3: warning: unused variable 'tax'")},
 		{"go stack frames", lines("panic({0x55a7a0?, 0x6cadd0?})", "\t/usr/local/go/src/runtime/panic.go:860 +0x13a")},
 		{"info and warning lines only", lines("INFO retry after timeout", "WARN: disk almost full, writes may fail")},
 	} {

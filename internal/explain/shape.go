@@ -32,6 +32,8 @@ type lineShapes struct {
 	pendTmpl uint64
 	offs     [maxOneOffs]oneOff
 	nOffs    int
+	located  [maxLocated]oneOff // the first position-led lines (located.go)
+	nLocated int
 }
 
 type oneOff struct {
@@ -71,6 +73,11 @@ func template(l []byte) uint64 {
 
 // add judges one non-blank line, number n.
 func (s *lineShapes) add(n int, l []byte) {
+	if s.nLocated < maxLocated && l[0] > ' ' && isFinding(l[:min(len(l), maxLine)]) {
+		o := &s.located[s.nLocated]
+		o.line, o.text = n, append(o.text[:0], bytes.TrimSpace(l[:min(len(l), maxLine)])...)
+		s.nLocated++
+	}
 	t := template(l)
 	if s.pending {
 		s.pending = false

@@ -28,6 +28,12 @@ func TestStructuralShapes(t *testing.T) {
 		{"the actual line of a diff under its legend", "  1) Failure:\nTermsTest#test_terms [terms_test.rb:5]:\n--- expected\n+++ actual\n@@ -1 +1 @@\n-\"net-60\"\n+\"net-30\"\n", "+\"net-30\""},
 		{"the actual line of a legend that names it first", "  Difference (- actual, + expected):\n\n  - 'net-30'\n  + 'net-60'\n", "- 'net-30'"},
 		{"an error type behind a tool's mark", "src/main.js → dist/out.js...\n[!] RollupError: \"missing\" is not exported by \"src/lib.js\", imported by \"src/main.js\".\n", "[!] RollupError"},
+		{"a line led by a file and its position, with no error word", "guide.texi:6: unknown command `emphh'\n", "guide.texi:6: unknown command"},
+		{"a position led by a quoted file name", "\"notes.tex\", line 5: <- unmatched \"\\end{enumerate}\"\n", "\"notes.tex\", line 5: <- unmatched"},
+		{"a file and its line in words", "ssh_config line 3: Bad port 'eighty'.\n", "ssh_config line 3: Bad port"},
+		{"a file, then its line and column in words", "app.js: line 1, col 16, Missing semicolon.\n\n1 error\n", "app.js: line 1, col 16, Missing semicolon."},
+		{"a position in parentheses", "Main.cs(4,9): ';' expected\n", "Main.cs(4,9): ';' expected"},
+		{"a position-led line beside the generic verdict about it", "dhcpd.conf line 4: semicolon expected.\n  option \n   ^\nConfiguration file errors encountered -- exiting\n", "dhcpd.conf line 4: semicolon expected."},
 		{"a log level in brackets", "2026/12/07 15:30:14 [emerg] 7949#7949: unknown directive \"locaton\" in ./nginx.conf:9\nnginx: configuration file ./nginx.conf test failed\n", "[emerg]"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -102,13 +108,13 @@ func TestOneOffLine(t *testing.T) {
 	for i := 1; i <= 30; i++ {
 		fmt.Fprintf(&b, "[stage %d/30] unpacked layer %d\n", i, i*7)
 	}
-	b.WriteString("billing.proto:4:12: \"Line\" is not defined.\n")
+	b.WriteString("\"Line\" is not defined (billing.proto, at 4:12)\n")
 	for i := 1; i <= 20; i++ {
 		fmt.Fprintf(&b, "[cleanup] released volume vol-%d\n", i)
 	}
 	rep := run(b.String())
 	require.Equal(t, ShowsTail, rep.Shows)
-	assert.Equal(t, Line{Stream: "pty", Line: 31, Text: "billing.proto:4:12: \"Line\" is not defined.", Count: 1, Kind: kindShape}, rep.Lines[0])
+	assert.Equal(t, Line{Stream: "pty", Line: 31, Text: "\"Line\" is not defined (billing.proto, at 4:12)", Count: 1, Kind: kindShape}, rep.Lines[0])
 	assert.Len(t, rep.Lines, MaxTail)
 	assert.Contains(t, rep.String(), "no error lines; 1 lines that stand out by their shape, then the last 7 lines:\n")
 

@@ -1,0 +1,115 @@
+package explain
+
+// A line that starts with a position in a file ("guide.texi:6: unknown
+// command", "ssh_config line 3: Bad port", "\"notes.tex\", line 5: <-
+// unmatched", "app.js: line 1, col 16, Missing semicolon.", "Main.cs(4,9):
+// ...") is a tool's finding whatever words it holds: the position is its
+// form, not its vocabulary. Such lines hold no error word often enough
+// (a checker's findings, a config parser's reasons) that the prefilter
+// never shows them to classify, so the shape pass, which sees every line,
+// looks for them. A failed run's first maxLocated of them, per stream, are
+// kept at the summary tier: below every line that says it failed, beside
+// the generic verdict ("Configuration file errors encountered") that is
+// about them. A passing run never shows them as a cause.
+const maxLocated = 3
+
+// maxLocName bounds the file name a position-led line starts with.
+const maxLocName = 120
+
+// positionLed reports whether t (a line at column 0) starts with a
+// file's name and a position in it, and returns the message after it.
+func positionLed(t []byte) (msg []byte, ok bool) {
+	if len(t) < 4 || !isLetter(t[0]) && t[0] != '.' && t[0] != '/' && t[0] != '"' {
+		return nil, false
+	}
+	i, quoted := 0, false
+	if t[0] == '"' {
+		i, quoted = 1, true
+	}
+	start := i
+	dot := -1
+	for i < len(t) && i-start < maxLocName && (isFileByte(t[i]) || t[i] == '/') {
+		if t[i] == '.' {
+			dot = i
+		}
+		i++
+	}
+	name := t[start:i]
+	if len(name) < 2 || !isLetter(name[0]) && name[0] != '.' && name[0] != '/' {
+		return nil, false
+	}
+	if quoted {
+		if i >= len(t) || t[i] != '"' {
+			return nil, false
+		}
+		i++
+	}
+	ext := dot > start && isExtension(t[dot+1:i-b2i(quoted)])
+	rest := t[i:]
+	switch {
+	case ext && len(rest) > 1 && (rest[0] == ':' || rest[0] == '(') && isDigit(rest[1]):
+		// "file.c:3:", "file.xml:3.22:", "Main.cs(4,9):"
+		j := 1
+		for j < len(rest) && (isDigit(rest[j]) || rest[j] == ':' || rest[j] == '.' || rest[j] == ',' || rest[j] == ')') {
+			j++
+		}
+		return rest[j:], hasMessage(rest[j:])
+	case ext && (hasPrefix(rest, ", line ") || hasPrefix(rest, ": line ")):
+		// "\"notes.tex\", line 5:", "app.js: line 1, col 16,"
+		return lineNumber(rest[len(", line "):])
+	case hasPrefix(rest, " line "):
+		// "dhcpd.conf line 4:", "ssh_config line 3:"
+		return lineNumber(rest[len(" line "):])
+	}
+	return nil, false
+}
+
+// lineNumber reads a line number followed by ':' or ',' and a message,
+// and returns the message.
+func lineNumber(t []byte) ([]byte, bool) {
+	j := 0
+	for j < len(t) && isDigit(t[j]) {
+		j++
+	}
+	if j == 0 || j == len(t) || t[j] != ':' && t[j] != ',' {
+		return nil, false
+	}
+	return t[j+1:], hasMessage(t[j+1:])
+}
+
+// findingTier is the tier of a position-led line that no rule judged: a
+// summary, unless the tool's own label after the position says it is a
+// warning or note ("warning:", a linter's "C0103:"), which a failed run
+// has for other reasons.
+func findingTier(msg []byte) int {
+	if diagSeverity(msg) == tierContext {
+		return tierNone
+	}
+	if c := lintCode(msg); c != 0 && c != 'E' && c != 'F' {
+		return tierNone
+	}
+	return tierSummary
+}
+
+// hasMessage reports whether t holds a word after the position.
+func hasMessage(t []byte) bool {
+	for _, c := range t {
+		if isLetter(c) {
+			return true
+		}
+	}
+	return false
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// isFinding reports a position-led line that is not a warning or a note.
+func isFinding(t []byte) bool {
+	msg, ok := positionLed(t)
+	return ok && findingTier(msg) != tierNone
+}
