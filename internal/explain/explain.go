@@ -226,8 +226,12 @@ func (r *Report) scan(streams []Stream, st *store) ([]*ring, map[string]int, err
 		}
 		sc.ring.seen = sc.next - max(s.FirstLine, 1)
 		sc.ring.oneOffs = sc.shapes.oneOffs()
-		for _, o := range sc.shapes.located[:sc.shapes.nLocated] {
-			st.note(tierSummary, kindCompiler, i, o.line, termtext.CleanLine(o.text))
+		for _, f := range sc.shapes.found[:sc.shapes.nFound] {
+			if f.tier == tierSummary {
+				st.note(f.tier, f.kind, i, f.line, termtext.CleanLine(f.text))
+			} else {
+				st.promote(f.tier, f.kind, i, f.line, termtext.CleanLine(f.text))
+			}
 		}
 		rings[i] = sc.ring
 		r.addStream(s.Name, sc.next-1, sc.bytes)

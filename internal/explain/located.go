@@ -1,5 +1,7 @@
 package explain
 
+import "bytes"
+
 // A line that starts with a position in a file ("guide.texi:6: unknown
 // command", "ssh_config line 3: Bad port", "\"notes.tex\", line 5: <-
 // unmatched", "app.js: line 1, col 16, Missing semicolon.", "Main.cs(4,9):
@@ -112,4 +114,60 @@ func b2i(b bool) int {
 func isFinding(t []byte) bool {
 	msg, ok := positionLed(t)
 	return ok && findingTier(msg) != tierNone
+}
+
+// Two more forms are found by the shape pass, since the lines they point
+// at hold no error word:
+//
+//   - A heading ruled off to the line's end ("cfg.js:1:45 parse ━━━━━",
+//     "app.js format ━━━━━") is a diagnostic's heading: the first line
+//     under it is its message. The first maxRuled such headings of a
+//     stream are kept, each with its message.
+//   - A line that is only a position in parentheses ("('site.vcl' Line 4
+//     Pos 28)", "(program line 417), at") locates the message on the line
+//     above it.
+const maxRuled = 2
+
+// maxFound bounds the lines the shape pass keeps for these forms.
+const maxFound = 2*maxRuled + 2
+
+// found is a line the shape pass keeps for the store, with its tier and
+// kind.
+type found struct {
+	oneOff
+	tier int
+	kind string
+}
+
+// ruled reports a heading ruled off to the line's end: text, then at
+// least minRule box-drawing rule characters (━ ─ ═).
+func ruled(l []byte) bool {
+	const minRule = 3
+	end := len(bytes.TrimRight(l, " \r"))
+	n := 0
+	for end >= 3 && l[end-3] == 0xe2 && (l[end-2] == 0x94 && (l[end-1] == 0x80 || l[end-1] == 0x81) || l[end-2] == 0x95 && l[end-1] == 0x90) {
+		end -= 3
+		n++
+	}
+	return n >= minRule && hasMessage(l[:end])
+}
+
+// positionOnly reports a line that is only a position in parentheses
+// (what follows the ')' is at most a word and punctuation): it names a
+// line ("Line 4", "line 417").
+func positionOnly(t []byte) bool {
+	if len(t) < 8 || t[0] != '(' {
+		return false
+	}
+	end := bytes.LastIndexByte(t, ')')
+	if end < 0 || len(t)-end > 6 {
+		return false
+	}
+	in := t[1:end]
+	for i := 0; i+6 <= len(in); i++ {
+		if (i == 0 || !isLetter(in[i-1])) && hasPrefixFold(in[i:], "line ") && isDigit(in[i+5]) {
+			return true
+		}
+	}
+	return false
 }

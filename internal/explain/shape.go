@@ -32,8 +32,14 @@ type lineShapes struct {
 	pendTmpl uint64
 	offs     [maxOneOffs]oneOff
 	nOffs    int
-	located  [maxLocated]oneOff // the first position-led lines (located.go)
-	nLocated int
+	nLocated int // position-led lines kept (located.go)
+	found    [maxFound + maxLocated]found
+	nFound   int
+	nRuled   int    // ruled headings kept
+	message  bool   // the line before is a ruled heading: this one is its message
+	prevLine []byte // the non-blank line before, for a position-only line under it
+	prevN    int
+	prevOwn  []byte // prevLine's copy when a chunk ends
 }
 
 type oneOff struct {
@@ -73,11 +79,7 @@ func template(l []byte) uint64 {
 
 // add judges one non-blank line, number n.
 func (s *lineShapes) add(n int, l []byte) {
-	if s.nLocated < maxLocated && l[0] > ' ' && isFinding(l[:min(len(l), maxLine)]) {
-		o := &s.located[s.nLocated]
-		o.line, o.text = n, append(o.text[:0], bytes.TrimSpace(l[:min(len(l), maxLine)])...)
-		s.nLocated++
-	}
+	s.forms(n, l[:min(len(l), maxLine)])
 	t := template(l)
 	if s.pending {
 		s.pending = false
@@ -119,9 +121,46 @@ func (s *lineShapes) lines(b []byte, first int) {
 		}
 		b = b[e+1:]
 	}
+	if s.prevLine != nil {
+		s.prevOwn = append(s.prevOwn[:0], s.prevLine...)
+		s.prevLine = s.prevOwn
+	}
 	if s.pending {
 		// the read buffer is reused for the next chunk
 		s.pendOwn = append(s.pendOwn[:0], s.pendText...)
 		s.pendText = s.pendOwn
 	}
+}
+
+// forms looks at every non-blank line for the forms of located.go: a
+// position-led line, a ruled heading and its message, a position alone
+// under its message.
+func (s *lineShapes) forms(n int, l []byte) {
+	switch {
+	case s.message:
+		s.message = false
+		s.keep(n, l, tierCause, kindDetail)
+	case s.nLocated < maxLocated && l[0] > ' ' && isFinding(l):
+		s.nLocated++
+		s.keep(n, l, tierSummary, kindCompiler)
+	}
+	if s.nRuled < maxRuled && l[len(l)-1] >= 0x80 && ruled(l) {
+		s.nRuled++
+		s.message = true
+		s.keep(n, l, tierCause, kindReport)
+	}
+	if t := trimIndent(l); len(t) > 0 && t[0] == '(' && s.prevLine != nil && positionOnly(t) {
+		s.keep(s.prevN, s.prevLine, tierCause, kindDetail)
+	}
+	s.prevLine, s.prevN = l, n
+}
+
+// keep keeps line n for the store, while there is room.
+func (s *lineShapes) keep(n int, l []byte, tier int, kind string) {
+	if s.nFound == len(s.found) {
+		return
+	}
+	f := &s.found[s.nFound]
+	f.line, f.text, f.tier, f.kind = n, append(f.text[:0], bytes.TrimSpace(l)...), tier, kind
+	s.nFound++
 }

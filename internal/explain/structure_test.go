@@ -34,6 +34,10 @@ func TestStructuralShapes(t *testing.T) {
 		{"a file, then its line and column in words", "app.js: line 1, col 16, Missing semicolon.\n\n1 error\n", "app.js: line 1, col 16, Missing semicolon."},
 		{"a position in parentheses", "Main.cs(4,9): ';' expected\n", "Main.cs(4,9): ';' expected"},
 		{"a position-led line beside the generic verdict about it", "dhcpd.conf line 4: semicolon expected.\n  option \n   ^\nConfiguration file errors encountered -- exiting\n", "dhcpd.conf line 4: semicolon expected."},
+		{"the message under a heading ruled off to the line's end", "cfg.js:1:45 parse ━━━━━━━━\n\n  × expected `,` but instead found `;`\n\n  > 1 │ export const cfg = { port: 8080 ;\n", "× expected `,` but instead found `;`"},
+		{"a heading ruled off to the line's end names the file", "app.js format ━━━━━━━━\n\n  × Formatter would have printed the following content:\n", "app.js format"},
+		{"the message above a position alone in parentheses", "Message from the compiler:\nUndefined backend api, first reference:\n('/src/site.vcl' Line 4 Pos 28)\n    set req.backend_hint = api;\n", "Undefined backend api, first reference:"},
+		{"the message above a program line alone in parentheses", "Expected ';' got '}'\n(program line 417), at\n('/src/default.vcl' Line 5 Pos 1)\n", "Expected ';' got '}'"},
 		{"a log level in brackets", "2026/12/07 15:30:14 [emerg] 7949#7949: unknown directive \"locaton\" in ./nginx.conf:9\nnginx: configuration file ./nginx.conf test failed\n", "[emerg]"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
