@@ -342,6 +342,11 @@ func (sc *scanner) classify(s []byte, line int) (int, string) {
 	if hasTerm(t) {
 		return tierTerm, kindTerm
 	}
+	if hasPair(t) {
+		// an expectation set against what came ("expected:<8080> but
+		// was:<8008>"): what a failed check says, with no error word
+		return tierTerm, kindDetail
+	}
 	return tierNone, ""
 }
 
@@ -1351,7 +1356,15 @@ func actualLabel(t []byte) bool {
 		return false
 	}
 	for _, l := range actualLabels {
-		if len(t) >= len(l) && bytes.EqualFold(t[:len(l)], []byte(l)) && (len(t) == len(l) || t[len(l)] == ' ' || t[len(l)] == '\t') {
+		w := len(l) - 1 // the label's word; its colon may be padded to line up with the label beside it ("actual  : 7")
+		if len(t) < len(l) || !bytes.EqualFold(t[:w], []byte(l[:w])) {
+			continue
+		}
+		i := w
+		for i < len(t) && t[i] == ' ' {
+			i++
+		}
+		if i < len(t) && t[i] == ':' && (i+1 == len(t) || t[i+1] == ' ' || t[i+1] == '\t') {
 			return true
 		}
 	}
