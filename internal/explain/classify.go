@@ -141,6 +141,7 @@ type lineState struct {
 	lastCand    int                      // the number of the last line that was a candidate of tier term or above
 	diffSign    byte                     // under a diff's legend ("+++ actual", "(- actual, + expected)"): the sign of the actual lines
 	diffLines   int                      // lines left to look for the first of them
+	block       int                      // lines left in the block under a framed banner (framed)
 }
 
 // hold keeps a log line of the running test until its end says whether
@@ -174,7 +175,7 @@ func testNameBytes(t []byte) []byte {
 
 // wantAll says the next line must be classified even without an anchor.
 func (s *lineState) wantAll() bool {
-	return s.traceback || s.next != "" || s.heading || s.detail > 0 || s.pair || s.frames || s.inOutput || s.values > 0 || s.cont || s.diffLines > 0
+	return s.traceback || s.next != "" || s.heading || s.detail > 0 || s.pair || s.frames || s.inOutput || s.values > 0 || s.cont || s.diffLines > 0 || s.block > 0
 }
 
 // continues says whether raw, the line after a candidate, is its wrapped

@@ -806,6 +806,14 @@ func (sc *scanner) line(raw []byte, n int) {
 	if st.heading {
 		sc.blockHead(s, c, t, n)
 	}
+	if st.block > 0 {
+		st.block--
+		if len(t) == 0 {
+			st.block = 0
+		} else {
+			sc.store.promote(tierCause, kindDetail, sc.stream, n, s)
+		}
+	}
 	cont := st.cont
 	st.cont = false
 	detail := st.detail > 0 && sc.isDetail(c, t)
@@ -836,6 +844,9 @@ func (sc *scanner) line(raw []byte, n int) {
 	st.cont, st.contDepth = true, len(c)-len(t)
 	if tier >= tierTerm {
 		st.lastCand = n
+		if framed(t) {
+			st.block = maxBannerBlock
+		}
 	}
 	sc.addText(tier, kind, n, s)
 	if tier == tierCause && (kind == kindPanic || kind == kindTest || kind == kindException) {
@@ -1039,6 +1050,25 @@ func announces(t []byte) bool {
 		return true
 	}
 	return len(t) > 4 && hasPrefix(t, "== ") && bytes.HasSuffix(t, []byte(" =="))
+}
+
+// A banner framed by a run of one mark at both ends ("*** FATAL CONFIG
+// FILE ERROR ***", "### BUILD BROKEN ###") heads a block, not one line:
+// the lines under it, up to a blank line and at most maxBannerBlock of
+// them, say where and what ("Reading the configuration file, at line 3",
+// ">>> 'appendonly maybe'", "argument must be 'yes' or 'no'").
+const maxBannerBlock = 3
+
+// framed reports a line framed by a run of at least three of one mark
+// ('*', '#', '!', '=') at both ends, with words between.
+func framed(t []byte) bool {
+	t = bytes.TrimRight(t, " \t")
+	if len(t) < 8 || !strings.ContainsRune("*#!=", rune(t[0])) {
+		return false
+	}
+	m := t[0]
+	run := func(b []byte) bool { return b[0] == m && b[1] == m && b[2] == m }
+	return run(t) && run(t[len(t)-3:]) && hasMessage(t[3:len(t)-3])
 }
 
 // maxDetailLook bounds how far below its heading a detail is looked for.

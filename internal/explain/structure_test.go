@@ -40,6 +40,7 @@ func TestStructuralShapes(t *testing.T) {
 		{"the message above a program line alone in parentheses", "Expected ';' got '}'\n(program line 417), at\n('/src/default.vcl' Line 5 Pos 1)\n", "Expected ';' got '}'"},
 		{"an actual value whose label is padded to line up with the next", "not ok 1 cart > total\n  ---\n  message: total\n  severity: failed\n  actual  : 7\n  expected: 6\n  ...\n", "actual  : 7"},
 		{"an expectation set against what came, with no error word", "testPort\nASSERT:port of the config expected:<8080> but was:<8008>\ntestC\n", "expected:<8080> but was:<8008>"},
+		{"the block under a banner framed by marks", "\n*** FATAL CONFIG FILE ERROR (Server 7.0) ***\nReading the configuration file, at line 3\n>>> 'appendonly maybe'\nargument must be 'yes' or 'no'\n", "argument must be 'yes' or 'no'"},
 		{"a log level in brackets", "2026/12/07 15:30:14 [emerg] 7949#7949: unknown directive \"locaton\" in ./nginx.conf:9\nnginx: configuration file ./nginx.conf test failed\n", "[emerg]"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
