@@ -126,10 +126,17 @@ func isFinding(t []byte) bool {
 //   - A line that is only a position in parentheses ("('site.vcl' Line 4
 //     Pos 28)", "(program line 417), at") locates the message on the line
 //     above it.
-const maxRuled = 2
+//   - A row of a table of findings, cells split by '|' whose first cell is
+//     a line number (" 9 | ERROR | [x] Expected 1 space(s) ...", "L:   1 |
+//     P:  17 |  PRS | Line 1, Position 17: Found unparsable section"), is
+//     a finding like a position-led line; the first maxRows are kept.
+const (
+	maxRuled = 2
+	maxRows  = 2
+)
 
 // maxFound bounds the lines the shape pass keeps for these forms.
-const maxFound = 2*maxRuled + 2
+const maxFound = 2*maxRuled + 2 + maxRows
 
 // found is a line the shape pass keeps for the store, with its tier and
 // kind.
@@ -170,4 +177,24 @@ func positionOnly(t []byte) bool {
 		}
 	}
 	return false
+}
+
+// maxCell bounds the first cell of a row of findings, a line number and
+// its label.
+const maxCell = 8
+
+// findingRow reports a row of a table of findings: at least three cells
+// split by '|', the first a line number (maybe after a label, "L:   1"),
+// and words in the cells after it.
+func findingRow(t []byte) bool {
+	bar := bytes.IndexByte(t, '|')
+	if bar < 1 || bar > maxCell+2 {
+		return false
+	}
+	first := bytes.TrimRight(t[:bar], " ")
+	if len(first) == 0 || len(first) > maxCell || !isDigit(first[len(first)-1]) {
+		return false
+	}
+	rest := t[bar+1:]
+	return bytes.IndexByte(rest, '|') > 0 && hasMessage(rest)
 }

@@ -36,6 +36,7 @@ type lineShapes struct {
 	found    [maxFound + maxLocated]found
 	nFound   int
 	nRuled   int    // ruled headings kept
+	nRows    int    // rows of tables of findings kept
 	message  bool   // the line before is a ruled heading: this one is its message
 	prevLine []byte // the non-blank line before, for a position-only line under it
 	prevN    int
@@ -142,6 +143,9 @@ func (s *lineShapes) forms(n int, l []byte) {
 		s.keep(n, l, tierCause, kindDetail)
 	case s.nLocated < maxLocated && l[0] > ' ' && isFinding(l):
 		s.nLocated++
+		s.keep(n, l, tierSummary, kindCompiler)
+	case s.nRows < maxRows && bytes.IndexByte(l[:min(len(l), maxCell+2)], '|') > 0 && findingRow(trimIndent(l)):
+		s.nRows++
 		s.keep(n, l, tierSummary, kindCompiler)
 	}
 	if s.nRuled < maxRuled && l[len(l)-1] >= 0x80 && ruled(l) {

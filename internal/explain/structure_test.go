@@ -41,6 +41,8 @@ func TestStructuralShapes(t *testing.T) {
 		{"an actual value whose label is padded to line up with the next", "not ok 1 cart > total\n  ---\n  message: total\n  severity: failed\n  actual  : 7\n  expected: 6\n  ...\n", "actual  : 7"},
 		{"an expectation set against what came, with no error word", "testPort\nASSERT:port of the config expected:<8080> but was:<8008>\ntestC\n", "expected:<8080> but was:<8008>"},
 		{"the block under a banner framed by marks", "\n*** FATAL CONFIG FILE ERROR (Server 7.0) ***\nReading the configuration file, at line 3\n>>> 'appendonly maybe'\nargument must be 'yes' or 'no'\n", "argument must be 'yes' or 'no'"},
+		{"a row of a table of findings under its count", "FILE: /src/Cart.php\n----------------------------------------\nFOUND 1 ERROR AFFECTING 1 LINE\n----------------------------------------\n 9 | ERROR | [x] Expected 1 space(s) after IF keyword; 0 found\n----------------------------------------\n", "Expected 1 space(s) after IF keyword"},
+		{"rows of findings whose first cell labels its line number", "== [orders.sql] FAIL\nL:   1 | P:  11 | L012 | Implicit aliasing of columns.\nL:   1 | P:  17 |  PRS | Line 1, Position 17: Found unparsable section: 'FROM'\nAll Finished!\n", "Found unparsable section: 'FROM'"},
 		{"a log level in brackets", "2026/12/07 15:30:14 [emerg] 7949#7949: unknown directive \"locaton\" in ./nginx.conf:9\nnginx: configuration file ./nginx.conf test failed\n", "[emerg]"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
