@@ -153,7 +153,7 @@ func (s *lineShapes) forms(n int, l []byte) {
 		s.message = true
 		s.keep(n, l, tierCause, kindReport)
 	}
-	if t := trimIndent(l); len(t) > 0 && t[0] == '(' && s.prevLine != nil && positionOnly(t) {
+	if c := l[0]; (c == '(' || c == ' ' || c == '\t') && s.prevLine != nil && positionOnly(trimIndent(l)) {
 		s.keep(s.prevN, s.prevLine, tierCause, kindDetail)
 	}
 	s.prevLine, s.prevN = l, n
