@@ -380,6 +380,10 @@ func keepReason(s string) string {
 	if len(s) <= TextLineBytes {
 		return s
 	}
+	s = shortenPaths(s)
+	if len(s) <= TextLineBytes {
+		return s
+	}
 	i := termIndex([]byte(s))
 	if i < 0 || i+reasonLead <= TextLineBytes-len(ellipsis) {
 		return s
@@ -392,6 +396,36 @@ func keepReason(s string) string {
 		start++
 	}
 	return ellipsis + s[start:]
+}
+
+// maxPathShown is the longest path a line too long to show keeps whole.
+const maxPathShown = 32
+
+// shortenPaths shows a line too long to show whole with each long path
+// ("/tmp/work/site-7/conf/httpd.conf:9:") as "…" and its last element
+// ("…/httpd.conf:9:"): a tool that names a file twice, each time by a long
+// path, puts its message after them, beyond the cut ("...httpd.conf:
+// /tmp/.../httpd.conf:9: <Directory> was not closed.").
+func shortenPaths(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		j := i
+		for j < len(s) && (isFileByte(s[j]) || s[j] == '/' || s[j] == '~') {
+			j++
+		}
+		if j == i {
+			b.WriteByte(s[i])
+			i++
+			continue
+		}
+		run := s[i:j]
+		if last := strings.LastIndexByte(run, '/'); len(run) > maxPathShown && last > 0 && strings.Count(run, "/") >= 2 {
+			run = ellipsis + run[last:]
+		}
+		b.WriteString(run)
+		i = j
+	}
+	return b.String()
 }
 
 // duration is the run time, or for a run without an end, the time since

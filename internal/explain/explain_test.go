@@ -960,6 +960,20 @@ func TestKeepReason(t *testing.T) {
 	assert.Equal(t, "short error line", keepReason("short error line"))
 }
 
+// A line too long to show names its files by their last element, so the
+// message after two long paths is shown; a short path is kept whole.
+func TestKeepReasonPaths(t *testing.T) {
+	dir := "/tmp/work/" + strings.Repeat("a-section-that-is-not-closed-", 3) + "x"
+	line := "apache2: Syntax error on line 9 of " + dir + "/httpd.conf: " + dir + "/httpd.conf:9: <Directory> was not closed."
+	require.Greater(t, len(line), TextLineBytes)
+	got := keepReason(line)
+	assert.Equal(t, "apache2: Syntax error on line 9 of "+ellipsis+"/httpd.conf: "+ellipsis+"/httpd.conf:9: <Directory> was not closed.", got)
+	rep := explainOut(t, lines(append(strings.Split(strings.Repeat("step\n", ShortOutput), "\n"), line)...), "")
+	assert.Contains(t, rep.String(), "<Directory> was not closed.")
+	short := "error: src/a.c:3: 'x' undeclared " + strings.Repeat("y", TextLineBytes)
+	assert.Equal(t, short, keepReason(short), "no path to shorten")
+}
+
 // TestCutStreamListedOnce: a stream given as its head and its tail is one
 // stream of the recording in the report.
 func TestCutStreamListedOnce(t *testing.T) {
