@@ -36,6 +36,17 @@ func positionLed(t []byte) (msg []byte, ok bool) {
 		}
 		i++
 	}
+	if i+1 < len(t) && t[i] == '@' && !quoted {
+		// a type at a position ("core.exception.RangeError@rates.d(5): ...")
+		i++
+		start, dot = i, -1
+		for i < len(t) && i-start < maxLocName && (isFileByte(t[i]) || t[i] == '/') {
+			if t[i] == '.' {
+				dot = i
+			}
+			i++
+		}
+	}
 	name := t[start:i]
 	if len(name) < 2 || !isLetter(name[0]) && name[0] != '.' && name[0] != '/' {
 		return nil, false
@@ -130,13 +141,29 @@ func isFinding(t []byte) bool {
 //     a line number (" 9 | ERROR | [x] Expected 1 space(s) ...", "L:   1 |
 //     P:  17 |  PRS | Line 1, Position 17: Found unparsable section"), is
 //     a finding like a position-led line; the first maxRows are kept.
+//   - A record whose indented field is a position ("   Location:
+//     deploy.py:5" under ">> Issue: [B602:...] subprocess call with
+//     shell=True") is headed by the line above it at the margin: that
+//     heading is a finding; the first maxRecords are kept.
 const (
-	maxRuled = 2
-	maxRows  = 2
+	maxRuled   = 2
+	maxRows    = 2
+	maxRecords = 2
 )
 
 // maxFound bounds the lines the shape pass keeps for these forms.
-const maxFound = 2*maxRuled + 2 + maxRows
+const maxFound = 2*maxRuled + 2 + maxRows + maxRecords
+
+// locationField reports an indented field of a record whose value is a
+// position in a file: a capitalised label, a colon, then "file.ext:N".
+func locationField(t []byte) bool {
+	c := labelColon(t)
+	if c < 0 || !('A' <= t[0] && t[0] <= 'Z') {
+		return false
+	}
+	v := bytes.TrimLeft(t[c+1:], " ")
+	return len(v) < maxLocName && bytes.IndexByte(v, ' ') < 0 && locates(v)
+}
 
 // found is a line the shape pass keeps for the store, with its tier and
 // kind.

@@ -23,24 +23,29 @@ const (
 // nothing per line: the pending line's bytes alias the read buffer until
 // the chunk ends, and the one-offs are kept in reused buffers.
 type lineShapes struct {
-	prev     uint64 // template of the line before
-	run      int    // lines of that template in a row
-	pending  bool   // the line after a block waits for the next to say it is a one-off
-	pendLine int
-	pendText []byte
-	pendOwn  []byte // pendText's copy when a chunk ends before the next line
-	pendTmpl uint64
-	offs     [maxOneOffs]oneOff
-	nOffs    int
-	nLocated int // position-led lines kept (located.go)
-	found    [maxFound + maxLocated]found
-	nFound   int
-	nRuled   int    // ruled headings kept
-	nRows    int    // rows of tables of findings kept
-	message  bool   // the line before is a ruled heading: this one is its message
-	prevLine []byte // the non-blank line before, for a position-only line under it
-	prevN    int
-	prevOwn  []byte // prevLine's copy when a chunk ends
+	prev      uint64 // template of the line before
+	run       int    // lines of that template in a row
+	pending   bool   // the line after a block waits for the next to say it is a one-off
+	pendLine  int
+	pendText  []byte
+	pendOwn   []byte // pendText's copy when a chunk ends before the next line
+	pendTmpl  uint64
+	offs      [maxOneOffs]oneOff
+	nOffs     int
+	nLocated  int // position-led lines kept (located.go)
+	found     [maxFound + maxLocated]found
+	nFound    int
+	nRuled    int    // ruled headings kept
+	nRows     int    // rows of tables of findings kept
+	nRecords  int    // headings of records kept
+	recordN   int    // the number of the last of them
+	margin    []byte // the last line at the margin, a record's heading
+	marginN   int
+	marginOwn []byte // margin's copy when a chunk ends
+	message   bool   // the line before is a ruled heading: this one is its message
+	prevLine  []byte // the non-blank line before, for a position-only line under it
+	prevN     int
+	prevOwn   []byte // prevLine's copy when a chunk ends
 }
 
 type oneOff struct {
@@ -126,6 +131,10 @@ func (s *lineShapes) lines(b []byte, first int) {
 		s.prevOwn = append(s.prevOwn[:0], s.prevLine...)
 		s.prevLine = s.prevOwn
 	}
+	if s.margin != nil {
+		s.marginOwn = append(s.marginOwn[:0], s.margin...)
+		s.margin = s.marginOwn
+	}
 	if s.pending {
 		// the read buffer is reused for the next chunk
 		s.pendOwn = append(s.pendOwn[:0], s.pendText...)
@@ -153,8 +162,18 @@ func (s *lineShapes) forms(n int, l []byte) {
 		s.message = true
 		s.keep(n, l, tierCause, kindReport)
 	}
-	if c := l[0]; (c == '(' || c == ' ' || c == '\t') && s.prevLine != nil && positionOnly(trimIndent(l)) {
-		s.keep(s.prevN, s.prevLine, tierCause, kindDetail)
+	if c := l[0]; c == '(' || c == ' ' || c == '\t' {
+		t := trimIndent(l)
+		switch {
+		case s.prevLine != nil && positionOnly(t):
+			s.keep(s.prevN, s.prevLine, tierCause, kindDetail)
+		case s.nRecords < maxRecords && s.margin != nil && s.marginN != s.recordN && locationField(t):
+			s.nRecords++
+			s.recordN = s.marginN
+			s.keep(s.marginN, s.margin, tierSummary, kindDetail)
+		}
+	} else {
+		s.margin, s.marginN = l, n
 	}
 	s.prevLine, s.prevN = l, n
 }

@@ -43,6 +43,8 @@ func TestStructuralShapes(t *testing.T) {
 		{"the block under a banner framed by marks", "\n*** FATAL CONFIG FILE ERROR (Server 7.0) ***\nReading the configuration file, at line 3\n>>> 'appendonly maybe'\nargument must be 'yes' or 'no'\n", "argument must be 'yes' or 'no'"},
 		{"a row of a table of findings under its count", "FILE: /src/Cart.php\n----------------------------------------\nFOUND 1 ERROR AFFECTING 1 LINE\n----------------------------------------\n 9 | ERROR | [x] Expected 1 space(s) after IF keyword; 0 found\n----------------------------------------\n", "Expected 1 space(s) after IF keyword"},
 		{"rows of findings whose first cell labels its line number", "== [orders.sql] FAIL\nL:   1 | P:  11 | L012 | Implicit aliasing of columns.\nL:   1 | P:  17 |  PRS | Line 1, Position 17: Found unparsable section: 'FROM'\nAll Finished!\n", "Found unparsable section: 'FROM'"},
+		{"a type at a position in parentheses", "reading rates\ncore.exception.RangeError@rates.d(5): index [3] is out of bounds\n----------------\n??:? _Dmain [0x5635e13003b4]\n", "index [3] is out of bounds"},
+		{"the heading of a record whose field is a position", "Test results:\n>> Issue: [B602:subprocess_shell] subprocess call with shell=True identified.\n   Severity: High   Confidence: High\n   Location: deploy.py:5\n   More Info: https://example.org/b602.html\n4\tdef deploy(host):\n", ">> Issue: [B602:subprocess_shell]"},
 		{"a log level in brackets", "2026/12/07 15:30:14 [emerg] 7949#7949: unknown directive \"locaton\" in ./nginx.conf:9\nnginx: configuration file ./nginx.conf test failed\n", "[emerg]"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
