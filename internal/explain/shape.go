@@ -85,8 +85,15 @@ func template(l []byte) uint64 {
 
 // add judges one non-blank line, number n.
 func (s *lineShapes) add(n int, l []byte) {
-	s.forms(n, l[:min(len(l), maxLine)])
 	t := template(l)
+	if s.message || t != s.prev || s.run < minBlock-1 {
+		s.forms(n, l[:min(len(l), maxLine)])
+	} else {
+		// The third line of a block of one template and those after it
+		// are what the block's first lines were: looking at each again
+		// would cost most of the pass on a big log.
+		s.track(n, l)
+	}
 	if s.pending {
 		s.pending = false
 		if t != s.pendTmpl {
@@ -150,10 +157,10 @@ func (s *lineShapes) forms(n int, l []byte) {
 	case s.message:
 		s.message = false
 		s.keep(n, l, tierCause, kindDetail)
-	case s.nLocated < maxLocated && l[0] > ' ' && isFinding(l):
+	case s.nLocated < maxLocated && (isLetter(l[0]) || l[0] == '.' || l[0] == '/' || l[0] == '"') && isFinding(l):
 		s.nLocated++
 		s.keep(n, l, tierSummary, kindCompiler)
-	case s.nRows < maxRows && bytes.IndexByte(l[:min(len(l), maxCell+2)], '|') > 0 && findingRow(trimIndent(l)):
+	case s.nRows < maxRows && rowStart(l) && findingRow(trimIndent(l)):
 		s.nRows++
 		s.keep(n, l, tierSummary, kindCompiler)
 	}
@@ -172,10 +179,19 @@ func (s *lineShapes) forms(n int, l []byte) {
 			s.recordN = s.marginN
 			s.keep(s.marginN, s.margin, tierSummary, kindDetail)
 		}
-	} else {
+		s.prevLine, s.prevN = l, n
+		return
+	}
+	s.track(n, l)
+}
+
+// track remembers line n as the line before the next, and as the last
+// line at the margin when it opens there.
+func (s *lineShapes) track(n int, l []byte) {
+	s.prevLine, s.prevN = l, n
+	if c := l[0]; c != '(' && c != ' ' && c != '\t' {
 		s.margin, s.marginN = l, n
 	}
-	s.prevLine, s.prevN = l, n
 }
 
 // keep keeps line n for the store, while there is room.
@@ -186,4 +202,32 @@ func (s *lineShapes) keep(n int, l []byte, tier int, kind string) {
 	f := &s.found[s.nFound]
 	f.line, f.text, f.tier, f.kind = n, append(f.text[:0], bytes.TrimSpace(l)...), tier, kind
 	s.nFound++
+}
+
+// rowStart reports a line that opens like a row of findings: a line
+// number, maybe after blanks and a one-letter label ("L:   1 |", " 9 |"),
+// then '|'. It leaves at the first byte that does not fit, which on most
+// lines is the first or second.
+func rowStart(l []byte) bool {
+	i := 0
+	for i < len(l) && i < maxCell && l[i] == ' ' {
+		i++
+	}
+	if i+1 < len(l) && isLetter(l[i]) && l[i+1] == ':' {
+		i += 2
+		for i < len(l) && i < maxCell && l[i] == ' ' {
+			i++
+		}
+	}
+	d := i
+	for i < len(l) && isDigit(l[i]) {
+		i++
+	}
+	if i == d {
+		return false
+	}
+	for i < len(l) && l[i] == ' ' {
+		i++
+	}
+	return i < len(l) && l[i] == '|'
 }
