@@ -343,10 +343,14 @@ func (sc *scanner) classify(s []byte, line int) (int, string) {
 	if hasTerm(t) {
 		return tierTerm, kindTerm
 	}
+	return expectation(t)
+}
+
+// expectation judges a line that sets what was expected against what
+// came ("expected:<8080> but was:<8008>"): what a failed check says, with
+// no error word; the prefilter admits it by its "expected:".
+func expectation(t []byte) (int, string) {
 	if bytes.Contains(t, []byte("xpected:")) && hasPair(t) {
-		// an expectation set against what came ("expected:<8080> but
-		// was:<8008>"): what a failed check says, with no error word; the
-		// prefilter admits it by its "expected:"
 		return tierTerm, kindDetail
 	}
 	return tierNone, ""

@@ -840,14 +840,7 @@ func (sc *scanner) line(raw []byte, n int) {
 	if st.heading {
 		sc.blockHead(s, c, t, n)
 	}
-	if st.block > 0 {
-		st.block--
-		if len(t) == 0 {
-			st.block = 0
-		} else {
-			sc.store.promote(tierCause, kindDetail, sc.stream, n, s)
-		}
-	}
+	sc.bannerBlock(s, t, n)
 	cont := st.cont
 	st.cont = false
 	detail := st.detail > 0 && sc.isDetail(c, t)
@@ -877,10 +870,7 @@ func (sc *scanner) line(raw []byte, n int) {
 	}
 	st.cont, st.contDepth = true, len(c)-len(t)
 	if tier >= tierTerm {
-		st.lastCand = n
-		if framed(t) {
-			st.block = maxBannerBlock
-		}
+		st.lastCand, st.block = n, framedBlock(t)
 	}
 	sc.addText(tier, kind, n, s)
 	if tier == tierCause && (kind == kindPanic || kind == kindTest || kind == kindException) {
@@ -1092,6 +1082,31 @@ func announces(t []byte) bool {
 // them, say where and what ("Reading the configuration file, at line 3",
 // ">>> 'appendonly maybe'", "argument must be 'yes' or 'no'").
 const maxBannerBlock = 3
+
+// bannerBlock keeps line n when it is in the block under a framed
+// banner; a blank line ends the block, and so does a line that is a
+// candidate of its own.
+func (sc *scanner) bannerBlock(s, t []byte, n int) {
+	st := &sc.state
+	if st.block == 0 {
+		return
+	}
+	st.block--
+	if len(t) == 0 {
+		st.block = 0
+		return
+	}
+	sc.store.promote(tierCause, kindDetail, sc.stream, n, s)
+}
+
+// framedBlock is the number of lines of the block under t: maxBannerBlock
+// when t is a framed banner, else none.
+func framedBlock(t []byte) int {
+	if framed(t) {
+		return maxBannerBlock
+	}
+	return 0
+}
 
 // framed reports a line framed by a run of at least three of one mark
 // ('*', '#', '!', '=') at both ends, with words between.
