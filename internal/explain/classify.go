@@ -54,7 +54,13 @@ import (
 //     test printed under its result line; so are two values whose labels
 //     line up under a failed assertion ("  left: 5" over " right: 4"). A
 //     linter's coded line ranks by its code's letter (E and F are errors),
-//     not by the words it holds.
+//     not by the words it holds. A banner framed by marks ("*** ... ***")
+//     brings the block under it.
+//
+//  7. Findings are known by their form, not their words (located.go): a
+//     line led by a file and a position, a row of a table of findings, the
+//     heading of a record located by a field, a heading ruled off to the
+//     line's end and its message, the message above a position alone.
 //
 // Lines that say a test passed ("--- PASS: TestErrorHandling", "ok  pkg/errors")
 // and counts of zero ("0 failed") are never candidates, nor is code that
