@@ -54,7 +54,13 @@ import (
 //     test printed under its result line; so are two values whose labels
 //     line up under a failed assertion ("  left: 5" over " right: 4"). A
 //     linter's coded line ranks by its code's letter (E and F are errors),
-//     not by the words it holds.
+//     not by the words it holds. A banner framed by marks ("*** ... ***")
+//     brings the block under it.
+//
+//  7. Findings are known by their form, not their words (located.go): a
+//     line led by a file and a position, a row of a table of findings, the
+//     heading of a record located by a field, a heading ruled off to the
+//     line's end and its message, the message above a position alone.
 //
 // Lines that say a test passed ("--- PASS: TestErrorHandling", "ok  pkg/errors")
 // and counts of zero ("0 failed") are never candidates, nor is code that
@@ -141,6 +147,7 @@ type lineState struct {
 	lastCand    int                      // the number of the last line that was a candidate of tier term or above
 	diffSign    byte                     // under a diff's legend ("+++ actual", "(- actual, + expected)"): the sign of the actual lines
 	diffLines   int                      // lines left to look for the first of them
+	block       int                      // lines left in the block under a framed banner (framed)
 }
 
 // hold keeps a log line of the running test until its end says whether
@@ -174,7 +181,7 @@ func testNameBytes(t []byte) []byte {
 
 // wantAll says the next line must be classified even without an anchor.
 func (s *lineState) wantAll() bool {
-	return s.traceback || s.next != "" || s.heading || s.detail > 0 || s.pair || s.frames || s.inOutput || s.values > 0 || s.cont || s.diffLines > 0
+	return s.traceback || s.next != "" || s.heading || s.detail > 0 || s.pair || s.frames || s.inOutput || s.values > 0 || s.cont || s.diffLines > 0 || s.block > 0
 }
 
 // continues says whether raw, the line after a candidate, is its wrapped
@@ -341,6 +348,16 @@ func (sc *scanner) classify(s []byte, line int) (int, string) {
 	}
 	if hasTerm(t) {
 		return tierTerm, kindTerm
+	}
+	return expectation(t)
+}
+
+// expectation judges a line that sets what was expected against what
+// came ("expected:<8080> but was:<8008>"): what a failed check says, with
+// no error word; the prefilter admits it by its "expected:".
+func expectation(t []byte) (int, string) {
+	if bytes.Contains(t, []byte("xpected:")) && hasPair(t) {
+		return tierTerm, kindDetail
 	}
 	return tierNone, ""
 }
@@ -1351,7 +1368,15 @@ func actualLabel(t []byte) bool {
 		return false
 	}
 	for _, l := range actualLabels {
-		if len(t) >= len(l) && bytes.EqualFold(t[:len(l)], []byte(l)) && (len(t) == len(l) || t[len(l)] == ' ' || t[len(l)] == '\t') {
+		w := len(l) - 1 // the label's word; its colon may be padded to line up with the label beside it ("actual  : 7")
+		if len(t) < len(l) || !bytes.EqualFold(t[:w], []byte(l[:w])) {
+			continue
+		}
+		i := w
+		for i < len(t) && t[i] == ' ' {
+			i++
+		}
+		if i < len(t) && t[i] == ':' && (i+1 == len(t) || t[i+1] == ' ' || t[i+1] == '\t') {
 			return true
 		}
 	}

@@ -226,6 +226,13 @@ func (r *Report) scan(streams []Stream, st *store) ([]*ring, map[string]int, err
 		}
 		sc.ring.seen = sc.next - max(s.FirstLine, 1)
 		sc.ring.oneOffs = sc.shapes.oneOffs()
+		for _, f := range sc.shapes.found[:sc.shapes.nFound] {
+			if f.tier == tierSummary {
+				st.note(f.tier, f.kind, i, f.line, termtext.CleanLine(f.text))
+			} else {
+				st.promote(f.tier, f.kind, i, f.line, termtext.CleanLine(f.text))
+			}
+		}
 		rings[i] = sc.ring
 		r.addStream(s.Name, sc.next-1, sc.bytes)
 		// a stream cut to its head and tail comes as two Streams: only
@@ -373,6 +380,10 @@ func keepReason(s string) string {
 	if len(s) <= TextLineBytes {
 		return s
 	}
+	s = shortenPaths(s)
+	if len(s) <= TextLineBytes {
+		return s
+	}
 	i := termIndex([]byte(s))
 	if i < 0 || i+reasonLead <= TextLineBytes-len(ellipsis) {
 		return s
@@ -385,6 +396,36 @@ func keepReason(s string) string {
 		start++
 	}
 	return ellipsis + s[start:]
+}
+
+// maxPathShown is the longest path a line too long to show keeps whole.
+const maxPathShown = 32
+
+// shortenPaths shows a line too long to show whole with each long path
+// ("/tmp/work/site-7/conf/httpd.conf:9:") as "…" and its last element
+// ("…/httpd.conf:9:"): a tool that names a file twice, each time by a long
+// path, puts its message after them, beyond the cut ("...httpd.conf:
+// /tmp/.../httpd.conf:9: <Directory> was not closed.").
+func shortenPaths(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		j := i
+		for j < len(s) && (isFileByte(s[j]) || s[j] == '/' || s[j] == '~') {
+			j++
+		}
+		if j == i {
+			b.WriteByte(s[i])
+			i++
+			continue
+		}
+		run := s[i:j]
+		if last := strings.LastIndexByte(run, '/'); len(run) > maxPathShown && last > 0 && strings.Count(run, "/") >= 2 {
+			run = ellipsis + run[last:]
+		}
+		b.WriteString(run)
+		i = j
+	}
+	return b.String()
 }
 
 // duration is the run time, or for a run without an end, the time since
@@ -543,6 +584,16 @@ func (s *store) add(tier int, kind string, stream, line int, text []byte) {
 // anew there when its own tier had no room for it.
 func (s *store) promote(tier int, kind string, stream, line int, text []byte) {
 	s.keep(tier, kind, stream, line, text, false)
+}
+
+// note keeps a line that no rule judged, found by its form after the
+// stream was read (a position-led line, located.go): a line already kept,
+// at whatever tier, keeps the tier its rules gave it.
+func (s *store) note(tier int, kind string, stream, line int, text []byte) {
+	s.keyBuf = appendKey(s.keyBuf[:0], bytes.TrimSpace(text))
+	if _, ok := s.keys[string(s.keyBuf)]; !ok {
+		s.keep(tier, kind, stream, line, text, false)
+	}
 }
 
 // keep is add and promote: count says whether the line is one more of
@@ -789,6 +840,7 @@ func (sc *scanner) line(raw []byte, n int) {
 	if st.heading {
 		sc.blockHead(s, c, t, n)
 	}
+	sc.bannerBlock(s, t, n)
 	cont := st.cont
 	st.cont = false
 	detail := st.detail > 0 && sc.isDetail(c, t)
@@ -818,7 +870,7 @@ func (sc *scanner) line(raw []byte, n int) {
 	}
 	st.cont, st.contDepth = true, len(c)-len(t)
 	if tier >= tierTerm {
-		st.lastCand = n
+		st.lastCand, st.block = n, framedBlock(t)
 	}
 	sc.addText(tier, kind, n, s)
 	if tier == tierCause && (kind == kindPanic || kind == kindTest || kind == kindException) {
@@ -1022,6 +1074,50 @@ func announces(t []byte) bool {
 		return true
 	}
 	return len(t) > 4 && hasPrefix(t, "== ") && bytes.HasSuffix(t, []byte(" =="))
+}
+
+// A banner framed by a run of one mark at both ends ("*** FATAL CONFIG
+// FILE ERROR ***", "### BUILD BROKEN ###") heads a block, not one line:
+// the lines under it, up to a blank line and at most maxBannerBlock of
+// them, say where and what ("Reading the configuration file, at line 3",
+// ">>> 'appendonly maybe'", "argument must be 'yes' or 'no'").
+const maxBannerBlock = 3
+
+// bannerBlock keeps line n when it is in the block under a framed
+// banner; a blank line ends the block, and so does a line that is a
+// candidate of its own.
+func (sc *scanner) bannerBlock(s, t []byte, n int) {
+	st := &sc.state
+	if st.block == 0 {
+		return
+	}
+	st.block--
+	if len(t) == 0 {
+		st.block = 0
+		return
+	}
+	sc.store.promote(tierCause, kindDetail, sc.stream, n, s)
+}
+
+// framedBlock is the number of lines of the block under t: maxBannerBlock
+// when t is a framed banner, else none.
+func framedBlock(t []byte) int {
+	if framed(t) {
+		return maxBannerBlock
+	}
+	return 0
+}
+
+// framed reports a line framed by a run of at least three of one mark
+// ('*', '#', '!', '=') at both ends, with words between.
+func framed(t []byte) bool {
+	t = bytes.TrimRight(t, " \t")
+	if len(t) < 8 || !strings.ContainsRune("*#!=", rune(t[0])) {
+		return false
+	}
+	m := t[0]
+	run := func(b []byte) bool { return b[0] == m && b[1] == m && b[2] == m }
+	return run(t) && run(t[len(t)-3:]) && hasMessage(t[3:len(t)-3])
 }
 
 // maxDetailLook bounds how far below its heading a detail is looked for.

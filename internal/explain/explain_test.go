@@ -261,6 +261,7 @@ func TestNotErrors(t *testing.T) {
 			"wrote panic.go", "ErrNotFoundHandling registered", "non-fatal: skipped", "rootdir: /ci/failed-builds/x",
 			"cd \"/srv/timeout-tests\"")},
 		{"linter conventions", lines("a.py:4:4: C0103: Variable name \"T\" has an invalid name")},
+		{"a position-led warning", lines("shop.c:3: warning: unused variable 'tax'")},
 		{"go stack frames", lines("panic({0x55a7a0?, 0x6cadd0?})", "\t/usr/local/go/src/runtime/panic.go:860 +0x13a")},
 		{"info and warning lines only", lines("INFO retry after timeout", "WARN: disk almost full, writes may fail")},
 	} {
@@ -957,6 +958,20 @@ func TestKeepReason(t *testing.T) {
 	assert.NotContains(t, text, "k=v")
 	assert.Contains(t, rep.String(), "disk quota reached")
 	assert.Equal(t, "short error line", keepReason("short error line"))
+}
+
+// A line too long to show names its files by their last element, so the
+// message after two long paths is shown; a short path is kept whole.
+func TestKeepReasonPaths(t *testing.T) {
+	dir := "/tmp/work/" + strings.Repeat("a-section-that-is-not-closed-", 3) + "x"
+	line := "apache2: Syntax error on line 9 of " + dir + "/httpd.conf: " + dir + "/httpd.conf:9: <Directory> was not closed."
+	require.Greater(t, len(line), TextLineBytes)
+	got := keepReason(line)
+	assert.Equal(t, "apache2: Syntax error on line 9 of "+ellipsis+"/httpd.conf: "+ellipsis+"/httpd.conf:9: <Directory> was not closed.", got)
+	rep := explainOut(t, lines(append(strings.Split(strings.Repeat("step\n", ShortOutput), "\n"), line)...), "")
+	assert.Contains(t, rep.String(), "<Directory> was not closed.")
+	short := "error: src/a.c:3: 'x' undeclared " + strings.Repeat("y", TextLineBytes)
+	assert.Equal(t, short, keepReason(short), "no path to shorten")
 }
 
 // TestCutStreamListedOnce: a stream given as its head and its tail is one

@@ -176,10 +176,11 @@ func hasCode(t []byte) bool {
 }
 
 // hasPair reports an expectation set against what came: "want 30, got
-// 31", "expected `i32`, found `&str`".
+// 31", "expected `i32`, found `&str`", "expected:<6> but was:<7>".
 func hasPair(t []byte) bool {
 	return (hasWordFold(t, "expected") || hasWordFold(t, "want")) &&
-		(hasWordFold(t, "got") || hasWordFold(t, "found") || hasWordFold(t, "received") || hasWordFold(t, "actual"))
+		(hasWordFold(t, "got") || hasWordFold(t, "found") || hasWordFold(t, "received") || hasWordFold(t, "actual") ||
+			containsFold(t, "but was"))
 }
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' }

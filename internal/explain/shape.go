@@ -23,15 +23,29 @@ const (
 // nothing per line: the pending line's bytes alias the read buffer until
 // the chunk ends, and the one-offs are kept in reused buffers.
 type lineShapes struct {
-	prev     uint64 // template of the line before
-	run      int    // lines of that template in a row
-	pending  bool   // the line after a block waits for the next to say it is a one-off
-	pendLine int
-	pendText []byte
-	pendOwn  []byte // pendText's copy when a chunk ends before the next line
-	pendTmpl uint64
-	offs     [maxOneOffs]oneOff
-	nOffs    int
+	prev      uint64 // template of the line before
+	run       int    // lines of that template in a row
+	pending   bool   // the line after a block waits for the next to say it is a one-off
+	pendLine  int
+	pendText  []byte
+	pendOwn   []byte // pendText's copy when a chunk ends before the next line
+	pendTmpl  uint64
+	offs      [maxOneOffs]oneOff
+	nOffs     int
+	nLocated  int // position-led lines kept (located.go)
+	found     [maxFound + maxLocated]found
+	nFound    int
+	nRuled    int    // ruled headings kept
+	nRows     int    // rows of tables of findings kept
+	nRecords  int    // headings of records kept
+	recordN   int    // the number of the last of them
+	margin    []byte // the last line at the margin, a record's heading
+	marginN   int
+	marginOwn []byte // margin's copy when a chunk ends
+	message   bool   // the line before is a ruled heading: this one is its message
+	prevLine  []byte // the non-blank line before, for a position-only line under it
+	prevN     int
+	prevOwn   []byte // prevLine's copy when a chunk ends
 }
 
 type oneOff struct {
@@ -72,6 +86,14 @@ func template(l []byte) uint64 {
 // add judges one non-blank line, number n.
 func (s *lineShapes) add(n int, l []byte) {
 	t := template(l)
+	if s.message || t != s.prev || s.run < minBlock-1 {
+		s.forms(n, l[:min(len(l), maxLine)])
+	} else {
+		// The third line of a block of one template and those after it
+		// are what the block's first lines were: looking at each again
+		// would cost most of the pass on a big log.
+		s.track(n, l)
+	}
 	if s.pending {
 		s.pending = false
 		if t != s.pendTmpl {
@@ -112,9 +134,100 @@ func (s *lineShapes) lines(b []byte, first int) {
 		}
 		b = b[e+1:]
 	}
+	if s.prevLine != nil {
+		s.prevOwn = append(s.prevOwn[:0], s.prevLine...)
+		s.prevLine = s.prevOwn
+	}
+	if s.margin != nil {
+		s.marginOwn = append(s.marginOwn[:0], s.margin...)
+		s.margin = s.marginOwn
+	}
 	if s.pending {
 		// the read buffer is reused for the next chunk
 		s.pendOwn = append(s.pendOwn[:0], s.pendText...)
 		s.pendText = s.pendOwn
 	}
+}
+
+// forms looks at every non-blank line for the forms of located.go: a
+// position-led line, a ruled heading and its message, a position alone
+// under its message.
+func (s *lineShapes) forms(n int, l []byte) {
+	switch {
+	case s.message:
+		s.message = false
+		s.keep(n, l, tierCause, kindDetail)
+	case s.nLocated < maxLocated && (isLetter(l[0]) || l[0] == '.' || l[0] == '/' || l[0] == '"') && isFinding(l):
+		s.nLocated++
+		s.keep(n, l, tierSummary, kindCompiler)
+	case s.nRows < maxRows && rowStart(l) && findingRow(trimIndent(l)):
+		s.nRows++
+		s.keep(n, l, tierSummary, kindCompiler)
+	}
+	if s.nRuled < maxRuled && l[len(l)-1] >= 0x80 && ruled(l) {
+		s.nRuled++
+		s.message = true
+		s.keep(n, l, tierCause, kindReport)
+	}
+	if c := l[0]; c == '(' || c == ' ' || c == '\t' {
+		t := trimIndent(l)
+		switch {
+		case s.prevLine != nil && positionOnly(t):
+			s.keep(s.prevN, s.prevLine, tierCause, kindDetail)
+		case s.nRecords < maxRecords && s.margin != nil && s.marginN != s.recordN && locationField(t):
+			s.nRecords++
+			s.recordN = s.marginN
+			s.keep(s.marginN, s.margin, tierSummary, kindDetail)
+		}
+		s.prevLine, s.prevN = l, n
+		return
+	}
+	s.track(n, l)
+}
+
+// track remembers line n as the line before the next, and as the last
+// line at the margin when it opens there.
+func (s *lineShapes) track(n int, l []byte) {
+	s.prevLine, s.prevN = l, n
+	if c := l[0]; c != '(' && c != ' ' && c != '\t' {
+		s.margin, s.marginN = l, n
+	}
+}
+
+// keep keeps line n for the store, while there is room.
+func (s *lineShapes) keep(n int, l []byte, tier int, kind string) {
+	if s.nFound == len(s.found) {
+		return
+	}
+	f := &s.found[s.nFound]
+	f.line, f.text, f.tier, f.kind = n, append(f.text[:0], bytes.TrimSpace(l)...), tier, kind
+	s.nFound++
+}
+
+// rowStart reports a line that opens like a row of findings: a line
+// number, maybe after blanks and a one-letter label ("L:   1 |", " 9 |"),
+// then '|'. It leaves at the first byte that does not fit, which on most
+// lines is the first or second.
+func rowStart(l []byte) bool {
+	i := 0
+	for i < len(l) && i < maxCell && l[i] == ' ' {
+		i++
+	}
+	if i+1 < len(l) && isLetter(l[i]) && l[i+1] == ':' {
+		i += 2
+		for i < len(l) && i < maxCell && l[i] == ' ' {
+			i++
+		}
+	}
+	d := i
+	for i < len(l) && isDigit(l[i]) {
+		i++
+	}
+	if i == d {
+		return false
+	}
+	for i < len(l) && l[i] == ' ' {
+		i++
+	}
+	return i < len(l) && l[i] == '|'
 }

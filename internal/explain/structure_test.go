@@ -28,6 +28,23 @@ func TestStructuralShapes(t *testing.T) {
 		{"the actual line of a diff under its legend", "  1) Failure:\nTermsTest#test_terms [terms_test.rb:5]:\n--- expected\n+++ actual\n@@ -1 +1 @@\n-\"net-60\"\n+\"net-30\"\n", "+\"net-30\""},
 		{"the actual line of a legend that names it first", "  Difference (- actual, + expected):\n\n  - 'net-30'\n  + 'net-60'\n", "- 'net-30'"},
 		{"an error type behind a tool's mark", "src/main.js → dist/out.js...\n[!] RollupError: \"missing\" is not exported by \"src/lib.js\", imported by \"src/main.js\".\n", "[!] RollupError"},
+		{"a line led by a file and its position, with no error word", "guide.texi:6: unknown command `emphh'\n", "guide.texi:6: unknown command"},
+		{"a position led by a quoted file name", "\"notes.tex\", line 5: <- unmatched \"\\end{enumerate}\"\n", "\"notes.tex\", line 5: <- unmatched"},
+		{"a file and its line in words", "ssh_config line 3: Bad port 'eighty'.\n", "ssh_config line 3: Bad port"},
+		{"a file, then its line and column in words", "app.js: line 1, col 16, Missing semicolon.\n\n1 error\n", "app.js: line 1, col 16, Missing semicolon."},
+		{"a position in parentheses", "Main.cs(4,9): ';' expected\n", "Main.cs(4,9): ';' expected"},
+		{"a position-led line beside the generic verdict about it", "dhcpd.conf line 4: semicolon expected.\n  option \n   ^\nConfiguration file errors encountered -- exiting\n", "dhcpd.conf line 4: semicolon expected."},
+		{"the message under a heading ruled off to the line's end", "cfg.js:1:45 parse ━━━━━━━━\n\n  × expected `,` but instead found `;`\n\n  > 1 │ export const cfg = { port: 8080 ;\n", "× expected `,` but instead found `;`"},
+		{"a heading ruled off to the line's end names the file", "app.js format ━━━━━━━━\n\n  × Formatter would have printed the following content:\n", "app.js format"},
+		{"the message above a position alone in parentheses", "Message from the compiler:\nUndefined backend api, first reference:\n('/src/site.vcl' Line 4 Pos 28)\n    set req.backend_hint = api;\n", "Undefined backend api, first reference:"},
+		{"the message above a program line alone in parentheses", "Expected ';' got '}'\n(program line 417), at\n('/src/default.vcl' Line 5 Pos 1)\n", "Expected ';' got '}'"},
+		{"an actual value whose label is padded to line up with the next", "not ok 1 cart > total\n  ---\n  message: total\n  severity: failed\n  actual  : 7\n  expected: 6\n  ...\n", "actual  : 7"},
+		{"an expectation set against what came, with no error word", "testPort\nASSERT:port of the config expected:<8080> but was:<8008>\ntestC\n", "expected:<8080> but was:<8008>"},
+		{"the block under a banner framed by marks", "\n*** FATAL CONFIG FILE ERROR (Server 7.0) ***\nReading the configuration file, at line 3\n>>> 'appendonly maybe'\nargument must be 'yes' or 'no'\n", "argument must be 'yes' or 'no'"},
+		{"a row of a table of findings under its count", "FILE: /src/Cart.php\n----------------------------------------\nFOUND 1 ERROR AFFECTING 1 LINE\n----------------------------------------\n 9 | ERROR | [x] Expected 1 space(s) after IF keyword; 0 found\n----------------------------------------\n", "Expected 1 space(s) after IF keyword"},
+		{"rows of findings whose first cell labels its line number", "== [orders.sql] FAIL\nL:   1 | P:  11 | L012 | Implicit aliasing of columns.\nL:   1 | P:  17 |  PRS | Line 1, Position 17: Found unparsable section: 'FROM'\nAll Finished!\n", "Found unparsable section: 'FROM'"},
+		{"a type at a position in parentheses", "reading rates\ncore.exception.RangeError@rates.d(5): index [3] is out of bounds\n----------------\n??:? _Dmain [0x5635e13003b4]\n", "index [3] is out of bounds"},
+		{"the heading of a record whose field is a position", "Test results:\n>> Issue: [B602:subprocess_shell] subprocess call with shell=True identified.\n   Severity: High   Confidence: High\n   Location: deploy.py:5\n   More Info: https://example.org/b602.html\n4\tdef deploy(host):\n", ">> Issue: [B602:subprocess_shell]"},
 		{"a log level in brackets", "2026/12/07 15:30:14 [emerg] 7949#7949: unknown directive \"locaton\" in ./nginx.conf:9\nnginx: configuration file ./nginx.conf test failed\n", "[emerg]"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -102,13 +119,13 @@ func TestOneOffLine(t *testing.T) {
 	for i := 1; i <= 30; i++ {
 		fmt.Fprintf(&b, "[stage %d/30] unpacked layer %d\n", i, i*7)
 	}
-	b.WriteString("billing.proto:4:12: \"Line\" is not defined.\n")
+	b.WriteString("\"Line\" is not defined (billing.proto, at 4:12)\n")
 	for i := 1; i <= 20; i++ {
 		fmt.Fprintf(&b, "[cleanup] released volume vol-%d\n", i)
 	}
 	rep := run(b.String())
 	require.Equal(t, ShowsTail, rep.Shows)
-	assert.Equal(t, Line{Stream: "pty", Line: 31, Text: "billing.proto:4:12: \"Line\" is not defined.", Count: 1, Kind: kindShape}, rep.Lines[0])
+	assert.Equal(t, Line{Stream: "pty", Line: 31, Text: "\"Line\" is not defined (billing.proto, at 4:12)", Count: 1, Kind: kindShape}, rep.Lines[0])
 	assert.Len(t, rep.Lines, MaxTail)
 	assert.Contains(t, rep.String(), "no error lines; 1 lines that stand out by their shape, then the last 7 lines:\n")
 
