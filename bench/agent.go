@@ -136,19 +136,23 @@ func benchLines(b *bench) {
 		med[0].Seconds()/med[1].Seconds(), verdict(med[0].Seconds()/med[1].Seconds() < 2), med[0].Seconds()/med[2].Seconds())
 }
 
-// benchExplain: explain on a 64 MiB recording.
+// benchExplain: explain on a 64 MiB recording, as recorded by default
+// (redacted on the way in), and on one recorded with --no-redact, which
+// explain redacts whole on the way out.
 func benchExplain(b *bench) {
 	file := b.mixedFile("mixed-64m.log", 64<<20)
 	b.resetStore()
 	env := append(append([]string(nil), b.env...), "RAC_SESSION=explainbench")
+	b.timeCmd(env, b.rac, "run", "-q", "--", "cat", file)
 	b.timeCmd(env, b.rac, "run", "-q", "--no-redact", "--", "cat", file)
 	med := b.interleaveEnv(env, *runs,
-		[]string{b.rac, "out", "explain", "last"},
+		[]string{b.rac, "out", "explain", "explainbench/1"},
+		[]string{b.rac, "out", "explain", "explainbench/2"},
 		[]string{"tail", "-n", "10", file},
 		[]string{"grep", "-ciE", "error|fail|fatal", file},
 	)
-	fmt.Printf("explain on 64 MiB %7.1f ms (target well under 1 s: %s); tail -10 %.1f ms; grep -ciE %.1f ms\n",
-		ms(med[0]), verdict(med[0] < 500*time.Millisecond), ms(med[1]), ms(med[2]))
+	fmt.Printf("explain on 64 MiB %7.1f ms (target < 500 ms: %s); recorded with --no-redact (redacted on the way out) %.1f ms; tail -10 %.1f ms; grep -ciE %.1f ms\n",
+		ms(med[0]), verdict(med[0] < 500*time.Millisecond), ms(med[1]), ms(med[2]), ms(med[3]))
 }
 
 // benchIdentity: the session identity computation, as go test -bench.

@@ -83,6 +83,9 @@ type engine struct {
 	spans   []span
 	merged  []span
 	counts  []int
+	// counted: a count changed since counts were last taken (addCounts,
+	// a region's counts), so taking them can skip the walk over every rule
+	counted bool
 
 	open          bool    // the line may continue past the end of the buffer
 	cover         []int   // per rule: end of its last span on this line
@@ -435,6 +438,7 @@ func (e *engine) copyRaw(out, line []byte, a, b int) []byte {
 		out = append(out, line[a:p.start]...)
 		out = append(out, e.r.markers[p.rule]...)
 		e.counts[p.rule]++
+		e.counted = true
 		a = p.end
 	}
 	return append(out, line[a:b]...)
@@ -528,6 +532,7 @@ func (e *engine) stateLine(line []byte, st *mlState) (lineAction, bool) {
 			if !st.started {
 				st.started = true
 				e.counts[e.r.privateKeyRule]++
+				e.counted = true
 				e.bodyStart, e.bodyEnd = cs, ce
 				act = actBodyFirst
 			}
@@ -538,6 +543,7 @@ func (e *engine) stateLine(line []byte, st *mlState) (lineAction, bool) {
 			if !st.started {
 				st.started = true
 				e.counts[e.r.privateKeyRule]++
+				e.counted = true
 			}
 			st.body += ce - cs
 			e.bodyStart, e.bodyEnd = cs, ce
@@ -665,11 +671,12 @@ func (e *engine) merge() {
 	for _, s := range e.merged {
 		e.counts[s.rule]++
 	}
+	e.counted = e.counted || len(e.merged) > 0
 }
 
 // uncount undoes merge's count of a span the long-line path does not emit
 // (yet): it is counted when it is.
-func (e *engine) uncount(s span) { e.counts[s.rule]-- }
+func (e *engine) uncount(s span) { e.counts[s.rule]--; e.counted = true }
 
 type pemLineKind uint8
 

@@ -320,6 +320,10 @@ func (w *Writer) redactRegion(e *engine, reg *region) {
 	var st mlState
 	reg.out, reg.changed = e.region(reg.out[:0], reg.data, &st)
 	reg.end = st
+	if !e.counted {
+		return
+	}
+	e.counted = false
 	for i, c := range e.counts {
 		if c != 0 {
 			reg.counts = append(reg.counts, ruleCount{int32(i), c})
@@ -414,6 +418,10 @@ func (s *sequencer) countsCopy() map[string]int {
 }
 
 func (s *sequencer) addCounts(e *engine) {
+	if !e.counted {
+		return // nothing redacted since the last call: no walk over every rule
+	}
+	e.counted = false
 	s.mu.Lock()
 	for i, c := range e.counts {
 		if c != 0 {
