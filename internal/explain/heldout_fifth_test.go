@@ -1,13 +1,9 @@
 package explain
 
 import (
-	"crypto/sha256"
 	"fmt"
-	"os"
 	"strings"
 	"testing"
-
-	"github.com/stretchr/testify/require"
 )
 
 // The fifth held-out set: real runs of tools that no other set (the
@@ -51,16 +47,7 @@ const heldoutFifthList = heldoutFifthDir + "/heldout5.txt"
 // its marked line or its kept output changes (-heldout.pin rewrites the
 // list).
 func TestHeldoutFifthPinned(t *testing.T) {
-	want := pinLines(t, heldoutFifthDir, heldoutFifthCases())
-	if *heldoutRepin {
-		require.NoError(t, os.WriteFile(heldoutFifthList, []byte(want), 0o644))
-		t.Logf("pinned: const heldoutFifthPin = %q", fmt.Sprintf("%x", sha256.Sum256([]byte(want))))
-		return
-	}
-	got, err := os.ReadFile(heldoutFifthList)
-	require.NoError(t, err)
-	require.Equal(t, heldoutFifthPin, fmt.Sprintf("%x", sha256.Sum256(got)), "%s changed after it was pinned", heldoutFifthList)
-	require.Equal(t, string(got), want, "the held-out cases or their kept runs differ from %s", heldoutFifthList)
+	checkPinned(t, heldoutFifthList, heldoutFifthPin, "heldoutFifthPin", pinLines(t, heldoutFifthDir, heldoutFifthCases()))
 }
 
 // quiet is a CI step that fails when a checker that always exits 0 wrote

@@ -3,10 +3,7 @@ package explain
 import (
 	"crypto/sha256"
 	"fmt"
-	"os"
 	"testing"
-
-	"github.com/stretchr/testify/require"
 )
 
 // The fourth held-out set: real runs of tools that no other corpus (the
@@ -48,16 +45,7 @@ const heldoutFourthList = heldoutFourthDir + "/heldout4.txt"
 // its marked line or its kept output changes (-heldout.pin rewrites the
 // list).
 func TestHeldoutFourthPinned(t *testing.T) {
-	want := pinLines(t, heldoutFourthDir, heldoutFourthCases())
-	if *heldoutRepin {
-		require.NoError(t, os.WriteFile(heldoutFourthList, []byte(want), 0o644))
-		t.Logf("pinned: const heldoutFourthPin = %q", fmt.Sprintf("%x", sha256.Sum256([]byte(want))))
-		return
-	}
-	got, err := os.ReadFile(heldoutFourthList)
-	require.NoError(t, err)
-	require.Equal(t, heldoutFourthPin, fmt.Sprintf("%x", sha256.Sum256(got)), "%s changed after it was pinned", heldoutFourthList)
-	require.Equal(t, string(got), want, "the held-out cases or their kept runs differ from %s", heldoutFourthList)
+	checkPinned(t, heldoutFourthList, heldoutFourthPin, "heldoutFourthPin", pinLines(t, heldoutFourthDir, heldoutFourthCases()))
 }
 
 func heldoutFourthCases() []corpusCase {

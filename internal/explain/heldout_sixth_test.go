@@ -1,13 +1,8 @@
 package explain
 
 import (
-	"crypto/sha256"
-	"fmt"
-	"os"
 	"strings"
 	"testing"
-
-	"github.com/stretchr/testify/require"
 )
 
 // The sixth held-out set: real runs of tools that no other set (the
@@ -44,16 +39,7 @@ const heldoutSixthList = heldoutSixthDir + "/heldout6.txt"
 // its marked line or its kept output changes (-heldout.pin rewrites the
 // list).
 func TestHeldoutSixthPinned(t *testing.T) {
-	want := pinLines(t, heldoutSixthDir, heldoutSixthCases())
-	if *heldoutRepin {
-		require.NoError(t, os.WriteFile(heldoutSixthList, []byte(want), 0o644))
-		t.Logf("pinned: const heldoutSixthPin = %q", fmt.Sprintf("%x", sha256.Sum256([]byte(want))))
-		return
-	}
-	got, err := os.ReadFile(heldoutSixthList)
-	require.NoError(t, err)
-	require.Equal(t, heldoutSixthPin, fmt.Sprintf("%x", sha256.Sum256(got)), "%s changed after it was pinned", heldoutSixthList)
-	require.Equal(t, string(got), want, "the held-out cases or their kept runs differ from %s", heldoutSixthList)
+	checkPinned(t, heldoutSixthList, heldoutSixthPin, "heldoutSixthPin", pinLines(t, heldoutSixthDir, heldoutSixthCases()))
 }
 
 func heldoutSixthCases() []corpusCase {

@@ -560,16 +560,7 @@ func pinLines(t *testing.T, dir string, cases []corpusCase) string {
 // kept output changes: a refreshed held-out set is a new one, to be pinned
 // before explain is changed again (go test -run TestHeldoutPinned -heldout.pin).
 func TestHeldoutPinned(t *testing.T) {
-	want := heldoutLines(t)
-	if *heldoutRepin {
-		require.NoError(t, os.WriteFile(heldoutList, []byte(want), 0o644))
-		t.Logf("pinned: const heldoutPin = %q", fmt.Sprintf("%x", sha256.Sum256([]byte(want))))
-		return
-	}
-	got, err := os.ReadFile(heldoutList)
-	require.NoError(t, err)
-	require.Equal(t, heldoutPin, fmt.Sprintf("%x", sha256.Sum256(got)), "%s changed after it was pinned", heldoutList)
-	require.Equal(t, string(got), want, "the held-out cases or their kept runs differ from %s", heldoutList)
+	checkPinned(t, heldoutList, heldoutPin, "heldoutPin", heldoutLines(t))
 }
 
 var heldoutRepin = flag.Bool("heldout.pin", false, "rewrite testdata/heldout/heldout.txt and print its pin")

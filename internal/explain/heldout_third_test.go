@@ -33,16 +33,24 @@ const heldoutThirdList = heldoutThirdDir + "/heldout3.txt"
 // TestHeldoutThirdPinned fails when a case of the third held-out set, its
 // marked line or its kept output changes (-heldout.pin rewrites the list).
 func TestHeldoutThirdPinned(t *testing.T) {
-	want := pinLines(t, heldoutThirdDir, heldoutThirdCases())
+	checkPinned(t, heldoutThirdList, heldoutThirdPin, "heldoutThirdPin", pinLines(t, heldoutThirdDir, heldoutThirdCases()))
+}
+
+// checkPinned fails when a held-out set's cases, marked lines or kept
+// outputs (want, as pinLines lists them) differ from its list file, or
+// the list from its pinned hash; -heldout.pin rewrites the list and logs
+// the new hash for the const named constName.
+func checkPinned(t *testing.T, list, pin, constName, want string) {
+	t.Helper()
 	if *heldoutRepin {
-		require.NoError(t, os.WriteFile(heldoutThirdList, []byte(want), 0o644))
-		t.Logf("pinned: const heldoutThirdPin = %q", fmt.Sprintf("%x", sha256.Sum256([]byte(want))))
+		require.NoError(t, os.WriteFile(list, []byte(want), 0o644))
+		t.Logf("pinned: const %s = %q", constName, fmt.Sprintf("%x", sha256.Sum256([]byte(want))))
 		return
 	}
-	got, err := os.ReadFile(heldoutThirdList)
+	got, err := os.ReadFile(list)
 	require.NoError(t, err)
-	require.Equal(t, heldoutThirdPin, fmt.Sprintf("%x", sha256.Sum256(got)), "%s changed after it was pinned", heldoutThirdList)
-	require.Equal(t, string(got), want, "the held-out cases or their kept runs differ from %s", heldoutThirdList)
+	require.Equal(t, pin, fmt.Sprintf("%x", sha256.Sum256(got)), "%s changed after it was pinned", list)
+	require.Equal(t, string(got), want, "the held-out cases or their kept runs differ from %s", list)
 }
 
 // noisy runs a shell script that prints n progress lines and then runs
