@@ -53,6 +53,19 @@ func (p *process) wait() {
 	p.reap()
 }
 
+// peekStop reports whether the command has a stop the waiter has yet to
+// take (WNOWAIT: it is left to be reported).
+func (p *process) peekStop() bool {
+	var info unix.Siginfo
+	for {
+		err := unix.Waitid(unix.P_PID, p.pid, &info, unix.WSTOPPED|unix.WNOHANG|unix.WNOWAIT, nil)
+		if err == unix.EINTR {
+			continue
+		}
+		return err == nil && info.Signo == int32(unix.SIGCHLD) && info.Code == siStopped
+	}
+}
+
 // takeStop consumes the stop or continue that WNOWAIT left to be reported
 // again (without WEXITED nothing is reaped). The stop's signal is known
 // only when a stop is what was taken: a stop that no longer holds came

@@ -50,3 +50,7 @@ func processState(int) byte { return 'T' }
 
 // becomeSubreaper: only Linux has child subreapers.
 func becomeSubreaper() {}
+
+// peekStop: without WNOWAIT a stop cannot be looked at without taking
+// it; the waiter reports every stop it takes.
+func (p *process) peekStop() bool { return false }

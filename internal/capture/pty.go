@@ -64,6 +64,8 @@ type ptyRun struct {
 	o    RunOptions
 	proc *process
 	rel  *relay // pipe mode's rule for the signals that reach rac
+	// follower stops rac after the command's own stop, as in pipe mode
+	follower *stopFollower
 
 	term   int // rac's terminal (modes, size), -1: none
 	master *os.File
@@ -123,7 +125,7 @@ func runPTY(o RunOptions) Outcome {
 	if err != nil {
 		return startFailed(out, o.Argv[0], path, err)
 	}
-	r.rel = &relay{wit: wit, settle: o.SignalSettle, proc: r.proc}
+	r.rel = &relay{wit: wit, settle: o.SignalSettle, proc: r.proc, stops: r.follower}
 	for _, sig := range early {
 		if sig == syscall.SIGWINCH || sig == syscall.SIGCONT {
 			r.relay(sig)
@@ -189,7 +191,7 @@ func (r *ptyRun) start(path string, tty, devNull *os.File, onPTY [3]bool) error 
 		}
 	}
 	r.proc = &process{}
-	r.proc.onStop = r.proc.followStop
+	r.follower = newStopFollower(r.proc)
 	return startProcess(path, r.o.Argv, &syscall.ProcAttr{
 		Dir: r.o.Dir, Env: r.o.Env, Files: files[:],
 	}, r.proc)
@@ -207,8 +209,10 @@ func (r *ptyRun) run(sigs chan os.Signal, fwd *os.File) bool {
 		r.copyOut(st, fwd)
 	}()
 
+	stopsCaught := catchStops(sigs)
+	defer func() { <-stopsCaught }() // before the catching ends
 	sup := &supervisor{
-		proc: r.proc, relay: r.relay,
+		proc: r.proc, relay: r.relay, stopped: r.follower.stopped, onStopped: r.follower.follow,
 		timeout: r.o.Timeout, killAfter: r.o.KillAfter, timer: r.o.timer, stopping: &r.stopping, contain: r.o.Contain,
 	}
 	timedOut := sup.run(sigs)

@@ -17,14 +17,14 @@ import (
 // command from the kernel, which stays in rac's group: rac then sends
 // nothing, so the command gets each signal exactly once.
 //
-// The stop signals are not among them: pipe mode catches its own
-// (pipeStops), pty mode and passthrough leave them at their default.
+// The stop signals are not among them: pipe and pty mode catch their own
+// (pipeStops), passthrough leaves them at their default.
 var relayed = []os.Signal{
 	syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT, syscall.SIGQUIT,
 	syscall.SIGCONT, syscall.SIGWINCH, syscall.SIGUSR1, syscall.SIGUSR2,
 }
 
-// pipeStops are the stop signals pipe mode catches and passes on by
+// pipeStops are the stop signals pipe and pty mode catch and pass on by
 // relayed's rule, so that `kill -TSTP` (or -TTIN) of rac's pid alone
 // stops the command, as it would without rac, instead of stopping rac
 // while the command runs on; rac then stops because the command stopped
@@ -102,7 +102,7 @@ type relay struct {
 	settle  time.Duration
 	proc    *process
 	groupAt map[syscall.Signal]time.Time // when a signal last showed it reached the group
-	stops   *stopFollower                // pipe mode: which stop signals to look at
+	stops   *stopFollower                // pipe and pty mode: which stop signals to look at
 }
 
 func (r *relay) handle(sig syscall.Signal) {
@@ -114,7 +114,7 @@ func (r *relay) handle(sig syscall.Signal) {
 	}
 	r.w = r.wit.get()
 	if r.w == nil {
-		r.proc.signal(sig)
+		r.pass(sig)
 		return
 	}
 	// A sender that signals both the group and a pid (timeout(1) signals
@@ -132,6 +132,21 @@ func (r *relay) handle(sig syscall.Signal) {
 			r.groupAt = map[syscall.Signal]time.Time{}
 		}
 		r.groupAt[sig] = time.Now()
+		return
+	}
+	r.pass(sig)
+}
+
+// pass passes sig on to the command, as a signal sent to rac alone. A
+// SIGCONT is not passed on while the command has a stop rac has yet to
+// follow (stopFollower.unfollowed): that stop came after the SIGCONT,
+// whose copy at the witness the stop signal took with it (the kernel
+// drops a pending SIGCONT when a stop signal comes), so rac could not
+// tell the SIGCONT had reached the group, and passing it on would undo
+// the newer stop. fg, then Ctrl-Z at once on a loaded machine, did so:
+// the command ran on and rac never stopped.
+func (r *relay) pass(sig syscall.Signal) {
+	if sig == syscall.SIGCONT && r.stops != nil && r.stops.unfollowed() {
 		return
 	}
 	r.proc.signal(sig)
@@ -228,18 +243,7 @@ func (a *asyncWitness) close() {
 	}
 }
 
-// followStop is pty mode's onStop, on the waiter's thread: a stop of the
-// command that still holds stops rac too, as a shell's job stops (pipe
-// mode does the same through stopFollower). A stop that no longer holds
-// came with rac's own (SIGSTOP to the group, then SIGCONT): rac was
-// stopped by the kernel already.
-func (p *process) followStop(ev stopEvent) {
-	if ev.stopped && ev.sig != 0 && processState(p.pid) == 'T' {
-		stopSelf(ev.sig)
-	}
-}
-
-// stopFollower is pipe mode's rule for the command's stops: a stop of
+// stopFollower is pipe and pty mode's rule for the command's stops: a stop of
 // the command that still holds stops rac too, as a shell's job stops. A
 // stop that no longer holds came with rac's own (SIGSTOP to the group,
 // then SIGCONT): rac was stopped by the kernel already. The waiter hands
@@ -310,6 +314,21 @@ func (f *stopFollower) follow() {
 	if processState(f.proc.pid) == 'T' {
 		stopSelf(q[len(q)-1])
 	}
+}
+
+// unfollowed reports whether the command is stopped by a stop rac has
+// not followed yet: one the waiter has handed over (queued) or one the
+// kernel has yet to report to it (peekStop). It runs on the supervisor's
+// goroutine, where stops are followed, so a stop handed over is followed
+// only after it returns.
+func (f *stopFollower) unfollowed() bool {
+	if processState(f.proc.pid) != 'T' {
+		return false
+	}
+	f.mu.Lock()
+	queued := len(f.queue) > 0
+	f.mu.Unlock()
+	return queued || f.proc.peekStop()
 }
 
 // claim reports whether the relay should look at stop signal sig (false:
