@@ -89,6 +89,7 @@ var corpusSets = []corpusSet{
 	{name: "held-out-4", dir: heldoutFourthDir, cases: heldoutFourthCases, report: true},
 	{name: "held-out-5", dir: heldoutFifthDir, cases: heldoutFifthCases, report: true},
 	{name: "held-out-6", dir: heldoutSixthDir, cases: heldoutSixthCases, report: true},
+	{name: "held-out-7", dir: heldoutSeventhDir, cases: heldoutSeventhCases, report: true},
 }
 
 // corpusRun is what one run left, as kept under testdata/corpus/SLUG/: the
