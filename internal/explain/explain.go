@@ -146,7 +146,8 @@ func Explain(in Input) (*Report, error) {
 	}
 	st := newStore()
 	rep := &Report{}
-	rings, open, err := rep.scan(in.Streams, st)
+	passed := in.Meta.Status == StatusExited && in.Meta.ExitCode != nil && *in.Meta.ExitCode == 0
+	rings, open, err := rep.scan(in.Streams, st, !passed)
 	if err != nil {
 		return nil, err
 	}
@@ -157,7 +158,6 @@ func Explain(in Input) (*Report, error) {
 	rep.Matched = st.matched
 
 	name := func(i int) string { return in.Streams[i].Name }
-	passed := in.Meta.Status == StatusExited && in.Meta.ExitCode != nil && *in.Meta.ExitCode == 0
 	if passed {
 		rep.Shows = ShowsPass
 		for _, c := range st.tiers[tierContext] {
@@ -185,7 +185,7 @@ func Explain(in Input) (*Report, error) {
 		tail = MaxPassTail
 	} else {
 		rep.Shows = ShowsTail
-		rep.addShapedTail(in.Streams, rings, tail, redact)
+		rep.addShapedTail(in.Streams, rings, st.tiers[tierContext], tail, redact)
 		return rep, nil
 	}
 	rep.addTail(in.Streams, rings, tail, passed, redact)
@@ -193,27 +193,39 @@ func Explain(in Input) (*Report, error) {
 }
 
 // addShapedTail is the report of a failure where no line matched: the
-// lines that stand out by their shape come first, when the tail does not
-// hold them already, then the tail.
-func (r *Report) addShapedTail(streams []Stream, rings []*ring, tail int, redact func(string) string) {
+// warnings come first (a run that failed on warnings alone), then the
+// lines that stand out by their shape, when the tail does not hold them
+// already, then the tail. At most maxAboveTail lines come above it.
+func (r *Report) addShapedTail(streams []Stream, rings []*ring, warned []*candidate, tail int, redact func(string) string) {
+	var above []Line
+	for _, c := range warned[:min(len(warned), maxWarned)] {
+		above = append(above, Line{Stream: streams[c.stream].Name, Line: c.line, Text: keepReason(redact(c.text)), Count: c.count, Kind: kindContext})
+	}
 	var offs []Line
 	for i, rg := range rings {
 		for _, o := range rg.oneOffs {
-			offs = append(offs, Line{Stream: streams[i].Name, Line: o.line, Text: redact(o.text), Count: 1, Kind: kindShape})
+			if !slices.ContainsFunc(above, func(l Line) bool { return l.Stream == streams[i].Name && l.Line == o.line }) {
+				offs = append(offs, Line{Stream: streams[i].Name, Line: o.line, Text: redact(o.text), Count: 1, Kind: kindShape})
+			}
 		}
 	}
-	offs = offs[max(len(offs)-maxOneOffs, 0):]
-	r.addTail(streams, rings, tail-len(offs), false, redact)
-	offs = slices.DeleteFunc(offs, func(o Line) bool {
+	above = append(above, offs[max(len(offs)-maxOneOffs, 0):]...)
+	above = above[:min(len(above), maxAboveTail)]
+	r.addTail(streams, rings, tail-len(above), false, redact)
+	above = slices.DeleteFunc(above, func(o Line) bool {
 		return slices.ContainsFunc(r.Lines, func(l Line) bool { return l.Stream == o.Stream && l.Line == o.Line })
 	})
-	r.Lines = append(offs, r.Lines...)
+	r.Lines = append(above, r.Lines...)
 }
+
+// maxAboveTail bounds the warnings and lines that stand out by their shape
+// shown above the tail of a failure where no line matched.
+const maxAboveTail = 3
 
 // scan reads each stream once into st, counting it in the report, and
 // returns the streams' tail rings and, per stream name, the number of a
 // last line that has no newline (0: none).
-func (r *Report) scan(streams []Stream, st *store) ([]*ring, map[string]int, error) {
+func (r *Report) scan(streams []Stream, st *store, failed bool) ([]*ring, map[string]int, error) {
 	buf := make([]byte, readSize)
 	rings := make([]*ring, len(streams))
 	open := map[string]int{}
@@ -227,7 +239,10 @@ func (r *Report) scan(streams []Stream, st *store) ([]*ring, map[string]int, err
 		sc.ring.seen = sc.next - max(s.FirstLine, 1)
 		sc.ring.oneOffs = sc.shapes.oneOffs()
 		for _, f := range sc.shapes.found[:sc.shapes.nFound] {
-			if f.tier == tierSummary {
+			if f.tier == tierContext && !failed {
+				continue // a passing run's warnings are those that mention a term
+			}
+			if f.tier <= tierSummary {
 				st.note(f.tier, f.kind, i, f.line, termtext.CleanLine(f.text))
 			} else {
 				st.promote(f.tier, f.kind, i, f.line, termtext.CleanLine(f.text))

@@ -33,7 +33,8 @@ type lineShapes struct {
 	offs      [maxOneOffs]oneOff
 	nOffs     int
 	nLocated  int // position-led lines kept (located.go)
-	found     [maxFound + maxLocated]found
+	found     [maxFound + maxLocated + maxWarned]found
+	nWarned   int // lines led by a warning level kept (warned.go)
 	nFound    int
 	nRuled    int    // ruled headings kept
 	nRows     int    // rows of tables of findings kept
@@ -153,6 +154,10 @@ func (s *lineShapes) lines(b []byte, first int) {
 // position-led line, a ruled heading and its message, a position alone
 // under its message.
 func (s *lineShapes) forms(n int, l []byte) {
+	if s.nWarned < maxWarned && warningLed(trimIndent(l)) {
+		s.nWarned++
+		s.keep(n, l, tierContext, kindContext)
+	}
 	switch {
 	case s.message:
 		s.message = false

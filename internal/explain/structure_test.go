@@ -140,3 +140,52 @@ func TestOneOffLine(t *testing.T) {
 		assert.Equal(t, kindTail, l.Kind, "a phase's first line is not a one-off: %+v", l)
 	}
 }
+
+// A line led by a warning level or mark is a failed run's likeliest cause
+// when no line says that anything failed (it comes above the tail), and
+// beside a generic verdict that does; a passing run does not show it.
+func TestWarningLed(t *testing.T) {
+	for _, tc := range []struct {
+		line string
+		ok   bool
+	}{
+		{"WARNING: invoice.pdf: file is damaged", true},
+		{"%Warning-WIDTH: acc.v:2:27: Operator expects 4 bits", true},
+		{"  ! eslint(no-unused-vars): Variable 'unused' is declared", true},
+		{"W:  6:  5: Useless assignment to variable - tax.", true},
+		{"[warn] the cache is cold", true},
+		{"⚠ the lockfile is stale", true},
+		{"Warnings are shown below", false},
+		{"warning: unused variable `x`", true},
+		{"warning", false},
+		{"WARNING", false},
+		{"! ", false},
+		{"W: no position", false},
+		{"[ci] step 3/40: ok", false},
+	} {
+		assert.Equal(t, tc.ok, warningLed(trimIndent([]byte(tc.line))), tc.line)
+	}
+	run := func(code int, out string) *Report {
+		rep, err := Explain(Input{Meta: Meta{Argv: []string{"x"}, Status: StatusExited, ExitCode: &code},
+			Streams: []Stream{{Name: "stderr", R: strings.NewReader(out)}}})
+		require.NoError(t, err)
+		return rep
+	}
+	out := "WARNING: invoice.pdf: file is damaged\n" + strings.Repeat("object 2 0: returning false\n", MaxTail+1)
+	rep := run(3, out)
+	require.Equal(t, ShowsTail, rep.Shows)
+	assert.Equal(t, Line{Stream: "stderr", Line: 1, Text: "WARNING: invoice.pdf: file is damaged", Count: 1, Kind: kindContext}, rep.Lines[0])
+	assert.Len(t, rep.Lines, MaxTail)
+	assert.Contains(t, rep.String(), "no error lines; 1 warning lines, then the last 7 lines:\n")
+
+	rep = run(1, "%Warning-WIDTH: acc.v:2:27: Operator expects 4 bits\n"+strings.Repeat("  ... In instance acc\n", MaxTail+1)+"%Error: Exiting due to 1 warning(s)\n")
+	require.Equal(t, ShowsCause, rep.Shows)
+	assert.Contains(t, rep.String(), "cause (2 of 2 matching lines):\n")
+	assert.Contains(t, rep.String(), "stderr:1: %Warning-WIDTH: acc.v:2:27:")
+
+	rep = run(0, out)
+	require.Equal(t, ShowsPass, rep.Shows)
+	for _, l := range rep.Lines {
+		assert.Equal(t, kindTail, l.Kind, "%+v", l)
+	}
+}
