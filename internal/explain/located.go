@@ -137,6 +137,11 @@ func isFinding(t []byte) bool {
 //   - A line that is only a position in parentheses ("('site.vcl' Line 4
 //     Pos 28)", "(program line 417), at") locates the message on the line
 //     above it.
+//   - A stack's first frame, indented and located ("    at
+//     /src/test/cart.js:6:55"), is under the message it unwinds from
+//     ("Expected 7 to equal specified value: 6"), whatever words that
+//     holds: the non-blank line above it, unless that is a frame or a
+//     source excerpt, is a cause. The first maxStacks are kept.
 //   - A row of a table of findings, cells split by '|' whose first cell is
 //     a line number (" 9 | ERROR | [x] Expected 1 space(s) ...", "L:   1 |
 //     P:  17 |  PRS | Line 1, Position 17: Found unparsable section"), is
@@ -146,13 +151,14 @@ func isFinding(t []byte) bool {
 //     shell=True") is headed by the line above it at the margin: that
 //     heading is a finding; the first maxRecords are kept.
 const (
+	maxStacks  = 1
 	maxRuled   = 2
 	maxRows    = 2
 	maxRecords = 2
 )
 
 // maxFound bounds the lines the shape pass keeps for these forms.
-const maxFound = 2*maxRuled + 2 + maxRows + maxRecords
+const maxFound = 2*maxRuled + 2 + maxRows + maxRecords + maxStacks
 
 // locationField reports an indented field of a record whose value is a
 // position in a file: a capitalised label, a colon, then "file.ext:N".
@@ -224,4 +230,10 @@ func findingRow(t []byte) bool {
 	}
 	rest := t[bar+1:]
 	return bytes.IndexByte(rest, '|') > 0 && hasMessage(rest)
+}
+
+// stackMessage reports a line that can be the message above a stack's
+// first frame: words, not a frame or a source excerpt.
+func stackMessage(t []byte) bool {
+	return hasMessage(t) && !isFrameLine(t) && !isCodeFrame(t)
 }

@@ -35,6 +35,7 @@ type lineShapes struct {
 	nLocated  int // position-led lines kept (located.go)
 	found     [maxFound + maxLocated + maxWarned]found
 	nWarned   int // lines led by a warning level kept (warned.go)
+	nStacks   int // messages above a stack's first frame kept
 	nFound    int
 	nRuled    int    // ruled headings kept
 	nRows     int    // rows of tables of findings kept
@@ -178,6 +179,9 @@ func (s *lineShapes) forms(n int, l []byte) {
 		t := trimIndent(l)
 		switch {
 		case s.prevLine != nil && positionOnly(t):
+			s.keep(s.prevN, s.prevLine, tierCause, kindDetail)
+		case s.nStacks < maxStacks && s.prevLine != nil && isFrameLine(t) && locates(t) && stackMessage(trimIndent(s.prevLine)):
+			s.nStacks++
 			s.keep(s.prevN, s.prevLine, tierCause, kindDetail)
 		case s.nRecords < maxRecords && s.margin != nil && s.marginN != s.recordN && locationField(t):
 			s.nRecords++
