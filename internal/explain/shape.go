@@ -8,8 +8,9 @@ import "bytes"
 // (progress, teardown). A line's template is its first templateBytes
 // bytes with digits made '0', so "[stage 12/30] unpacked" and
 // "[stage 13/30] unpacked" are one template. A one-off line is
-// one whose template differs from the line before, which ended a block of
-// at least minBlock lines of one template, and from the line after. When
+// one whose template differs from the line after it and that is one of
+// the first maxGap lines after a block of at least minBlock lines of one
+// template (a tool's line and its reason between a job's steps). When
 // no line matched, the report shows the last maxOneOffs of them above the
 // tail: the last block before the exit is the likeliest place of the
 // cause.
@@ -17,6 +18,7 @@ const (
 	templateBytes = 8
 	minBlock      = 3
 	maxOneOffs    = 2
+	maxGap        = 2
 )
 
 // lineShapes follows the templates of one stream's lines. It allocates
@@ -25,7 +27,8 @@ const (
 type lineShapes struct {
 	prev      uint64 // template of the line before
 	run       int    // lines of that template in a row
-	pending   bool   // the line after a block waits for the next to say it is a one-off
+	pending   bool   // a line just after a block waits for the next to say it is a one-off
+	gap       int    // lines after the last block that may still be one-offs
 	pendLine  int
 	pendText  []byte
 	pendOwn   []byte // pendText's copy when a chunk ends before the next line
@@ -113,6 +116,10 @@ func (s *lineShapes) add(n int, l []byte) {
 		return
 	}
 	if s.run >= minBlock {
+		s.gap = maxGap
+	}
+	if s.gap > 0 {
+		s.gap--
 		s.pending, s.pendLine, s.pendText, s.pendTmpl = true, n, bytes.TrimSpace(l[:min(len(l), maxLine)]), t
 	}
 	s.prev, s.run = t, 1

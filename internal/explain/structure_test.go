@@ -130,6 +130,21 @@ func TestOneOffLine(t *testing.T) {
 	assert.Len(t, rep.Lines, MaxTail)
 	assert.Contains(t, rep.String(), "no error lines; 1 lines that stand out by their shape, then the last 7 lines:\n")
 
+	// two lines between blocks: each stands out (a tool's partial output
+	// and its message, written into one line of a combined stream)
+	b.Reset()
+	for i := 1; i <= 25; i++ {
+		fmt.Fprintf(&b, "[ci] step %d/25: ok\n", i)
+	}
+	b.WriteString("Paris\nZiconv: illegal input sequence at position 7\n")
+	for i := 1; i <= 25; i++ {
+		fmt.Fprintf(&b, "[ci] post %d/25: archived\n", i)
+	}
+	rep = run(b.String())
+	require.Equal(t, ShowsTail, rep.Shows)
+	assert.Equal(t, "Ziconv: illegal input sequence at position 7", rep.Lines[1].Text)
+	assert.Contains(t, rep.String(), "no error lines; 2 lines that stand out by their shape, then the last 6 lines:\n")
+
 	b.Reset()
 	for _, phase := range []string{"compiling", "linking", "packing"} {
 		for i := 1; i <= 10; i++ {
