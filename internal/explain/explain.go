@@ -177,6 +177,8 @@ func Explain(in Input) (*Report, error) {
 		}
 		if short(in.Streams, rings) {
 			rep.addRest(in.Streams, rings, top, redact)
+		} else if generic(top) {
+			rep.addOneOffs(in.Streams, rings, redact)
 		}
 		return rep, nil
 	}
@@ -221,6 +223,40 @@ func (r *Report) addShapedTail(streams []Stream, rings []*ring, warned []*candid
 // maxAboveTail bounds the warnings and lines that stand out by their shape
 // shown above the tail of a failure where no line matched.
 const maxAboveTail = 3
+
+// generic says whether every cause line names nothing (no file, position,
+// quoted token or value: "check failed: the checker reported problems"),
+// with room left in the report.
+func generic(top []*candidate) bool {
+	if len(top) >= MaxCause {
+		return false
+	}
+	for _, c := range top {
+		if c.spec > 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// addOneOffs adds, below cause lines that name nothing, the lines that
+// stand out by their shape (a checker's finding just above a CI step's
+// generic verdict about it), up to MaxCause lines in all. Each counts as
+// matched once shown, as a line promoted beside a match does.
+func (r *Report) addOneOffs(streams []Stream, rings []*ring, redact func(string) string) {
+	for i, rg := range rings {
+		for _, o := range rg.oneOffs {
+			if len(r.Lines) == MaxCause {
+				return
+			}
+			if slices.ContainsFunc(r.Lines, func(l Line) bool { return l.Stream == streams[i].Name && l.Line == o.line }) {
+				continue
+			}
+			r.Lines = append(r.Lines, Line{Stream: streams[i].Name, Line: o.line, Text: keepReason(redact(o.text)), Count: 1, Kind: kindShape})
+			r.Matched++
+		}
+	}
+}
 
 // scan reads each stream once into st, counting it in the report, and
 // returns the streams' tail rings and, per stream name, the number of a

@@ -46,6 +46,7 @@ func TestStructuralShapes(t *testing.T) {
 		{"a type at a position in parentheses", "reading rates\ncore.exception.RangeError@rates.d(5): index [3] is out of bounds\n----------------\n??:? _Dmain [0x5635e13003b4]\n", "index [3] is out of bounds"},
 		{"the heading of a record whose field is a position", "Test results:\n>> Issue: [B602:subprocess_shell] subprocess call with shell=True identified.\n   Severity: High   Confidence: High\n   Location: deploy.py:5\n   More Info: https://example.org/b602.html\n4\tdef deploy(host):\n", ">> Issue: [B602:subprocess_shell]"},
 		{"the message above a stack's first frame, with no error word", "Failed tests:\n\n  1) cart totals the items:\n\n      76\n\n      Expected 7 to equal specified value: 6\n\n      at /src/test/cart.js:6:55\n\n1 of 2 tests failed\n", "Expected 7 to equal specified value: 6"},
+		{"a line that stands out by its shape beside a verdict that names nothing", strings.Repeat("[ci] step 4/40: preparing module-4 ok\n", 5) + "recieved\ncheck failed: the checker reported problems\n" + strings.Repeat("[ci] post 2/25: archived report-2.xml\n", 5), "recieved"},
 		{"a log level in brackets", "2026/12/07 15:30:14 [emerg] 7949#7949: unknown directive \"locaton\" in ./nginx.conf:9\nnginx: configuration file ./nginx.conf test failed\n", "[emerg]"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
