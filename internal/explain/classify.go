@@ -1076,7 +1076,7 @@ func termIndex(t []byte) int {
 		case "segmentation":
 			next = prevSegmentation
 		case "undefined":
-			next = prevUndefined
+			term, next = true, prevUndefined
 		case "zero":
 			next = prevNegation
 		default:

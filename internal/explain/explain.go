@@ -1036,7 +1036,7 @@ func namesNothing(t []byte) bool {
 // label alone ("Message:"); a stack of frames ends the look.
 func (s *lineState) locatedDetail(t []byte) bool {
 	switch {
-	case len(t) == 0 || isCodeFrame(t):
+	case len(t) == 0 || isCodeFrame(t) || passMarked(t):
 		return false
 	case isFrameLine(t):
 		s.detail = 0
@@ -1067,6 +1067,11 @@ func words(t []byte) int {
 	}
 	return n
 }
+
+// passMarked reports a line led by a test protocol's pass mark ("✔ Given
+// a cart with 2 items", "✓ adds"): a step that passed is never the detail
+// of a failure's heading, however much it names.
+func passMarked(t []byte) bool { return hasPrefix(t, "✔ ") || hasPrefix(t, "✓ ") }
 
 // isFrameLine reports a stack frame's line: "at f (x.js:3:5)", "from x.rb:3".
 func isFrameLine(t []byte) bool { return hasPrefix(t, "at ") || hasPrefix(t, "from ") }
@@ -1184,7 +1189,7 @@ func (sc *scanner) isDetail(c, t []byte) bool {
 		return st.locatedDetail(t)
 	}
 	switch {
-	case len(t) == 0, isCodeFrame(t), st.body && len(c) > len(t):
+	case len(t) == 0, isCodeFrame(t), passMarked(t), st.body && len(c) > len(t):
 		return false
 	case t[len(t)-1] == ':' && len(c) == len(t):
 		// Another heading at the same depth ("The above exception was the

@@ -58,7 +58,7 @@ var anchors = []anchor{
 	{"reject", 1, false},
 	{"abort", 1, false},
 	{"segmentation", 2, false}, // "Segmentation fault"
-	{"undefined reference", 12, false},
+	{"undefined", 2, false}, // "undefined reference", an undefined step or symbol
 	{"backoff", 3, false}, // CrashLoopBackOff, ImagePullBackOff
 	{".go:", 2, false},    // go compiler and vet lines, t.Errorf lines, klog's file.go:NN]
 	{"=== ", 0, false},    // go test -v markers: they say whose log lines follow
