@@ -195,13 +195,14 @@ func Explain(in Input) (*Report, error) {
 }
 
 // addShapedTail is the report of a failure where no line matched: the
-// warnings come first (a run that failed on warnings alone), then the
+// lines of the context tier come first (a run that failed on warnings
+// alone, a list of files under the sentence that announces it), then the
 // lines that stand out by their shape, when the tail does not hold them
 // already, then the tail. At most maxAboveTail lines come above it.
 func (r *Report) addShapedTail(streams []Stream, rings []*ring, warned []*candidate, tail int, redact func(string) string) {
 	var above []Line
-	for _, c := range warned[:min(len(warned), maxWarned)] {
-		above = append(above, Line{Stream: streams[c.stream].Name, Line: c.line, Text: keepReason(redact(c.text)), Count: c.count, Kind: kindContext})
+	for _, c := range warned[:min(len(warned), maxAboveTail)] {
+		above = append(above, Line{Stream: streams[c.stream].Name, Line: c.line, Text: keepReason(redact(c.text)), Count: c.count, Kind: c.kind})
 	}
 	var offs []Line
 	for i, rg := range rings {

@@ -39,6 +39,7 @@ type lineShapes struct {
 	found     [maxFound + maxLocated + maxWarned]found
 	nWarned   int // lines led by a warning level kept (warned.go)
 	nStacks   int // messages above a stack's first frame kept
+	nLists    int // lists of files under the sentence that announces them kept
 	nFound    int
 	nRuled    int    // ruled headings kept
 	nRows     int    // rows of tables of findings kept
@@ -166,6 +167,9 @@ func (s *lineShapes) forms(n int, l []byte) {
 		s.nWarned++
 		s.keep(n, l, tierContext, kindContext)
 	}
+	if item, ok := listItem(l); ok {
+		s.item(n, l, item)
+	}
 	switch {
 	case s.message:
 		s.message = false
@@ -199,6 +203,21 @@ func (s *lineShapes) forms(n int, l []byte) {
 		return
 	}
 	s.track(n, l)
+}
+
+// item looks at a list item for the forms of located.go: a position-led
+// item is a finding; the first item naming a file under a sentence that
+// announces the list is kept with it.
+func (s *lineShapes) item(n int, l, t []byte) {
+	switch {
+	case s.nLocated < maxLocated && isFinding(t):
+		s.nLocated++
+		s.keep(n, l, tierSummary, kindCompiler)
+	case s.nLists < maxLists && s.prevLine != nil && s.prevN < n && announcesList(s.prevLine) && namesFile(t):
+		s.nLists++
+		s.keep(s.prevN, s.prevLine, tierContext, kindShape)
+		s.keep(n, l, tierContext, kindShape)
+	}
 }
 
 // track remembers line n as the line before the next, and as the last

@@ -49,6 +49,7 @@ func TestStructuralShapes(t *testing.T) {
 		{"a line that stands out by its shape beside a verdict that names nothing", strings.Repeat("[ci] step 4/40: preparing module-4 ok\n", 5) + "recieved\ncheck failed: the checker reported problems\n" + strings.Repeat("[ci] post 2/25: archived report-2.xml\n", 5), "recieved"},
 		{"an undefined step's snippet under its announcement", "Failing scenarios:\n  features/cart.feature:2  total of the cart\n\nYou can implement step definitions for undefined steps with these snippets:\n\n@when(u'I compute the total with tax')\ndef step_impl(context):\n", "@when(u'I compute the total with tax')"},
 		{"a step that passed is not the detail of a failure's heading", "Failures:\n\n1) Scenario: checkout # features/cart.feature:2\n   ✔ Given a cart with 2 items # features/steps.js:2\n   ? When the customer checks out\n       Undefined. Implement with the following snippet:\n\n         When('the customer checks out', function () {\n", "Undefined. Implement"},
+		{"a list item led by a file and a range in brackets, beside the verdict on the other side", "Clone found (javascript)\n - \x1b[1ma.js\x1b[22m [2:1 - 11:28] (10 lines, 52 tokens)\n   b.js [2:1 - 11:28]\nERROR: too many duplicates (45.5%) over threshold (1.0%)\n", "a.js [2:1 - 11:28] (10 lines, 52 tokens)"},
 		{"a log level in brackets", "2026/12/07 15:30:14 [emerg] 7949#7949: unknown directive \"locaton\" in ./nginx.conf:9\nnginx: configuration file ./nginx.conf test failed\n", "[emerg]"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -196,6 +197,12 @@ func TestWarningLed(t *testing.T) {
 	assert.Equal(t, Line{Stream: "stderr", Line: 1, Text: "WARNING: invoice.pdf: file is damaged", Count: 1, Kind: kindContext}, rep.Lines[0])
 	assert.Len(t, rep.Lines, MaxTail)
 	assert.Contains(t, rep.String(), "no error lines; 1 warning lines, then the last 7 lines:\n")
+
+	// a list of files under the sentence that announces it
+	rep = run(1, "# MISSING INFORMATION\n\nThe following files have no licensing information:\n* /src/shop/cart.py\n\n"+strings.Repeat("* Used licenses: MIT\n", MaxTail+1))
+	require.Equal(t, ShowsTail, rep.Shows)
+	assert.Equal(t, "* /src/shop/cart.py", rep.Lines[1].Text, rep.String())
+	assert.Contains(t, rep.String(), "no error lines; 2 lines that stand out by their shape, then the last 6 lines:\n")
 
 	rep = run(1, "%Warning-WIDTH: acc.v:2:27: Operator expects 4 bits\n"+strings.Repeat("  ... In instance acc\n", MaxTail+1)+"%Error: Exiting due to 1 warning(s)\n")
 	require.Equal(t, ShowsCause, rep.Shows)
