@@ -149,7 +149,7 @@ func isFinding(t []byte) bool {
 //     Pos 28)", "(program line 417), at") locates the message on the line
 //     above it.
 //   - A stack's first frame, indented and located ("    at
-//     /src/test/cart.js:6:55"), is under the message it unwinds from
+//     /src/test/cart.js:6:55") or at an address, is under the message it unwinds from
 //     ("Expected 7 to equal specified value: 6"), whatever words that
 //     holds: the non-blank line above it, unless that is a frame or a
 //     source excerpt, is a cause. The first maxStacks are kept.
@@ -251,10 +251,22 @@ func findingRow(t []byte) bool {
 	return bytes.IndexByte(rest, '|') > 0 && hasMessage(rest)
 }
 
-// stackMessage reports a line that can be the message above a stack's
-// first frame: words, not a frame or a source excerpt.
-func stackMessage(t []byte) bool {
-	return hasMessage(t) && !isFrameLine(t) && !isCodeFrame(t)
+// firstFrame reports a stack's first frame, indented, under the line
+// above it, its message: the frame is located ("at f (x.js:3:5)", "at
+// /src/cart.js:6:55") or at an address ("at 0x109145: main (flag.c:4)"),
+// and the message is words, not a frame or a source excerpt. A checker's
+// "==123== " prefix is skipped on both.
+func firstFrame(l, above []byte) bool {
+	l = l[reportPrefix(l):]
+	if len(l) == 0 || l[0] != ' ' && l[0] != '\t' {
+		return false
+	}
+	t := trimIndent(l)
+	if !isFrameLine(t) || !locates(t) && !hasPrefix(t, "at 0x") {
+		return false
+	}
+	m := trimIndent(above[reportPrefix(above):])
+	return hasMessage(m) && !isFrameLine(m) && !isCodeFrame(m)
 }
 
 // listItem returns the text of a list item ("- x", "* x", maybe

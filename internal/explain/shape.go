@@ -91,7 +91,7 @@ func template(l []byte) uint64 {
 
 // add judges one non-blank line, number n.
 func (s *lineShapes) add(n int, l []byte) {
-	t := template(l)
+	t := template(l[reportPrefix(l):]) // a checker's "==123== " prefix is no part of a line's form
 	if s.message || t != s.prev || s.run < minBlock-1 {
 		s.forms(n, l[:min(len(l), maxLine)])
 	} else {
@@ -186,13 +186,14 @@ func (s *lineShapes) forms(n int, l []byte) {
 		s.message = true
 		s.keep(n, l, tierCause, kindReport)
 	}
+	if s.nStacks < maxStacks && s.prevLine != nil && firstFrame(l, s.prevLine) {
+		s.nStacks++
+		s.keep(s.prevN, s.prevLine, tierCause, kindDetail)
+	}
 	if c := l[0]; c == '(' || c == ' ' || c == '\t' {
 		t := trimIndent(l)
 		switch {
 		case s.prevLine != nil && positionOnly(t):
-			s.keep(s.prevN, s.prevLine, tierCause, kindDetail)
-		case s.nStacks < maxStacks && s.prevLine != nil && isFrameLine(t) && locates(t) && stackMessage(trimIndent(s.prevLine)):
-			s.nStacks++
 			s.keep(s.prevN, s.prevLine, tierCause, kindDetail)
 		case s.nRecords < maxRecords && s.margin != nil && s.marginN != s.recordN && locationField(t):
 			s.nRecords++
