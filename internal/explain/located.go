@@ -257,6 +257,9 @@ func findingRow(t []byte) bool {
 // and the message is words, not a frame or a source excerpt. A checker's
 // "==123== " prefix is skipped on both.
 func firstFrame(l, above []byte) bool {
+	if l[0] != ' ' && l[0] != '\t' && l[0] != '=' {
+		return false // most lines leave here
+	}
 	l = l[reportPrefix(l):]
 	if len(l) == 0 || l[0] != ' ' && l[0] != '\t' {
 		return false
@@ -272,6 +275,9 @@ func firstFrame(l, above []byte) bool {
 // listItem returns the text of a list item ("- x", "* x", maybe
 // indented), as a terminal shows it.
 func listItem(l []byte) ([]byte, bool) {
+	if l[0] != '-' && l[0] != '*' && l[0] != ' ' && l[0] != '\t' {
+		return nil, false // most lines leave here
+	}
 	t := trimIndent(l)
 	if len(t) < 3 || t[0] != '-' && t[0] != '*' || t[1] != ' ' {
 		return nil, false

@@ -36,6 +36,9 @@ func warningLed(t []byte) bool {
 	if t[0] == '%' || t[0] == '[' {
 		i = 1
 	}
+	if t[i] != 'W' && t[i] != 'w' {
+		return false // most lines leave here: every level this reads starts so
+	}
 	j := i
 	for j < len(t) && isLetter(t[j]) {
 		j++
