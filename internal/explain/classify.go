@@ -90,7 +90,7 @@ const (
 	kindSummary   = "summary"   // a consequence or summary line
 	kindContext   = "context"   // a hint, note, warning or info line that mentions a term
 	kindTail      = "tail"      // a tail line (no line matched)
-	kindShape     = "shape"     // no line matched: a line of a kind of its own between blocks of one template (shape.go)
+	kindShape     = "shape"     // a line of a kind of its own between blocks of one template, or a list under the sentence announcing it (shape.go)
 	kindPass      = "pass"      // a passing run's pass line, shown above its last lines when a teardown log follows it
 )
 
@@ -1076,7 +1076,7 @@ func termIndex(t []byte) int {
 		case "segmentation":
 			next = prevSegmentation
 		case "undefined":
-			next = prevUndefined
+			term, next = true, prevUndefined
 		case "zero":
 			next = prevNegation
 		default:

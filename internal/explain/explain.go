@@ -146,7 +146,8 @@ func Explain(in Input) (*Report, error) {
 	}
 	st := newStore()
 	rep := &Report{}
-	rings, open, err := rep.scan(in.Streams, st)
+	passed := in.Meta.Status == StatusExited && in.Meta.ExitCode != nil && *in.Meta.ExitCode == 0
+	rings, open, err := rep.scan(in.Streams, st, !passed)
 	if err != nil {
 		return nil, err
 	}
@@ -157,7 +158,6 @@ func Explain(in Input) (*Report, error) {
 	rep.Matched = st.matched
 
 	name := func(i int) string { return in.Streams[i].Name }
-	passed := in.Meta.Status == StatusExited && in.Meta.ExitCode != nil && *in.Meta.ExitCode == 0
 	if passed {
 		rep.Shows = ShowsPass
 		for _, c := range st.tiers[tierContext] {
@@ -177,6 +177,8 @@ func Explain(in Input) (*Report, error) {
 		}
 		if short(in.Streams, rings) {
 			rep.addRest(in.Streams, rings, top, redact)
+		} else if generic(top) {
+			rep.addOneOffs(in.Streams, rings, redact)
 		}
 		return rep, nil
 	}
@@ -185,7 +187,7 @@ func Explain(in Input) (*Report, error) {
 		tail = MaxPassTail
 	} else {
 		rep.Shows = ShowsTail
-		rep.addShapedTail(in.Streams, rings, tail, redact)
+		rep.addShapedTail(in.Streams, rings, st.tiers[tierContext], tail, redact)
 		return rep, nil
 	}
 	rep.addTail(in.Streams, rings, tail, passed, redact)
@@ -193,27 +195,74 @@ func Explain(in Input) (*Report, error) {
 }
 
 // addShapedTail is the report of a failure where no line matched: the
-// lines that stand out by their shape come first, when the tail does not
-// hold them already, then the tail.
-func (r *Report) addShapedTail(streams []Stream, rings []*ring, tail int, redact func(string) string) {
+// lines of the context tier come first (a run that failed on warnings
+// alone, a list of files under the sentence that announces it), then the
+// lines that stand out by their shape, when the tail does not hold them
+// already, then the tail. At most maxAboveTail lines come above it.
+func (r *Report) addShapedTail(streams []Stream, rings []*ring, warned []*candidate, tail int, redact func(string) string) {
+	var above []Line
+	for _, c := range warned[:min(len(warned), maxAboveTail)] {
+		above = append(above, Line{Stream: streams[c.stream].Name, Line: c.line, Text: keepReason(redact(c.text)), Count: c.count, Kind: c.kind})
+	}
 	var offs []Line
 	for i, rg := range rings {
 		for _, o := range rg.oneOffs {
-			offs = append(offs, Line{Stream: streams[i].Name, Line: o.line, Text: redact(o.text), Count: 1, Kind: kindShape})
+			if !slices.ContainsFunc(above, func(l Line) bool { return l.Stream == streams[i].Name && l.Line == o.line }) {
+				offs = append(offs, Line{Stream: streams[i].Name, Line: o.line, Text: redact(o.text), Count: 1, Kind: kindShape})
+			}
 		}
 	}
-	offs = offs[max(len(offs)-maxOneOffs, 0):]
-	r.addTail(streams, rings, tail-len(offs), false, redact)
-	offs = slices.DeleteFunc(offs, func(o Line) bool {
+	above = append(above, offs[max(len(offs)-maxOneOffs, 0):]...)
+	above = above[:min(len(above), maxAboveTail)]
+	r.addTail(streams, rings, tail-len(above), false, redact)
+	above = slices.DeleteFunc(above, func(o Line) bool {
 		return slices.ContainsFunc(r.Lines, func(l Line) bool { return l.Stream == o.Stream && l.Line == o.Line })
 	})
-	r.Lines = append(offs, r.Lines...)
+	r.Lines = append(above, r.Lines...)
+}
+
+// maxAboveTail bounds the warnings and lines that stand out by their shape
+// shown above the tail of a failure where no line matched.
+const maxAboveTail = 3
+
+// generic says whether every cause line names nothing (no file, position,
+// quoted token or value: "check failed: the checker reported problems"),
+// with room left in the report.
+func generic(top []*candidate) bool {
+	if len(top) >= MaxCause {
+		return false
+	}
+	for _, c := range top {
+		if c.spec > 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// addOneOffs adds, below cause lines that name nothing, the lines that
+// stand out by their shape (a checker's finding just above a CI step's
+// generic verdict about it), up to MaxCause lines in all. Each counts as
+// matched once shown, as a line promoted beside a match does.
+func (r *Report) addOneOffs(streams []Stream, rings []*ring, redact func(string) string) {
+	for i, rg := range rings {
+		for _, o := range rg.oneOffs {
+			if len(r.Lines) == MaxCause {
+				return
+			}
+			if slices.ContainsFunc(r.Lines, func(l Line) bool { return l.Stream == streams[i].Name && l.Line == o.line }) {
+				continue
+			}
+			r.Lines = append(r.Lines, Line{Stream: streams[i].Name, Line: o.line, Text: keepReason(redact(o.text)), Count: 1, Kind: kindShape})
+			r.Matched++
+		}
+	}
 }
 
 // scan reads each stream once into st, counting it in the report, and
 // returns the streams' tail rings and, per stream name, the number of a
 // last line that has no newline (0: none).
-func (r *Report) scan(streams []Stream, st *store) ([]*ring, map[string]int, error) {
+func (r *Report) scan(streams []Stream, st *store, failed bool) ([]*ring, map[string]int, error) {
 	buf := make([]byte, readSize)
 	rings := make([]*ring, len(streams))
 	open := map[string]int{}
@@ -227,7 +276,10 @@ func (r *Report) scan(streams []Stream, st *store) ([]*ring, map[string]int, err
 		sc.ring.seen = sc.next - max(s.FirstLine, 1)
 		sc.ring.oneOffs = sc.shapes.oneOffs()
 		for _, f := range sc.shapes.found[:sc.shapes.nFound] {
-			if f.tier == tierSummary {
+			if f.tier == tierContext && !failed {
+				continue // a passing run's warnings are those that mention a term
+			}
+			if f.tier <= tierSummary {
 				st.note(f.tier, f.kind, i, f.line, termtext.CleanLine(f.text))
 			} else {
 				st.promote(f.tier, f.kind, i, f.line, termtext.CleanLine(f.text))
@@ -985,7 +1037,7 @@ func namesNothing(t []byte) bool {
 // label alone ("Message:"); a stack of frames ends the look.
 func (s *lineState) locatedDetail(t []byte) bool {
 	switch {
-	case len(t) == 0 || isCodeFrame(t):
+	case len(t) == 0 || isCodeFrame(t) || passMarked(t):
 		return false
 	case isFrameLine(t):
 		s.detail = 0
@@ -1016,6 +1068,11 @@ func words(t []byte) int {
 	}
 	return n
 }
+
+// passMarked reports a line led by a test protocol's pass mark ("✔ Given
+// a cart with 2 items", "✓ adds"): a step that passed is never the detail
+// of a failure's heading, however much it names.
+func passMarked(t []byte) bool { return hasPrefix(t, "✔ ") || hasPrefix(t, "✓ ") }
 
 // isFrameLine reports a stack frame's line: "at f (x.js:3:5)", "from x.rb:3".
 func isFrameLine(t []byte) bool { return hasPrefix(t, "at ") || hasPrefix(t, "from ") }
@@ -1133,7 +1190,7 @@ func (sc *scanner) isDetail(c, t []byte) bool {
 		return st.locatedDetail(t)
 	}
 	switch {
-	case len(t) == 0, isCodeFrame(t), st.body && len(c) > len(t):
+	case len(t) == 0, isCodeFrame(t), passMarked(t), st.body && len(c) > len(t):
 		return false
 	case t[len(t)-1] == ':' && len(c) == len(t):
 		// Another heading at the same depth ("The above exception was the

@@ -21,6 +21,8 @@ func TestHeaderCounts(t *testing.T) {
 		"build\nCMake Error at CMakeLists.txt:4 (project):\n  project called with incorrect number of arguments\n",
 		"Traceback (most recent call last):\n  File \"x.py\", line 1, in <module>\nValueError: bad value\n",
 		"a\nerror: one\nerror: two\nwarning: three\n",
+		strings.Repeat("[ci] step 1/9: ok\n", 5) + "recieved\ncheck failed: the checker reported problems\n" + strings.Repeat("[ci] post 1/9: ok\n", 5),
+		"%Warning-WIDTH: acc.v:2:27: Operator expects 4 bits\n" + strings.Repeat("  ... In instance acc\n", MaxTail+1) + "%Error: Exiting due to 1 warning(s)\n",
 	} {
 		rep, err := Explain(Input{Meta: Meta{Argv: []string{"x"}, Status: StatusExited, ExitCode: &code},
 			Streams: []Stream{{Name: "stderr", R: strings.NewReader(out)}}})

@@ -1,6 +1,10 @@
 package explain
 
-import "bytes"
+import (
+	"bytes"
+
+	"github.com/rac-cli/rac/internal/termtext"
+)
 
 // A line that starts with a position in a file ("guide.texi:6: unknown
 // command", "ssh_config line 3: Bad port", "\"notes.tex\", line 5: <-
@@ -70,6 +74,13 @@ func positionLed(t []byte) (msg []byte, ok bool) {
 	case ext && (hasPrefix(rest, ", line ") || hasPrefix(rest, ": line ")):
 		// "\"notes.tex\", line 5:", "app.js: line 1, col 16,"
 		return lineNumber(rest[len(", line "):])
+	case ext && len(rest) > 2 && hasPrefix(rest, " [") && isDigit(rest[2]):
+		// "a.js [2:1 - 11:28] (10 lines, 52 tokens)"
+		end := bytes.IndexByte(rest, ']')
+		if end < 0 {
+			return nil, false
+		}
+		return rest[end+1:], hasMessage(rest[end+1:])
 	case hasPrefix(rest, " line "):
 		// "dhcpd.conf line 4:", "ssh_config line 3:"
 		return lineNumber(rest[len(" line "):])
@@ -137,6 +148,18 @@ func isFinding(t []byte) bool {
 //   - A line that is only a position in parentheses ("('site.vcl' Line 4
 //     Pos 28)", "(program line 417), at") locates the message on the line
 //     above it.
+//   - A stack's first frame, indented and located ("    at
+//     /src/test/cart.js:6:55") or at an address, is under the message it unwinds from
+//     ("Expected 7 to equal specified value: 6"), whatever words that
+//     holds: the non-blank line above it, unless that is a frame or a
+//     source excerpt, is a cause. The first maxStacks are kept.
+//   - An item of a list ("- ", "* ") is read as a line of its own: a
+//     position-led item ("- a.js [2:1 - 11:28] (10 lines, 52 tokens)") is
+//     a finding; the first item that names a file, under a sentence at the
+//     margin that announces it ("The following files have no licensing
+//     information:" over "* /src/cart.py"), is kept with that sentence at
+//     the context tier: in a failed run it comes above the tail, or beside
+//     the causes. The first maxLists such lists are kept.
 //   - A row of a table of findings, cells split by '|' whose first cell is
 //     a line number (" 9 | ERROR | [x] Expected 1 space(s) ...", "L:   1 |
 //     P:  17 |  PRS | Line 1, Position 17: Found unparsable section"), is
@@ -146,13 +169,15 @@ func isFinding(t []byte) bool {
 //     shell=True") is headed by the line above it at the margin: that
 //     heading is a finding; the first maxRecords are kept.
 const (
+	maxStacks  = 1
+	maxLists   = 1
 	maxRuled   = 2
 	maxRows    = 2
 	maxRecords = 2
 )
 
 // maxFound bounds the lines the shape pass keeps for these forms.
-const maxFound = 2*maxRuled + 2 + maxRows + maxRecords
+const maxFound = 2*maxRuled + 2 + maxRows + maxRecords + maxStacks + 2*maxLists
 
 // locationField reports an indented field of a record whose value is a
 // position in a file: a capitalised label, a colon, then "file.ext:N".
@@ -225,3 +250,60 @@ func findingRow(t []byte) bool {
 	rest := t[bar+1:]
 	return bytes.IndexByte(rest, '|') > 0 && hasMessage(rest)
 }
+
+// firstFrame reports a stack's first frame, indented, under the line
+// above it, its message: the frame is located ("at f (x.js:3:5)", "at
+// /src/cart.js:6:55") or at an address ("at 0x109145: main (flag.c:4)"),
+// and the message is words, not a frame or a source excerpt. A checker's
+// "==123== " prefix is skipped on both.
+func firstFrame(l, above []byte) bool {
+	if l[0] != ' ' && l[0] != '\t' && l[0] != '=' {
+		return false // most lines leave here
+	}
+	l = l[reportPrefix(l):]
+	if len(l) == 0 || l[0] != ' ' && l[0] != '\t' {
+		return false
+	}
+	t := trimIndent(l)
+	if !isFrameLine(t) || !locates(t) && !hasPrefix(t, "at 0x") {
+		return false
+	}
+	m := trimIndent(above[reportPrefix(above):])
+	return hasMessage(m) && !isFrameLine(m) && !isCodeFrame(m)
+}
+
+// listItem returns the text of a list item ("- x", "* x", maybe
+// indented), as a terminal shows it.
+func listItem(l []byte) ([]byte, bool) {
+	if l[0] != '-' && l[0] != '*' && l[0] != ' ' && l[0] != '\t' {
+		return nil, false // most lines leave here
+	}
+	t := trimIndent(l)
+	if len(t) < 3 || t[0] != '-' && t[0] != '*' || t[1] != ' ' {
+		return nil, false
+	}
+	t = trimIndent(t[2:])
+	if bytes.IndexByte(t, 0x1b) >= 0 {
+		t = termtext.CleanLine(t)
+	}
+	return t, len(t) > 0
+}
+
+// namesFile reports an item whose first word is a path or a file name.
+func namesFile(t []byte) bool {
+	if i := bytes.IndexByte(t, ' '); i >= 0 {
+		t = t[:i]
+	}
+	return bytes.IndexByte(t, '/') >= 0 && hasMessage(t) || isFileName(t)
+}
+
+// announcesList reports a sentence at the margin that ends in ':' ("The
+// following files have no licensing information:"), not a label.
+func announcesList(t []byte) bool {
+	t = bytes.TrimRight(t, " \t")
+	return len(t) > 0 && isLetter(t[0]) && t[len(t)-1] == ':' && words(t) >= minListWords
+}
+
+// minListWords is the fewest words of a sentence that announces a list:
+// fewer is a label ("Files:", "Used licenses:").
+const minListWords = 4

@@ -58,14 +58,14 @@ var anchors = []anchor{
 	{"reject", 1, false},
 	{"abort", 1, false},
 	{"segmentation", 2, false}, // "Segmentation fault"
-	{"undefined reference", 12, false},
-	{"backoff", 3, false}, // CrashLoopBackOff, ImagePullBackOff
-	{".go:", 2, false},    // go compiler and vet lines, t.Errorf lines, klog's file.go:NN]
-	{"=== ", 0, false},    // go test -v markers: they say whose log lines follow
-	{"--- ", 2, false},    // --- PASS / --- SKIP / --- FAIL
-	{"\nE   ", 0, true},   // pytest's "E   " lines, at a line start only
-	{"not ok", 0, false},  // TAP's failing test line
-	{"***", 0, false},     // make's own messages ("*** No rule to make target")
+	{"undefined", 2, false},    // "undefined reference", an undefined step or symbol
+	{"backoff", 3, false},      // CrashLoopBackOff, ImagePullBackOff
+	{".go:", 2, false},         // go compiler and vet lines, t.Errorf lines, klog's file.go:NN]
+	{"=== ", 0, false},         // go test -v markers: they say whose log lines follow
+	{"--- ", 2, false},         // --- PASS / --- SKIP / --- FAIL
+	{"\nE   ", 0, true},        // pytest's "E   " lines, at a line start only
+	{"not ok", 0, false},       // TAP's failing test line
+	{"***", 0, false},          // make's own messages ("*** No rule to make target")
 	{"invalid", 2, false},
 	{"data race", 3, false},
 	{"expected:", 1, false}, // an expectation under a failed assertion

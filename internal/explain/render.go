@@ -136,14 +136,24 @@ func (r *Report) header() string {
 	if len(r.Lines) == 0 {
 		return "no error lines; no output"
 	}
-	shape := 0
+	shape, warn := 0, 0
 	for _, l := range r.Lines {
-		if l.Kind == kindShape {
+		switch l.Kind {
+		case kindShape:
 			shape++
+		case kindContext:
+			warn++
 		}
 	}
+	var above []string
+	if warn > 0 {
+		above = append(above, fmt.Sprintf("%d warning lines", warn))
+	}
 	if shape > 0 {
-		return fmt.Sprintf("no error lines; %d lines that stand out by their shape, then the last %d lines:", shape, len(r.Lines)-shape)
+		above = append(above, fmt.Sprintf("%d lines that stand out by their shape", shape))
+	}
+	if len(above) > 0 {
+		return fmt.Sprintf("no error lines; %s, then the last %d lines:", strings.Join(above, " and "), len(r.Lines)-shape-warn)
 	}
 	return fmt.Sprintf("no error lines; last %d lines:", len(r.Lines))
 }

@@ -8,8 +8,9 @@ import "bytes"
 // (progress, teardown). A line's template is its first templateBytes
 // bytes with digits made '0', so "[stage 12/30] unpacked" and
 // "[stage 13/30] unpacked" are one template. A one-off line is
-// one whose template differs from the line before, which ended a block of
-// at least minBlock lines of one template, and from the line after. When
+// one whose template differs from the line after it and that is one of
+// the first maxGap lines after a block of at least minBlock lines of one
+// template (a tool's line and its reason between a job's steps). When
 // no line matched, the report shows the last maxOneOffs of them above the
 // tail: the last block before the exit is the likeliest place of the
 // cause.
@@ -17,6 +18,7 @@ const (
 	templateBytes = 8
 	minBlock      = 3
 	maxOneOffs    = 2
+	maxGap        = 2
 )
 
 // lineShapes follows the templates of one stream's lines. It allocates
@@ -25,7 +27,8 @@ const (
 type lineShapes struct {
 	prev      uint64 // template of the line before
 	run       int    // lines of that template in a row
-	pending   bool   // the line after a block waits for the next to say it is a one-off
+	pending   bool   // a line just after a block waits for the next to say it is a one-off
+	gap       int    // lines after the last block that may still be one-offs
 	pendLine  int
 	pendText  []byte
 	pendOwn   []byte // pendText's copy when a chunk ends before the next line
@@ -33,7 +36,10 @@ type lineShapes struct {
 	offs      [maxOneOffs]oneOff
 	nOffs     int
 	nLocated  int // position-led lines kept (located.go)
-	found     [maxFound + maxLocated]found
+	found     [maxFound + maxLocated + maxWarned]found
+	nWarned   int // lines led by a warning level kept (warned.go)
+	nStacks   int // messages above a stack's first frame kept
+	nLists    int // lists of files under the sentence that announces them kept
 	nFound    int
 	nRuled    int    // ruled headings kept
 	nRows     int    // rows of tables of findings kept
@@ -85,7 +91,7 @@ func template(l []byte) uint64 {
 
 // add judges one non-blank line, number n.
 func (s *lineShapes) add(n int, l []byte) {
-	t := template(l)
+	t := template(l[reportPrefix(l):]) // a checker's "==123== " prefix is no part of a line's form
 	if s.message || t != s.prev || s.run < minBlock-1 {
 		s.forms(n, l[:min(len(l), maxLine)])
 	} else {
@@ -111,6 +117,10 @@ func (s *lineShapes) add(n int, l []byte) {
 		return
 	}
 	if s.run >= minBlock {
+		s.gap = maxGap
+	}
+	if s.gap > 0 {
+		s.gap--
 		s.pending, s.pendLine, s.pendText, s.pendTmpl = true, n, bytes.TrimSpace(l[:min(len(l), maxLine)]), t
 	}
 	s.prev, s.run = t, 1
@@ -153,6 +163,13 @@ func (s *lineShapes) lines(b []byte, first int) {
 // position-led line, a ruled heading and its message, a position alone
 // under its message.
 func (s *lineShapes) forms(n int, l []byte) {
+	if s.nWarned < maxWarned && warningLed(trimIndent(l)) {
+		s.nWarned++
+		s.keep(n, l, tierContext, kindContext)
+	}
+	if item, ok := listItem(l); ok {
+		s.item(n, l, item)
+	}
 	switch {
 	case s.message:
 		s.message = false
@@ -169,6 +186,10 @@ func (s *lineShapes) forms(n int, l []byte) {
 		s.message = true
 		s.keep(n, l, tierCause, kindReport)
 	}
+	if s.nStacks < maxStacks && s.prevLine != nil && firstFrame(l, s.prevLine) {
+		s.nStacks++
+		s.keep(s.prevN, s.prevLine, tierCause, kindDetail)
+	}
 	if c := l[0]; c == '(' || c == ' ' || c == '\t' {
 		t := trimIndent(l)
 		switch {
@@ -183,6 +204,21 @@ func (s *lineShapes) forms(n int, l []byte) {
 		return
 	}
 	s.track(n, l)
+}
+
+// item looks at a list item for the forms of located.go: a position-led
+// item is a finding; the first item naming a file under a sentence that
+// announces the list is kept with it.
+func (s *lineShapes) item(n int, l, t []byte) {
+	switch {
+	case s.nLocated < maxLocated && isFinding(t):
+		s.nLocated++
+		s.keep(n, l, tierSummary, kindCompiler)
+	case s.nLists < maxLists && s.prevLine != nil && s.prevN < n && announcesList(s.prevLine) && namesFile(t):
+		s.nLists++
+		s.keep(s.prevN, s.prevLine, tierContext, kindShape)
+		s.keep(n, l, tierContext, kindShape)
+	}
 }
 
 // track remembers line n as the line before the next, and as the last

@@ -45,6 +45,12 @@ func TestStructuralShapes(t *testing.T) {
 		{"rows of findings whose first cell labels its line number", "== [orders.sql] FAIL\nL:   1 | P:  11 | L012 | Implicit aliasing of columns.\nL:   1 | P:  17 |  PRS | Line 1, Position 17: Found unparsable section: 'FROM'\nAll Finished!\n", "Found unparsable section: 'FROM'"},
 		{"a type at a position in parentheses", "reading rates\ncore.exception.RangeError@rates.d(5): index [3] is out of bounds\n----------------\n??:? _Dmain [0x5635e13003b4]\n", "index [3] is out of bounds"},
 		{"the heading of a record whose field is a position", "Test results:\n>> Issue: [B602:subprocess_shell] subprocess call with shell=True identified.\n   Severity: High   Confidence: High\n   Location: deploy.py:5\n   More Info: https://example.org/b602.html\n4\tdef deploy(host):\n", ">> Issue: [B602:subprocess_shell]"},
+		{"the message above a stack's first frame, with no error word", "Failed tests:\n\n  1) cart totals the items:\n\n      76\n\n      Expected 7 to equal specified value: 6\n\n      at /src/test/cart.js:6:55\n\n1 of 2 tests failed\n", "Expected 7 to equal specified value: 6"},
+		{"a line that stands out by its shape beside a verdict that names nothing", strings.Repeat("[ci] step 4/40: preparing module-4 ok\n", 5) + "recieved\ncheck failed: the checker reported problems\n" + strings.Repeat("[ci] post 2/25: archived report-2.xml\n", 5), "recieved"},
+		{"an undefined step's snippet under its announcement", "Failing scenarios:\n  features/cart.feature:2  total of the cart\n\nYou can implement step definitions for undefined steps with these snippets:\n\n@when(u'I compute the total with tax')\ndef step_impl(context):\n", "@when(u'I compute the total with tax')"},
+		{"a step that passed is not the detail of a failure's heading", "Failures:\n\n1) Scenario: checkout # features/cart.feature:2\n   ✔ Given a cart with 2 items # features/steps.js:2\n   ? When the customer checks out\n       Undefined. Implement with the following snippet:\n\n         When('the customer checks out', function () {\n", "Undefined. Implement"},
+		{"a list item led by a file and a range in brackets, beside the verdict on the other side", "Clone found (javascript)\n - \x1b[1ma.js\x1b[22m [2:1 - 11:28] (10 lines, 52 tokens)\n   b.js [2:1 - 11:28]\nERROR: too many duplicates (45.5%) over threshold (1.0%)\n", "a.js [2:1 - 11:28] (10 lines, 52 tokens)"},
+		{"the message above a checker's first frame at an address", "==26090== HEAP SUMMARY:\n==26090==     in use at exit: 192 bytes in 3 blocks\n==26090== \n==26090== 192 bytes in 3 blocks are definitely lost in loss record 1 of 1\n==26090==    at 0x48417B4: malloc (in /usr/libexec/valgrind/vgpreload_memcheck-amd64-linux.so)\n==26090==    by 0x10914A: name (prog.c:3)\n==26090== \n==26090== ERROR SUMMARY: 1 errors from 1 contexts (suppressed: 0 from 0)\n", "are definitely lost in loss record 1 of 1"},
 		{"a log level in brackets", "2026/12/07 15:30:14 [emerg] 7949#7949: unknown directive \"locaton\" in ./nginx.conf:9\nnginx: configuration file ./nginx.conf test failed\n", "[emerg]"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -129,6 +135,21 @@ func TestOneOffLine(t *testing.T) {
 	assert.Len(t, rep.Lines, MaxTail)
 	assert.Contains(t, rep.String(), "no error lines; 1 lines that stand out by their shape, then the last 7 lines:\n")
 
+	// two lines between blocks: each stands out (a tool's partial output
+	// and its message, written into one line of a combined stream)
+	b.Reset()
+	for i := 1; i <= 25; i++ {
+		fmt.Fprintf(&b, "[ci] step %d/25: ok\n", i)
+	}
+	b.WriteString("Paris\nZiconv: illegal input sequence at position 7\n")
+	for i := 1; i <= 25; i++ {
+		fmt.Fprintf(&b, "[ci] post %d/25: archived\n", i)
+	}
+	rep = run(b.String())
+	require.Equal(t, ShowsTail, rep.Shows)
+	assert.Equal(t, "Ziconv: illegal input sequence at position 7", rep.Lines[1].Text)
+	assert.Contains(t, rep.String(), "no error lines; 2 lines that stand out by their shape, then the last 6 lines:\n")
+
 	b.Reset()
 	for _, phase := range []string{"compiling", "linking", "packing"} {
 		for i := 1; i <= 10; i++ {
@@ -138,5 +159,60 @@ func TestOneOffLine(t *testing.T) {
 	rep = run(b.String())
 	for _, l := range rep.Lines {
 		assert.Equal(t, kindTail, l.Kind, "a phase's first line is not a one-off: %+v", l)
+	}
+}
+
+// A line led by a warning level or mark is a failed run's likeliest cause
+// when no line says that anything failed (it comes above the tail), and
+// beside a generic verdict that does; a passing run does not show it.
+func TestWarningLed(t *testing.T) {
+	for _, tc := range []struct {
+		line string
+		ok   bool
+	}{
+		{"WARNING: invoice.pdf: file is damaged", true},
+		{"%Warning-WIDTH: acc.v:2:27: Operator expects 4 bits", true},
+		{"  ! eslint(no-unused-vars): Variable 'unused' is declared", true},
+		{"W:  6:  5: Useless assignment to variable - tax.", true},
+		{"[warn] the cache is cold", true},
+		{"⚠ the lockfile is stale", true},
+		{"Warnings are shown below", false},
+		{"warning: unused variable `x`", true},
+		{"warning", false},
+		{"WARNING", false},
+		{"! ", false},
+		{"W: no position", false},
+		{"[ci] step 3/40: ok", false},
+	} {
+		assert.Equal(t, tc.ok, warningLed(trimIndent([]byte(tc.line))), tc.line)
+	}
+	run := func(code int, out string) *Report {
+		rep, err := Explain(Input{Meta: Meta{Argv: []string{"x"}, Status: StatusExited, ExitCode: &code},
+			Streams: []Stream{{Name: "stderr", R: strings.NewReader(out)}}})
+		require.NoError(t, err)
+		return rep
+	}
+	out := "WARNING: invoice.pdf: file is damaged\n" + strings.Repeat("object 2 0: returning false\n", MaxTail+1)
+	rep := run(3, out)
+	require.Equal(t, ShowsTail, rep.Shows)
+	assert.Equal(t, Line{Stream: "stderr", Line: 1, Text: "WARNING: invoice.pdf: file is damaged", Count: 1, Kind: kindContext}, rep.Lines[0])
+	assert.Len(t, rep.Lines, MaxTail)
+	assert.Contains(t, rep.String(), "no error lines; 1 warning lines, then the last 7 lines:\n")
+
+	// a list of files under the sentence that announces it
+	rep = run(1, "# MISSING INFORMATION\n\nThe following files have no licensing information:\n* /src/shop/cart.py\n\n"+strings.Repeat("* Used licenses: MIT\n", MaxTail+1))
+	require.Equal(t, ShowsTail, rep.Shows)
+	assert.Equal(t, "* /src/shop/cart.py", rep.Lines[1].Text, rep.String())
+	assert.Contains(t, rep.String(), "no error lines; 2 lines that stand out by their shape, then the last 6 lines:\n")
+
+	rep = run(1, "%Warning-WIDTH: acc.v:2:27: Operator expects 4 bits\n"+strings.Repeat("  ... In instance acc\n", MaxTail+1)+"%Error: Exiting due to 1 warning(s)\n")
+	require.Equal(t, ShowsCause, rep.Shows)
+	assert.Contains(t, rep.String(), "cause (2 of 2 matching lines):\n")
+	assert.Contains(t, rep.String(), "stderr:1: %Warning-WIDTH: acc.v:2:27:")
+
+	rep = run(0, out)
+	require.Equal(t, ShowsPass, rep.Shows)
+	for _, l := range rep.Lines {
+		assert.Equal(t, kindTail, l.Kind, "%+v", l)
 	}
 }
