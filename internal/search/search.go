@@ -144,9 +144,11 @@ func (s *Searcher) search(rec *record.Recording, stop <-chan struct{}, fn func(H
 		if s.o.Stream != "" && stream != s.o.Stream {
 			continue
 		}
-		if !rec.MayHold(stream, s.needle) {
-			continue // its trigram filter rules the text out: no line holds it
+		f := rec.Filter(stream)
+		if !f.MayHold(s.needle) {
+			continue // its 4-gram filter rules the text out: no line holds it
 		}
+		st.filter = f
 		var err error
 		if s.o.Context > 0 {
 			err = st.lines(rec, stream)
@@ -172,6 +174,12 @@ type state struct {
 	// what 'rac out read' shows of a line; tests make it small)
 	maxLine int
 	long    []byte // a block grown for a long line (grow)
+	// filter is the stream's (nil: none), which says where its kept
+	// bytes hold no byte cleaning acts on; off is the kept byte (over
+	// the stream's pieces, one after the other) the block being searched
+	// starts at
+	filter *record.Filter
+	off    int64
 	// openEnd: the piece being searched ends where an incomplete
 	// recording's stream does, so a last line without its newline is cut
 	openEnd bool
@@ -297,6 +305,7 @@ func (st *state) blocks(rec *record.Recording, stream string) error {
 	defer closeFn()
 	bp := blockPool.Get().(*[]byte)
 	defer blockPool.Put(bp)
+	st.off = 0
 	for i, p := range pieces {
 		// only the end of the last piece is where a recorder's kill cut
 		// (a capped head ends at its cut marker)
@@ -348,9 +357,11 @@ func (st *state) piece(p record.Piece, stream string, bp *[]byte) error {
 			return err
 		}
 		if final {
+			st.off += int64(len(data))
 			return nil
 		}
 		carry = copy(buf, data[end:])
+		st.off += int64(end)
 	}
 }
 
@@ -378,6 +389,7 @@ func (st *state) longLine(r io.Reader, buf []byte, stream string, find *finder, 
 	if err := st.chunk(buf[:st.lineCap()], stream, find, nl); err != nil {
 		return 0, false, err
 	}
+	st.off += int64(len(buf))
 	for {
 		if st.stopped() {
 			return 0, false, errStopped
@@ -389,9 +401,11 @@ func (st *state) longLine(r io.Reader, buf []byte, stream string, find *finder, 
 		}
 		if i := bytes.IndexByte(buf[:k], '\n'); i >= 0 {
 			*nl++
+			st.off += int64(i + 1)
 			// at the piece's end the next read gives EOF and searches these
 			return copy(buf, buf[i+1:k]), false, nil
 		}
+		st.off += int64(k)
 		if final {
 			return 0, true, nil
 		}
@@ -412,9 +426,7 @@ func (st *state) chunk(chunk []byte, stream string, find *finder, nl *int64) err
 			}
 		}
 		if sp != -1 && sp < pos {
-			if sp = termtext.IndexSpecial(chunk[pos:]); sp >= 0 {
-				sp += pos
-			}
+			sp = st.indexSpecial(chunk, pos)
 		}
 		c := m
 		if c < 0 || (sp >= 0 && sp < c) {
@@ -444,4 +456,28 @@ func (st *state) chunk(chunk []byte, stream string, find *finder, nl *int64) err
 	}
 	*nl += int64(bytes.Count(chunk[counted:], []byte{'\n'}))
 	return nil
+}
+
+// indexSpecial is termtext.IndexSpecial(chunk[pos:]) + pos (or -1), chunk
+// starting at kept byte st.off, scanning only the runs of bytes the
+// stream's filter says may hold a byte cleaning acts on. Each run is
+// scanned with the byte after it, so a carriage return or 0xC2 ending it
+// is judged as in chunk; a byte found past the run is in bytes that hold
+// none, so it is not one.
+func (st *state) indexSpecial(chunk []byte, pos int) int {
+	for pos < len(chunk) {
+		start, end := st.filter.Special(st.off + int64(pos))
+		if start < 0 || start-st.off >= int64(len(chunk)) {
+			return -1
+		}
+		from, to := int(start-st.off), len(chunk)
+		if end-st.off < int64(len(chunk)) {
+			to = int(end - st.off)
+		}
+		if j := termtext.IndexSpecial(chunk[from:min(to+1, len(chunk))]); j >= 0 && from+j < to {
+			return from + j
+		}
+		pos = to
+	}
+	return -1
 }
