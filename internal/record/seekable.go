@@ -301,6 +301,28 @@ func (s *seekFile) ReadAt(p []byte, off int64) (int, error) {
 	return n, nil
 }
 
+// frames calls fn with the file's first n stream bytes, frame by frame,
+// as they are decoded (see Piece.Frames): a frame stays where load keeps
+// it until the next load, which only this reader makes.
+func (s *seekFile) frames(n int64, fn func([]byte) error) error {
+	for off := int64(0); off < min(n, s.table.size); {
+		s.mu.Lock()
+		i := s.table.frameAt(off)
+		b, err := s.load(i)
+		s.mu.Unlock()
+		if err != nil {
+			return err
+		}
+		b = b[off-s.table.frames[i].dOff:]
+		b = b[:min(int64(len(b)), n-off)]
+		if err := fn(b); err != nil {
+			return err
+		}
+		off += int64(len(b))
+	}
+	return nil
+}
+
 // load returns frame i decoded.
 func (s *seekFile) load(i int) ([]byte, error) {
 	for k, f := range s.kept {

@@ -310,7 +310,11 @@ func (st *state) blocks(rec *record.Recording, stream string) error {
 		// only the end of the last piece is where a recorder's kill cut
 		// (a capped head ends at its cut marker)
 		st.openEnd = rec.Status == record.StatusIncomplete && i == len(pieces)-1
-		if err := st.piece(p, stream, bp); err != nil {
+		search := st.piece
+		if p.Frames != nil {
+			search = st.framed
+		}
+		if err := search(p, stream, bp); err != nil {
 			return err
 		}
 	}
@@ -363,6 +367,104 @@ func (st *state) piece(p record.Piece, stream string, bp *[]byte) error {
 		carry = copy(buf, data[end:])
 		st.off += int64(end)
 	}
+}
+
+// framed is piece for a compressed piece, searched in its decoded frames
+// (record.Piece.Frames) where they are: the whole lines of a frame in
+// place, and only a line that frames split is copied, into the block,
+// to be searched whole. A line past the line cap is searched in its
+// first lineCap bytes and the rest skipped, as longLine does; lines are
+// searched in place only in a frame no longer than the cap (always, but
+// with a test's small cap), so none of them passes it. The hits are
+// piece's, to the cut flag.
+func (st *state) framed(p record.Piece, stream string, bp *[]byte) error {
+	lineCap := st.lineCap()
+	carry := (*bp)[:0] // a line begun in an earlier frame
+	var lineAt int64   // the kept byte carry starts at
+	at := st.off       // the kept byte b starts at
+	skipping := false  // in a line past the cap, its rest not searched
+	nl := p.FirstLine - 1
+	var find *finder
+	search := func(chunk []byte, off int64) error {
+		st.off = off
+		return st.chunk(chunk, stream, find, &nl)
+	}
+	err := p.Frames(func(b []byte) error {
+		if st.stopped() {
+			return errStopped
+		}
+		if find == nil {
+			find = newFinder(st.s.needle, st.s.o.IgnoreCase, b)
+		}
+		for len(b) > 0 {
+			if skipping {
+				i := bytes.IndexByte(b, '\n')
+				if i < 0 {
+					at += int64(len(b))
+					return nil
+				}
+				nl++
+				at += int64(i + 1)
+				b, skipping = b[i+1:], false
+				continue
+			}
+			if len(carry) == 0 && len(b) <= lineCap {
+				// the whole lines, in place
+				if last := bytes.LastIndexByte(b, '\n'); last >= 0 {
+					if err := search(b[:last+1], at); err != nil {
+						return err
+					}
+					at += int64(last + 1)
+					b = b[last+1:]
+					continue
+				}
+			}
+			// one line, begun in carry or at b's start, copied
+			if len(carry) == 0 {
+				lineAt = at
+			}
+			i := bytes.IndexByte(b, '\n')
+			content := i
+			if i < 0 {
+				content = len(b)
+			}
+			if len(carry)+content >= lineCap {
+				// as piece: a line that fills the cap is searched in
+				// its first lineCap bytes (the same hit), and one that
+				// ends the piece there is not cut
+				k := lineCap - len(carry)
+				carry = append(carry, b[:k]...)
+				if err := search(carry, lineAt); err != nil {
+					return err
+				}
+				carry, skipping = carry[:0], true
+				at += int64(k)
+				b = b[k:]
+				continue
+			}
+			if i < 0 {
+				carry = append(carry, b...)
+				at += int64(len(b))
+				return nil
+			}
+			carry = append(carry, b[:i+1]...)
+			if err := search(carry, lineAt); err != nil {
+				return err
+			}
+			carry = carry[:0]
+			at += int64(i + 1)
+			b = b[i+1:]
+		}
+		return nil
+	})
+	if err == nil && len(carry) > 0 {
+		// the piece's last line, without its newline
+		st.final = true
+		err = search(carry, lineAt)
+		st.final = false
+	}
+	st.off = at
+	return err
 }
 
 // grow doubles a full block, up to the line cap (the pooled block is
