@@ -394,8 +394,8 @@ func (s *seekFile) decode(i int, dst []byte, cbuf *[]byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if cap(dst) < int(fr.dLen) {
-		dst = make([]byte, 0, fr.dLen)
+	if cap(dst) < int(fr.dLen)+decodeSlack {
+		dst = make([]byte, 0, int(fr.dLen)+decodeSlack)
 	}
 	out, err := d.DecodeAll(c, dst[:0])
 	if err != nil {
@@ -481,8 +481,15 @@ var frames = sync.Pool{New: func() any { return new([]byte) }}
 
 func getFrame() []byte { return (*frames.Get().(*[]byte))[:0] }
 
+// decodeSlack is room past a frame's end in the buffer it is decoded
+// into: with it zstd's decoder copies matches and literals in whole
+// blocks to the frame's last block too, which may overrun their end by
+// up to 31 bytes (without it, the last block of each frame took the
+// exact, slower copies).
+const decodeSlack = 64
+
 func putFrame(b []byte) {
-	if cap(b) > 0 && cap(b) <= maxFrameIn {
+	if cap(b) > 0 && cap(b) <= maxFrameIn+decodeSlack {
 		b = b[:0]
 		frames.Put(&b)
 	}
