@@ -378,93 +378,102 @@ func (st *state) piece(p record.Piece, stream string, bp *[]byte) error {
 // with a test's small cap), so none of them passes it. The hits are
 // piece's, to the cut flag.
 func (st *state) framed(p record.Piece, stream string, bp *[]byte) error {
-	lineCap := st.lineCap()
-	carry := (*bp)[:0] // a line begun in an earlier frame
-	var lineAt int64   // the kept byte carry starts at
-	at := st.off       // the kept byte b starts at
-	skipping := false  // in a line past the cap, its rest not searched
-	nl := p.FirstLine - 1
-	var find *finder
-	search := func(chunk []byte, off int64) error {
-		st.off = off
-		return st.chunk(chunk, stream, find, &nl)
-	}
+	fr := &framer{st: st, stream: stream, lineCap: st.lineCap(), carry: (*bp)[:0], at: st.off, nl: p.FirstLine - 1}
 	err := p.Frames(func(b []byte) error {
 		if st.stopped() {
 			return errStopped
 		}
-		if find == nil {
-			find = newFinder(st.s.needle, st.s.o.IgnoreCase, b)
+		if fr.find == nil {
+			fr.find = newFinder(st.s.needle, st.s.o.IgnoreCase, b)
 		}
 		for len(b) > 0 {
-			if skipping {
-				i := bytes.IndexByte(b, '\n')
-				if i < 0 {
-					at += int64(len(b))
-					return nil
-				}
-				nl++
-				at += int64(i + 1)
-				b, skipping = b[i+1:], false
-				continue
-			}
-			if len(carry) == 0 && len(b) <= lineCap {
-				// the whole lines, in place
-				if last := bytes.LastIndexByte(b, '\n'); last >= 0 {
-					if err := search(b[:last+1], at); err != nil {
-						return err
-					}
-					at += int64(last + 1)
-					b = b[last+1:]
-					continue
-				}
-			}
-			// one line, begun in carry or at b's start, copied
-			if len(carry) == 0 {
-				lineAt = at
-			}
-			i := bytes.IndexByte(b, '\n')
-			content := i
-			if i < 0 {
-				content = len(b)
-			}
-			if len(carry)+content >= lineCap {
-				// as piece: a line that fills the cap is searched in
-				// its first lineCap bytes (the same hit), and one that
-				// ends the piece there is not cut
-				k := lineCap - len(carry)
-				carry = append(carry, b[:k]...)
-				if err := search(carry, lineAt); err != nil {
-					return err
-				}
-				carry, skipping = carry[:0], true
-				at += int64(k)
-				b = b[k:]
-				continue
-			}
-			if i < 0 {
-				carry = append(carry, b...)
-				at += int64(len(b))
-				return nil
-			}
-			carry = append(carry, b[:i+1]...)
-			if err := search(carry, lineAt); err != nil {
+			var err error
+			if b, err = fr.next(b); err != nil {
 				return err
 			}
-			carry = carry[:0]
-			at += int64(i + 1)
-			b = b[i+1:]
 		}
 		return nil
 	})
-	if err == nil && len(carry) > 0 {
+	if err == nil && len(fr.carry) > 0 {
 		// the piece's last line, without its newline
 		st.final = true
-		err = search(carry, lineAt)
+		err = fr.search(fr.carry, fr.lineAt)
 		st.final = false
 	}
-	st.off = at
+	st.off = fr.at
 	return err
+}
+
+// framer is framed's state between frames.
+type framer struct {
+	st       *state
+	stream   string
+	find     *finder
+	lineCap  int
+	carry    []byte // a line begun in an earlier frame
+	lineAt   int64  // the kept byte carry starts at
+	at       int64  // the kept byte the frame's bytes left start at
+	skipping bool   // in a line past the cap, its rest not searched
+	nl       int64  // as chunk's
+}
+
+func (fr *framer) search(chunk []byte, off int64) error {
+	fr.st.off = off
+	return fr.st.chunk(chunk, fr.stream, fr.find, &fr.nl)
+}
+
+// next takes what it can of b (a frame's bytes, or what is left of
+// them) and returns the rest.
+func (fr *framer) next(b []byte) ([]byte, error) {
+	if fr.skipping {
+		i := bytes.IndexByte(b, '\n')
+		if i < 0 {
+			fr.at += int64(len(b))
+			return nil, nil
+		}
+		fr.nl++
+		fr.at += int64(i + 1)
+		fr.skipping = false
+		return b[i+1:], nil
+	}
+	if len(fr.carry) == 0 && len(b) <= fr.lineCap {
+		// the whole lines, in place
+		if last := bytes.LastIndexByte(b, '\n'); last >= 0 {
+			err := fr.search(b[:last+1], fr.at)
+			fr.at += int64(last + 1)
+			return b[last+1:], err
+		}
+	}
+	// one line, begun in carry or at b's start, copied
+	if len(fr.carry) == 0 {
+		fr.lineAt = fr.at
+	}
+	i := bytes.IndexByte(b, '\n')
+	content := i
+	if i < 0 {
+		content = len(b)
+	}
+	if len(fr.carry)+content >= fr.lineCap {
+		// as piece: a line that fills the cap is searched in its first
+		// lineCap bytes (the same hit), and one that ends the piece
+		// there is not cut
+		k := fr.lineCap - len(fr.carry)
+		fr.carry = append(fr.carry, b[:k]...)
+		err := fr.search(fr.carry, fr.lineAt)
+		fr.carry, fr.skipping = fr.carry[:0], true
+		fr.at += int64(k)
+		return b[k:], err
+	}
+	if i < 0 {
+		fr.carry = append(fr.carry, b...)
+		fr.at += int64(len(b))
+		return nil, nil
+	}
+	fr.carry = append(fr.carry, b[:i+1]...)
+	err := fr.search(fr.carry, fr.lineAt)
+	fr.carry = fr.carry[:0]
+	fr.at += int64(i + 1)
+	return b[i+1:], err
 }
 
 // grow doubles a full block, up to the line cap (the pooled block is
