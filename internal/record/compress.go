@@ -88,10 +88,13 @@ type CompressOptions struct {
 	Late func() bool
 	// midPart: the file is a part of a stream but its last (see frameLen)
 	midPart bool
-	// AllGrams writes every compressed stream's trigram filter (see
+	// AllGrams writes every compressed stream's 4-gram filter (see
 	// grams.go), however little it saves; without it a filter is written
 	// only where it pays. Tests make small streams.
 	AllGrams bool
+	// RegionLog is log2 of the bytes of a region of the filter's region
+	// map (see grams.go); 0 means 64 KiB. Tests make regions tiny.
+	RegionLog int
 }
 
 // CompressStats say what Compress did.
@@ -207,7 +210,7 @@ func (r *Recording) Compress(o CompressOptions) (CompressStats, error) {
 			if err := r.rewriteLineIndex(s, o.FrameSize); err != nil {
 				return st, err
 			}
-			if err := r.writeGrams(s, zst, o.AllGrams); err != nil {
+			if err := r.writeGrams(s, zst, o); err != nil {
 				return st, err
 			}
 		}

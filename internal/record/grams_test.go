@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -145,4 +146,77 @@ func TestGramsOnlyWherePaying(t *testing.T) {
 	require.NoError(t, err)
 	assert.NotContains(t, names(t, r.Dir()), gramsPfx+Stdout)
 	assert.True(t, reopen(t, r).MayHold(Stdout, []byte("zzz")))
+}
+
+// FuzzRegionsHoldEverySpecial: for any content, frame size and region
+// size, every byte of the kept stream that termtext.IndexSpecial finds
+// (judged in the piece it is in, as a search judges it in any block of
+// that piece) lies in a run Filter.Special reports, from any offset
+// before it in the same region run.
+func FuzzRegionsHoldEverySpecial(f *testing.F) {
+	f.Add([]byte("plain line\nabc err\aor def\nplain error\r\n\x1b[31mERR\x1b[0mOR\n10%\r100% error\nmore plain text here\n"), uint16(7), uint8(2))
+	f.Add([]byte("x\x00y\u0085z\u009b1mq\nab\b\bERROR here\n"), uint16(3), uint8(0))
+	f.Add([]byte("12345\r678\r\n\r"), uint16(1), uint8(1))
+	f.Add([]byte(strings.Repeat("a line of plain text\n", 50)+"\xc2\x9b31m\n"+strings.Repeat("b\n", 40)), uint16(64), uint8(3))
+	f.Fuzz(func(t *testing.T, data []byte, frame uint16, rlog uint8) {
+		sd := newSession(t)
+		var writes [][2]string
+		for i := 0; i < len(data); i += 97 {
+			writes = append(writes, [2]string{Stdout, string(data[i:min(i+97, len(data))])})
+		}
+		r := write(t, sd, writes...)
+		_, err := r.Compress(CompressOptions{FrameSize: 1 + int(frame), MinSize: -1, AllGrams: true, RegionLog: 1 + int(rlog%8)})
+		require.NoError(t, err)
+		r2 := reopen(t, r)
+		flt := r2.Filter(Stdout)
+		if len(data) == 0 || flt == nil {
+			return // no stream, or a filter that does not pay even so
+		}
+		ps, closeFn, err := r2.Pieces(Stdout)
+		require.NoError(t, err)
+		defer closeFn()
+		var off int64
+		for _, p := range ps {
+			body, err := io.ReadAll(p.R)
+			require.NoError(t, err)
+			for from := 0; from < len(body); {
+				j := termtext.IndexSpecial(body[from:])
+				if j < 0 {
+					break
+				}
+				at := off + int64(from+j)
+				start, end := flt.Special(at)
+				require.Equal(t, at, start, "special byte %q at %d", body[from+j], at)
+				require.Greater(t, end, at)
+				// from the start of the piece: the first run reported
+				// starts at or before it
+				s0, _ := flt.Special(off)
+				require.True(t, s0 >= 0 && s0 <= at, "run from %d: %d, special at %d", off, s0, at)
+				from += j + 1
+			}
+			off += int64(len(body))
+		}
+	})
+}
+
+// Plain output's regions are clean, so a search scans only the regions
+// around the few lines a cleaning acts on.
+func TestRegionsClean(t *testing.T) {
+	sd := newSession(t)
+	plain := strings.Repeat("connection closed by peer\n", 4000) // 104,000 bytes
+	body := plain + "cur\x1b[0mrent\n" + plain
+	r := write(t, sd, [2]string{Stdout, body})
+	_, err := r.Compress(CompressOptions{FrameSize: 16 << 10, AllGrams: true, RegionLog: 12})
+	require.NoError(t, err)
+	flt := reopen(t, r).Filter(Stdout)
+	require.NotNil(t, flt)
+	at := int64(len(plain) + 3)
+	start, end := flt.Special(0)
+	assert.Equal(t, at&^(1<<12-1), start, "the one region with the escape")
+	assert.Equal(t, start+1<<12, end)
+	start, _ = flt.Special(end)
+	assert.Equal(t, int64(-1), start, "none after it")
+	assert.Nil(t, reopen(t, r).Filter(Stderr), "no filter: nil, which says everything may")
+	start, end = (*Filter)(nil).Special(5)
+	assert.Equal(t, [2]int64{5, math.MaxInt64}, [2]int64{start, end})
 }

@@ -301,6 +301,28 @@ func (s *seekFile) ReadAt(p []byte, off int64) (int, error) {
 	return n, nil
 }
 
+// frames calls fn with the file's first n stream bytes, frame by frame,
+// as they are decoded (see Piece.Frames): a frame stays where load keeps
+// it until the next load, which only this reader makes.
+func (s *seekFile) frames(n int64, fn func([]byte) error) error {
+	for off := int64(0); off < min(n, s.table.size); {
+		s.mu.Lock()
+		i := s.table.frameAt(off)
+		b, err := s.load(i)
+		s.mu.Unlock()
+		if err != nil {
+			return err
+		}
+		b = b[off-s.table.frames[i].dOff:]
+		b = b[:min(int64(len(b)), n-off)]
+		if err := fn(b); err != nil {
+			return err
+		}
+		off += int64(len(b))
+	}
+	return nil
+}
+
 // load returns frame i decoded.
 func (s *seekFile) load(i int) ([]byte, error) {
 	for k, f := range s.kept {
@@ -372,8 +394,8 @@ func (s *seekFile) decode(i int, dst []byte, cbuf *[]byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if cap(dst) < int(fr.dLen) {
-		dst = make([]byte, 0, fr.dLen)
+	if cap(dst) < int(fr.dLen)+decodeSlack {
+		dst = make([]byte, 0, int(fr.dLen)+decodeSlack)
 	}
 	out, err := d.DecodeAll(c, dst[:0])
 	if err != nil {
@@ -459,8 +481,15 @@ var frames = sync.Pool{New: func() any { return new([]byte) }}
 
 func getFrame() []byte { return (*frames.Get().(*[]byte))[:0] }
 
+// decodeSlack is room past a frame's end in the buffer it is decoded
+// into: with it zstd's decoder copies matches and literals in whole
+// blocks to the frame's last block too, which may overrun their end by
+// up to 31 bytes (without it, the last block of each frame took the
+// exact, slower copies).
+const decodeSlack = 64
+
 func putFrame(b []byte) {
-	if cap(b) > 0 && cap(b) <= maxFrameIn {
+	if cap(b) > 0 && cap(b) <= maxFrameIn+decodeSlack {
 		b = b[:0]
 		frames.Put(&b)
 	}

@@ -354,7 +354,16 @@ func fileSize(f *os.File) (int64, error) {
 type Piece struct {
 	R         io.Reader
 	FirstLine int64
+	// Frames, set when every file of the piece is compressed, gives the
+	// bytes R gives, in order, without copying them: fn has a decoded
+	// frame (or what is left of one), of at most MaxFrameBytes, valid
+	// only until fn returns. An error from fn ends it and is returned.
+	// Use R or Frames, not both.
+	Frames func(fn func(b []byte) error) error
 }
+
+// MaxFrameBytes bounds what one call of a Piece's Frames has.
+const MaxFrameBytes = maxFrameIn
 
 // Pieces returns a stream's kept bytes as readers, split at the cut; close
 // releases the files. Each piece is numbered as Lines numbers it: by the
@@ -366,26 +375,48 @@ func (r *Recording) Pieces(stream string) (pieces []Piece, closeFn func(), err e
 		return nil, nil, err
 	}
 	var cur []io.Reader
+	var zst []part // cur's files when all are compressed
 	first := int64(1)
 	next := int64(0)
+	add := func() {
+		if len(cur) == 0 {
+			return
+		}
+		pc := Piece{R: io.MultiReader(cur...), FirstLine: first}
+		if len(zst) == len(cur) {
+			pc.Frames = framesOf(zst)
+		}
+		pieces = append(pieces, pc)
+	}
 	for _, p := range v.parts {
 		if p.start > next {
 			// settle allows one gap, the cut's
-			if len(cur) > 0 {
-				pieces = append(pieces, Piece{R: io.MultiReader(cur...), FirstLine: first})
-			}
-			cur = nil
+			add()
+			cur, zst = nil, nil
 			first = v.cut.LinesBefore() + 1
 		}
 		if p.size > 0 {
 			cur = append(cur, io.NewSectionReader(p.f, 0, p.size))
+			if _, ok := p.f.(*seekFile); ok {
+				zst = append(zst, p)
+			}
 		}
 		next = p.start + p.size
 	}
-	if len(cur) > 0 {
-		pieces = append(pieces, Piece{R: io.MultiReader(cur...), FirstLine: first})
-	}
+	add()
 	return pieces, v.Close, nil
+}
+
+// framesOf is Piece.Frames over compressed parts.
+func framesOf(parts []part) func(fn func([]byte) error) error {
+	return func(fn func([]byte) error) error {
+		for _, p := range parts {
+			if err := p.f.(*seekFile).frames(p.size, fn); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 }
 
 // Dir is the recording's folder path, for tools that open files themselves.

@@ -67,3 +67,34 @@ func FuzzMatchesCleanLines(f *testing.F) {
 		require.Equal(t, want, got)
 	})
 }
+
+// FuzzCompressedLikeRaw: for any content, needle, folding, frame size and
+// region size, grep of the compressed recording (its filter's region map
+// skipping the scan for bytes cleaning acts on where it says there are
+// none) finds the same hits, with the same matches, as grep of the raw
+// recording, and those are the lines 'rac out read' shows holding the
+// needle.
+func FuzzCompressedLikeRaw(f *testing.F) {
+	f.Add([]byte("plain line\nabc err\aor def\nplain error\r\n\x1b[31mERR\x1b[0mOR\n10%\r100% error\nmore plain text error\n"), []byte("error"), false, uint16(7), uint8(2))
+	f.Add([]byte("x\x00y\u0085z\u009b1mq\nab\b\bERROR here and there\r\n\r"), []byte("error"), true, uint16(3), uint8(0))
+	f.Add([]byte(strings.Repeat("a line of plain text\n", 20)+"cur\x1b[1mrent\x1b[0m text\n"+strings.Repeat("plain text again\n", 20)), []byte("current text"), false, uint16(64), uint8(3))
+	f.Fuzz(func(t *testing.T, data, needle []byte, fold bool, frame uint16, rlog uint8) {
+		if len(needle) == 0 || len(data) == 0 {
+			return
+		}
+		o := Options{Text: string(needle), IgnoreCase: fold}
+		sd := newSession(t, "s")
+		var writes []write
+		for i := 0; i < len(data); i += 97 {
+			writes = append(writes, out(string(data[i:min(i+97, len(data))])))
+		}
+		name := makeRecording(t, sd, 0, 0, writes...)
+		raw := grep(t, open(t, sd, name), o)
+		want := readMatches(t, open(t, sd, name), o)
+		require.Equal(t, want, render(raw))
+		rec := open(t, sd, name)
+		_, err := rec.Compress(record.CompressOptions{FrameSize: 1 + int(frame), MinSize: -1, AllGrams: true, RegionLog: 1 + int(rlog%8)})
+		require.NoError(t, err)
+		require.Equal(t, raw, grep(t, open(t, sd, name), o))
+	})
+}

@@ -184,4 +184,82 @@ func TestLongLineRecording(t *testing.T) {
 	assert.Equal(t, 3, strings.Count(got, "\n"))
 	assert.Contains(t, got, "stdout:3:last needle\n")
 	assert.NotContains(t, got, "needle two")
+	// compressed, searched in its frames: the long line is copied out of
+	// them up to the cap, the rest skipped
+	_, err := rec.Compress(record.CompressOptions{MinSize: -1})
+	require.NoError(t, err)
+	z := open(t, sd, name)
+	ps, closeFn, err := z.Pieces(record.Stdout)
+	require.NoError(t, err)
+	closeFn()
+	require.NotNil(t, ps[0].Frames, "compressed: searched in its frames")
+	assert.Equal(t, want, render(grep(t, z, o)))
+}
+
+// framedHits runs framed over text given in frames of the sizes cycled
+// from sizes, with a line cap of maxLine, rendered as render does, with
+// the cut flag of each hit.
+func framedHits(t *testing.T, text []byte, needle string, sizes []int, maxLine int, openEnd bool) (string, []bool) {
+	t.Helper()
+	s, err := New(Options{Text: needle})
+	require.NoError(t, err)
+	var hits []Hit
+	st := &state{s: s, maxLine: maxLine, openEnd: openEnd, fn: func(h Hit) error { hits = append(hits, h); return nil }}
+	frames := func(fn func([]byte) error) error {
+		for i, at := 0, 0; at < len(text); i++ {
+			n := min(sizes[i%len(sizes)], len(text)-at)
+			// a copy each time: framed must keep nothing of a frame
+			b := append([]byte(nil), text[at:at+n]...)
+			if err := fn(b); err != nil {
+				return err
+			}
+			clear(b)
+			at += n
+		}
+		return nil
+	}
+	buf := make([]byte, 16)
+	require.NoError(t, st.framed(record.Piece{Frames: frames, FirstLine: 1}, record.Stdout, &buf))
+	var cuts []bool
+	for _, h := range hits {
+		cuts = append(cuts, h.Cut)
+	}
+	return render(hits), cuts
+}
+
+// TestFramedLikePiece: searching a piece in its frames, in place, gives
+// piece's hits (and cut flags) for any split into frames, line cap and
+// long lines, and meets the definition.
+func TestFramedLikePiece(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for i := range 3000 {
+		maxLine := 1 + rng.IntN(40)
+		var b strings.Builder
+		for range rng.IntN(12) {
+			for range rng.IntN(3 * maxLine) {
+				b.WriteByte("ab\x1bn\r"[rng.IntN(5)])
+			}
+			b.WriteByte('\n')
+		}
+		if rng.IntN(2) == 0 {
+			b.WriteString(strings.Repeat("a", rng.IntN(2*maxLine))) // a last line without its newline
+		}
+		text := []byte(b.String())
+		needle := []string{"a", "ab", "na", "bb", "aaa"}[rng.IntN(5)]
+		var sizes []int
+		for range 1 + rng.IntN(4) {
+			sizes = append(sizes, 1+rng.IntN(3*maxLine))
+		}
+		openEnd := rng.IntN(2) == 0
+		got, cuts := framedHits(t, text, needle, sizes, maxLine, openEnd)
+		require.Equal(t, cappedLines(text, needle, maxLine), got, "case %d: %q, needle %q, frames %v, cap %d", i, text, needle, sizes, maxLine)
+		// piece's cut flags, with a block as long as the cap
+		s, err := New(Options{Text: needle})
+		require.NoError(t, err)
+		var want []bool
+		st := &state{s: s, maxLine: maxLine, openEnd: openEnd, fn: func(h Hit) error { want = append(want, h.Cut); return nil }}
+		buf := make([]byte, maxLine)
+		require.NoError(t, st.piece(record.Piece{R: bytes.NewReader(text), FirstLine: 1}, record.Stdout, &buf))
+		require.Equal(t, want, cuts, "case %d: %q, needle %q, frames %v, cap %d", i, text, needle, sizes, maxLine)
+	}
 }

@@ -144,9 +144,11 @@ func (s *Searcher) search(rec *record.Recording, stop <-chan struct{}, fn func(H
 		if s.o.Stream != "" && stream != s.o.Stream {
 			continue
 		}
-		if !rec.MayHold(stream, s.needle) {
-			continue // its trigram filter rules the text out: no line holds it
+		f := rec.Filter(stream)
+		if !f.MayHold(s.needle) {
+			continue // its 4-gram filter rules the text out: no line holds it
 		}
+		st.filter = f
 		var err error
 		if s.o.Context > 0 {
 			err = st.lines(rec, stream)
@@ -172,6 +174,12 @@ type state struct {
 	// what 'rac out read' shows of a line; tests make it small)
 	maxLine int
 	long    []byte // a block grown for a long line (grow)
+	// filter is the stream's (nil: none), which says where its kept
+	// bytes hold no byte cleaning acts on; off is the kept byte (over
+	// the stream's pieces, one after the other) the block being searched
+	// starts at
+	filter *record.Filter
+	off    int64
 	// openEnd: the piece being searched ends where an incomplete
 	// recording's stream does, so a last line without its newline is cut
 	openEnd bool
@@ -297,11 +305,16 @@ func (st *state) blocks(rec *record.Recording, stream string) error {
 	defer closeFn()
 	bp := blockPool.Get().(*[]byte)
 	defer blockPool.Put(bp)
+	st.off = 0
 	for i, p := range pieces {
 		// only the end of the last piece is where a recorder's kill cut
 		// (a capped head ends at its cut marker)
 		st.openEnd = rec.Status == record.StatusIncomplete && i == len(pieces)-1
-		if err := st.piece(p, stream, bp); err != nil {
+		search := st.piece
+		if p.Frames != nil {
+			search = st.framed
+		}
+		if err := search(p, stream, bp); err != nil {
 			return err
 		}
 	}
@@ -348,10 +361,119 @@ func (st *state) piece(p record.Piece, stream string, bp *[]byte) error {
 			return err
 		}
 		if final {
+			st.off += int64(len(data))
 			return nil
 		}
 		carry = copy(buf, data[end:])
+		st.off += int64(end)
 	}
+}
+
+// framed is piece for a compressed piece, searched in its decoded frames
+// (record.Piece.Frames) where they are: the whole lines of a frame in
+// place, and only a line that frames split is copied, into the block,
+// to be searched whole. A line past the line cap is searched in its
+// first lineCap bytes and the rest skipped, as longLine does; lines are
+// searched in place only in a frame no longer than the cap (always, but
+// with a test's small cap), so none of them passes it. The hits are
+// piece's, to the cut flag.
+func (st *state) framed(p record.Piece, stream string, bp *[]byte) error {
+	fr := &framer{st: st, stream: stream, lineCap: st.lineCap(), carry: (*bp)[:0], at: st.off, nl: p.FirstLine - 1}
+	err := p.Frames(func(b []byte) error {
+		if st.stopped() {
+			return errStopped
+		}
+		if fr.find == nil {
+			fr.find = newFinder(st.s.needle, st.s.o.IgnoreCase, b)
+		}
+		for len(b) > 0 {
+			var err error
+			if b, err = fr.next(b); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err == nil && len(fr.carry) > 0 {
+		// the piece's last line, without its newline
+		st.final = true
+		err = fr.search(fr.carry, fr.lineAt)
+		st.final = false
+	}
+	st.off = fr.at
+	return err
+}
+
+// framer is framed's state between frames.
+type framer struct {
+	st       *state
+	stream   string
+	find     *finder
+	lineCap  int
+	carry    []byte // a line begun in an earlier frame
+	lineAt   int64  // the kept byte carry starts at
+	at       int64  // the kept byte the frame's bytes left start at
+	skipping bool   // in a line past the cap, its rest not searched
+	nl       int64  // as chunk's
+}
+
+func (fr *framer) search(chunk []byte, off int64) error {
+	fr.st.off = off
+	return fr.st.chunk(chunk, fr.stream, fr.find, &fr.nl)
+}
+
+// next takes what it can of b (a frame's bytes, or what is left of
+// them) and returns the rest.
+func (fr *framer) next(b []byte) ([]byte, error) {
+	if fr.skipping {
+		i := bytes.IndexByte(b, '\n')
+		if i < 0 {
+			fr.at += int64(len(b))
+			return nil, nil
+		}
+		fr.nl++
+		fr.at += int64(i + 1)
+		fr.skipping = false
+		return b[i+1:], nil
+	}
+	if len(fr.carry) == 0 && len(b) <= fr.lineCap {
+		// the whole lines, in place
+		if last := bytes.LastIndexByte(b, '\n'); last >= 0 {
+			err := fr.search(b[:last+1], fr.at)
+			fr.at += int64(last + 1)
+			return b[last+1:], err
+		}
+	}
+	// one line, begun in carry or at b's start, copied
+	if len(fr.carry) == 0 {
+		fr.lineAt = fr.at
+	}
+	i := bytes.IndexByte(b, '\n')
+	content := i
+	if i < 0 {
+		content = len(b)
+	}
+	if len(fr.carry)+content >= fr.lineCap {
+		// as piece: a line that fills the cap is searched in its first
+		// lineCap bytes (the same hit), and one that ends the piece
+		// there is not cut
+		k := fr.lineCap - len(fr.carry)
+		fr.carry = append(fr.carry, b[:k]...)
+		err := fr.search(fr.carry, fr.lineAt)
+		fr.carry, fr.skipping = fr.carry[:0], true
+		fr.at += int64(k)
+		return b[k:], err
+	}
+	if i < 0 {
+		fr.carry = append(fr.carry, b...)
+		fr.at += int64(len(b))
+		return nil, nil
+	}
+	fr.carry = append(fr.carry, b[:i+1]...)
+	err := fr.search(fr.carry, fr.lineAt)
+	fr.carry = fr.carry[:0]
+	fr.at += int64(i + 1)
+	return b[i+1:], err
 }
 
 // grow doubles a full block, up to the line cap (the pooled block is
@@ -378,6 +500,7 @@ func (st *state) longLine(r io.Reader, buf []byte, stream string, find *finder, 
 	if err := st.chunk(buf[:st.lineCap()], stream, find, nl); err != nil {
 		return 0, false, err
 	}
+	st.off += int64(len(buf))
 	for {
 		if st.stopped() {
 			return 0, false, errStopped
@@ -389,9 +512,11 @@ func (st *state) longLine(r io.Reader, buf []byte, stream string, find *finder, 
 		}
 		if i := bytes.IndexByte(buf[:k], '\n'); i >= 0 {
 			*nl++
+			st.off += int64(i + 1)
 			// at the piece's end the next read gives EOF and searches these
 			return copy(buf, buf[i+1:k]), false, nil
 		}
+		st.off += int64(k)
 		if final {
 			return 0, true, nil
 		}
@@ -412,9 +537,7 @@ func (st *state) chunk(chunk []byte, stream string, find *finder, nl *int64) err
 			}
 		}
 		if sp != -1 && sp < pos {
-			if sp = termtext.IndexSpecial(chunk[pos:]); sp >= 0 {
-				sp += pos
-			}
+			sp = st.indexSpecial(chunk, pos)
 		}
 		c := m
 		if c < 0 || (sp >= 0 && sp < c) {
@@ -444,4 +567,28 @@ func (st *state) chunk(chunk []byte, stream string, find *finder, nl *int64) err
 	}
 	*nl += int64(bytes.Count(chunk[counted:], []byte{'\n'}))
 	return nil
+}
+
+// indexSpecial is termtext.IndexSpecial(chunk[pos:]) + pos (or -1), chunk
+// starting at kept byte st.off, scanning only the runs of bytes the
+// stream's filter says may hold a byte cleaning acts on. Each run is
+// scanned with the byte after it, so a carriage return or 0xC2 ending it
+// is judged as in chunk; a byte found past the run is in bytes that hold
+// none, so it is not one.
+func (st *state) indexSpecial(chunk []byte, pos int) int {
+	for pos < len(chunk) {
+		start, end := st.filter.Special(st.off + int64(pos))
+		if start < 0 || start-st.off >= int64(len(chunk)) {
+			return -1
+		}
+		from, to := int(start-st.off), len(chunk)
+		if end-st.off < int64(len(chunk)) {
+			to = int(end - st.off)
+		}
+		if j := termtext.IndexSpecial(chunk[from:min(to+1, len(chunk))]); j >= 0 && from+j < to {
+			return from + j
+		}
+		pos = to
+	}
+	return -1
 }
