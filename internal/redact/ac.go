@@ -36,11 +36,15 @@ type automaton struct {
 	// position itself). Building it costs about 3 ms (placing some 270
 	// literal starts into buckets), which a command that prints a line,
 	// git status at a prompt, would pay for nothing: below a few hundred
-	// KiB the start filter alone is as fast.
+	// KiB the start filter alone is as fast. It is built on a goroutine of
+	// its own (building), so that the writer's workers go on scanning with
+	// the start filter meanwhile instead of one building and the other
+	// waiting for it.
 	teddy     atomic.Pointer[teddy]
 	teddyOnce sync.Once
 	teddyPats []string // kept for the build; nil without AVX2 or a filter
 	scanned   atomic.Int64
+	building  atomic.Bool // the build has been started
 	// trans[s+c] is the next state, premultiplied by stride, with outFlag set
 	// when that state ends at least one literal and shallowFlag when it has
 	// depth one or less.
@@ -306,8 +310,8 @@ func (a *automaton) scanFiltered(src []byte, hits []hit) (int, []hit) {
 	if t := a.teddy.Load(); t != nil {
 		return a.scanTeddy(t, src, hits)
 	}
-	if a.teddyPats != nil && a.scanned.Add(int64(len(src))) >= teddyAfter {
-		a.buildTeddy()
+	if a.teddyPats != nil && a.scanned.Add(int64(len(src))) >= teddyAfter && a.building.CompareAndSwap(false, true) {
+		go a.buildTeddy()
 	}
 	trans := a.trans
 	class := &a.class
@@ -342,7 +346,8 @@ func (a *automaton) scanFiltered(src []byte, hits []hit) (int, []hit) {
 // alone before it builds its teddy prefilter.
 const teddyAfter = 256 << 10
 
-// buildTeddy builds the teddy prefilter now (once); it reports whether
+// buildTeddy builds the teddy prefilter now (once; a call while another
+// builds it waits for that build); it reports whether
 // there is one (none without AVX2, or where it does not pay).
 func (a *automaton) buildTeddy() bool {
 	if a.teddyPats != nil {

@@ -90,8 +90,12 @@ func matchAssignment(e *engine, line []byte, hs, he int, ri, _ int32) {
 
 // nameEnd returns the end of the run of name bytes from a literal hit at
 // hs (a literal such as sig= ends in a byte that is none).
-func nameEnd(line []byte, hs int) (int, bool) {
-	ne := hs
+func nameEnd(line []byte, hs int) (int, bool) { return nameEndFrom(line, hs, hs) }
+
+// nameEndFrom is nameEnd for a name whose bytes line[hs:from] are name
+// bytes already known, fewer than 128: its walk starts at from.
+func nameEndFrom(line []byte, hs, from int) (int, bool) {
+	ne := from
 	for ne < len(line) && nameSet[line[ne]] {
 		if ne-hs >= 128 {
 			return 0, false // not a name: a long run of name bytes

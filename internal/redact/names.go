@@ -247,6 +247,9 @@ func nameSlot(name []byte) int {
 	var a, b uint64
 	if n := len(name); n >= 8 {
 		a, b = binary.LittleEndian.Uint64(name), binary.LittleEndian.Uint64(name[n-8:])
+	} else if cap(name) >= 8 {
+		// The same packing from one load: name is a slice of a longer line.
+		a = binary.LittleEndian.Uint64(name[:8]) & (1<<(8*n) - 1)
 	} else {
 		for i, c := range name {
 			a |= uint64(c) << (8 * i)

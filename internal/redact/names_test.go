@@ -171,3 +171,23 @@ func TestContextNameCandidate(t *testing.T) {
 	require.False(t, contextNameCandidate([]byte("SSH_AUTH_SOCK")))
 	require.False(t, contextNameCandidate([]byte("token")))
 }
+
+// nameSlot reads a short name that a longer line holds with one load past
+// its end, masked: the slot must be the one of the same bytes alone, or a
+// name found in a line and the same name met alone would miss each other's
+// verdict, and the cache would hold one name twice.
+func TestNameSlotOfSliceInLine(t *testing.T) {
+	r, err := New(Config{})
+	require.NoError(t, err)
+	e := newEngine(r)
+	for _, name := range []string{"P", "pw", "PWD", "PASS", "token", "DB_PASS", "GH_TOKEN", "SSH_AUTH_SOCK"} {
+		for _, after := range []string{"", "=", ": x", "=ghp_0123456789abcdef", "\n--- PASS: TestX (0.00s)\n"} {
+			line := []byte("--- " + name + after)
+			in := line[4 : 4+len(name)]
+			alone := []byte(name)
+			require.Equal(t, nameSlot(alone[:len(alone):len(alone)]), nameSlot(in), "%q before %q", name, after)
+			require.Equal(t, isAssignmentName(alone), e.assignmentName(in), "%q before %q", name, after)
+			require.Equal(t, isAssignmentName(alone), e.assignmentName(alone), "%q alone, after %q", name, after)
+		}
+	}
+}

@@ -38,7 +38,7 @@ func (e *engine) quietHit(src []byte, h hit) bool {
 	if h.pat == r.authLit && authorWord(src, hs) {
 		return true
 	}
-	return r.nameLit[h.pat] && e.quietName(src, hs)
+	return r.nameLit[h.pat] && e.quietName(src, hs, hs+int(r.nameSkip[h.pat]))
 }
 
 // quietName reports a literal at hs inside a name that neither
@@ -48,9 +48,11 @@ func (e *engine) quietHit(src []byte, h hit) bool {
 // secret-like (assignmentName) nor one that contextName takes in this
 // context (a query string's or a connection string's pwd, pass = x). It follows assign's and
 // assignSeparated's steps to their first return for such a name; every
-// form it does not know is left to them.
-func (e *engine) quietName(src []byte, hs int) bool {
-	ne, ok := nameEnd(src, hs)
+// form it does not know is left to them. The bytes of src[hs:from] are
+// name bytes (the literal's, see nameSkip): the walk to the name's end
+// starts at from.
+func (e *engine) quietName(src []byte, hs, from int) bool {
+	ne, ok := nameEndFrom(src, hs, from)
 	if !ok {
 		return false
 	}

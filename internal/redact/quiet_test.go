@@ -184,3 +184,41 @@ func FuzzQuietHit(f *testing.F) {
 		require.Equal(t, slow.String(in), fast.String(in), "%q", in)
 	})
 }
+
+// TestNameSkipIsNameBytes: quietName steps over nameSkip bytes of a hit's
+// literal without looking at them, which is right only when every one of
+// them is a name byte and the literal is shorter than the longest name
+// nameEnd takes: with the skip, nameEnd's answer is the same.
+func TestNameSkipIsNameBytes(t *testing.T) {
+	r, err := New(Config{Environ: []string{"HOME=/home/dev"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	skipped := 0
+	for i, p := range r.pats {
+		n := int(r.nameSkip[i])
+		if n == 0 {
+			continue
+		}
+		skipped++
+		if n != len(p) || n >= 128 {
+			t.Fatalf("literal %q: nameSkip %d", p, n)
+		}
+		for j := 0; j < len(p); j++ {
+			if !nameSet[p[j]] {
+				t.Fatalf("literal %q: byte %q is not a name byte, nameSkip %d", p, p[j], n)
+			}
+		}
+		for _, line := range []string{p, p + "=x", "A_" + p + "_B: y", "-" + p + " z", p + strings.Repeat("x", 140), strings.Repeat("y", 125) + p + "=v"} {
+			hs := strings.Index(line, p)
+			ne, ok := nameEnd([]byte(line), hs)
+			ne2, ok2 := nameEndFrom([]byte(line), hs, hs+n)
+			if ne != ne2 || ok != ok2 {
+				t.Fatalf("%q at %d: nameEnd %d %v, from the literal's end %d %v", line, hs, ne, ok, ne2, ok2)
+			}
+		}
+	}
+	if skipped < 20 {
+		t.Fatalf("only %d literals are skipped: the name literals (pass, token, auth) should be", skipped)
+	}
+}

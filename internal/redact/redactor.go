@@ -54,6 +54,11 @@ type Redactor struct {
 	nameLit []bool
 	// mayQuiet: nameLit or authLit, the literals quietHit may pass over.
 	mayQuiet []bool
+	// nameSkip is, per literal, how many of its bytes quietName may step
+	// over on its walk to the end of the name that holds a hit: its length
+	// when every byte of it is a name byte (and it is shorter than the
+	// longest name, 128), else 0.
+	nameSkip []int32
 
 	// The automaton over every literal is built on first use: a short
 	// string (argv, cwd) is scanned with one over just the literals it
@@ -231,9 +236,13 @@ func (r *Redactor) setPatterns(lits *literalTable) {
 		r.mayQuiet[i] = r.nameLit[i] || int32(i) == r.authLit
 	}
 	r.patLens = make([]int32, len(r.pats))
+	r.nameSkip = make([]int32, len(r.pats))
 	r.folded = make([]string, len(r.pats))
 	for i, p := range r.pats {
 		r.patLens[i] = int32(len(p))
+		if len(p) < 128 && !strings.ContainsFunc(p, func(c rune) bool { return c >= 0x80 || !nameSet[c] }) {
+			r.nameSkip[i] = int32(len(p))
+		}
 		r.folded[i] = foldString(p)
 	}
 }

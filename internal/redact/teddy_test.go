@@ -217,21 +217,29 @@ func FuzzTeddyScan(f *testing.F) {
 }
 
 // The prefilter is built only once an automaton has scanned teddyAfter
-// bytes: a command that prints a line does not pay for it.
+// bytes: a command that prints a line does not pay for it. The scan that
+// crosses the mark starts the build on a goroutine of its own and goes on
+// with the start filter; buildTeddy waits for that build.
 func TestTeddyBuiltAfterOutput(t *testing.T) {
 	if !haveTeddy() {
 		t.Skip("no vector prefilter on this CPU")
 	}
 	a := newAutomaton(builtinLiterals(t), true)
 	chunk := redacttest.GitLogCorpus(64<<10, 3)
+	want := newAutomaton(builtinLiterals(t), true).scan(chunk, nil)
 	scanned := 0
 	for scanned+len(chunk) < teddyAfter {
-		a.scan(chunk, nil)
+		require.Equal(t, want, a.scan(chunk, nil))
 		scanned += len(chunk)
+		require.False(t, a.building.Load(), "build started after %d bytes", scanned)
 		require.Nil(t, a.teddy.Load(), "built after %d bytes", scanned)
 	}
-	a.scan(chunk, nil)
-	require.NotNil(t, a.teddy.Load(), "not built after %d bytes", scanned+len(chunk))
+	require.Equal(t, want, a.scan(chunk, nil), "the scan that starts the build")
+	require.True(t, a.building.Load(), "build not started after %d bytes", scanned+len(chunk))
+	require.Equal(t, want, a.scan(chunk, nil), "a scan while the build may run")
+	require.True(t, a.buildTeddy(), "built")
+	require.NotNil(t, a.teddy.Load())
+	require.Equal(t, want, a.scan(chunk, nil), "with the prefilter")
 }
 
 func checkTeddyFind64All(t *testing.T, td *teddy) {
