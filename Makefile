@@ -14,7 +14,7 @@ RAC_TEST_SCALE ?= 1
 export RAC_TEST_SCALE
 export GOFLAGS := -buildvcs=false
 
-.PHONY: all build demo test lint vet unit corpus fuzz fuzz-long bench pgo fprate terminal signals harness faults man clean
+.PHONY: all build demo test lint vet unit corpus fuzz fuzz-long bench fprate terminal signals harness faults man clean
 
 all: build
 
@@ -90,15 +90,6 @@ bench: build
 	$(GO) run ./bench -rac $(RAC) "$$@"
 	$(GO) test -run '^$$' -bench 'BenchmarkExplain(64MiB|Mixed64MiB)' -benchtime 5x ./internal/explain/
 	$(GO) test -run '^$$' -bench 'BenchmarkWriter' -benchtime 3x ./internal/redact/
-
-# pgo: the CPU profile the compiler optimises rac with (cmd/rac/default.pgo,
-# which go build and go test use by themselves for cmd/rac): the redacting
-# writer on every shape of the bench's throughput/shapes. Make it again when
-# the redactor's hot path changes; docs/secrets.md (Speed) says what it gives.
-pgo:
-	$(GO) test -run '^$$' -bench 'BenchmarkWriterShapes' -benchtime 20x \
-	  -o "$${TMPDIR:-/tmp}/rac-pgo.test" -cpuprofile cmd/rac/default.pgo ./internal/redact/
-	rm -f "$${TMPDIR:-/tmp}/rac-pgo.test"
 
 # fprate: the redactor's false-positive rate on about 1.1 GiB of real text
 # already on the machine (the module cache, git log -p, go test -v logs,
