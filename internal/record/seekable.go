@@ -30,6 +30,7 @@ import (
 	"runtime"
 	"sort"
 	"sync"
+	"sync/atomic"
 
 	"github.com/klauspost/compress/zstd"
 )
@@ -221,7 +222,14 @@ type seekFile struct {
 	// ahead holds frames decoded in advance while the file is read
 	// forwards (see prefetch)
 	ahead map[int]*decoded
+	// forward: the file counts among forwardReaders
+	forward bool
 }
+
+// forwardReaders counts the files of this process being read forwards
+// (grep's workers, a whole read): each is decoded on the core of its
+// reader, so a file decodes ahead only while they leave a core spare.
+var forwardReaders atomic.Int32
 
 // keptFrames and keptBytes bound the decoded frames a seekFile keeps:
 // three, of at most 2 MiB together (the last is always kept): a tail's
@@ -257,6 +265,10 @@ func (s *seekFile) Size() int64 { return s.table.size }
 // Close waits for the frames being decoded ahead, then closes the file.
 func (s *seekFile) Close() error {
 	s.mu.Lock()
+	if s.forward {
+		s.forward = false
+		forwardReaders.Add(-1)
+	}
 	for _, d := range s.ahead {
 		<-d.done
 		putFrame(d.b)
@@ -343,7 +355,13 @@ func (s *seekFile) load(i int) ([]byte, error) {
 	for _, f := range s.kept {
 		held += len(f.b)
 	}
-	for len(s.kept) > 0 && (len(s.kept) >= keptFrames || held > keptBytes) {
+	// read forwards, no frame before this one is looked at again
+	forwards := s.run >= forwardRun
+	if forwards && !s.forward {
+		s.forward = true
+		forwardReaders.Add(1)
+	}
+	for len(s.kept) > 0 && (len(s.kept) >= keptFrames || held > keptBytes || forwards) {
 		held -= len(s.kept[0].b)
 		putFrame(s.kept[0].b)
 		s.kept = append(s.kept[:0], s.kept[1:]...)
@@ -441,8 +459,8 @@ const prefetchBytes = 1 << 20
 // background once the file is read forwards; the caller holds mu. On one
 // CPU it would only add work, so it does nothing there.
 func (s *seekFile) prefetch(from int) {
-	if runtime.GOMAXPROCS(0) < 2 {
-		return
+	if int(forwardReaders.Load()) >= runtime.GOMAXPROCS(0) {
+		return // every core decodes a file read forwards already
 	}
 	if s.ahead == nil {
 		s.ahead = map[int]*decoded{}

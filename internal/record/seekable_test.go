@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -452,4 +453,56 @@ func TestEndsStream(t *testing.T) {
 	assert.Equal(t, []bool{false, false, true}, endsStream(ps(1<<20, 8<<20, 8<<20), 1<<20))
 	assert.Equal(t, []bool{false, true, true}, endsStream(ps(1<<20, 8<<20, 8), 1<<20))
 	assert.Equal(t, []bool{false, true, true, true}, endsStream(ps(1<<20, 8<<20, 100<<10, 100<<10), 1<<20))
+}
+
+// Files read forwards decode ahead only while a core is spare: with as
+// many read forwards as GOMAXPROCS, none decodes ahead, and each keeps
+// only the frame it is on; closing them gives the cores back.
+func TestForwardReadersShareCores(t *testing.T) {
+	procs := runtime.GOMAXPROCS(2)
+	t.Cleanup(func() { runtime.GOMAXPROCS(procs) })
+	raw := bytes.Repeat([]byte("a line of output\n"), 2000)
+	dir := t.TempDir()
+	open := func(name string) *seekFile {
+		zf, err := os.Create(filepath.Join(dir, name))
+		require.NoError(t, err)
+		_, err = writeSeekable(zf, bytes.NewReader(raw), int64(len(raw)), CompressOptions{FrameSize: 1000})
+		require.NoError(t, err)
+		require.NoError(t, zf.Close())
+		zf, err = os.Open(filepath.Join(dir, name))
+		require.NoError(t, err)
+		s, err := openSeekFile(zf, "s/0001-x/"+name)
+		require.NoError(t, err)
+		return s
+	}
+	forwards := func(s *seekFile, frames int) {
+		p := make([]byte, 1000)
+		for i := range frames {
+			_, err := s.ReadAt(p, int64(i*1000))
+			require.NoError(t, err)
+		}
+	}
+	before := forwardReaders.Load()
+	a, b := open("a.zst"), open("b.zst")
+	forwards(a, forwardRun+2)
+	assert.Equal(t, before+1, forwardReaders.Load())
+	assert.NotEmpty(t, a.ahead, "one reader, a core spare: it decodes ahead")
+	forwards(b, forwardRun+2)
+	assert.Equal(t, before+2, forwardReaders.Load())
+	b.mu.Lock()
+	ahead := 0
+	for i := range b.ahead {
+		if i > b.last {
+			ahead++
+		}
+	}
+	kept := len(b.kept)
+	b.mu.Unlock()
+	assert.Zero(t, ahead, "two readers on two cores: the second decodes nothing ahead")
+	assert.Equal(t, 1, kept, "read forwards, only the frame it is on is kept")
+	require.NoError(t, a.Close())
+	require.NoError(t, b.Close())
+	assert.Equal(t, before, forwardReaders.Load())
+	_ = a.Close() // a second close (an error) changes no count
+	assert.Equal(t, before, forwardReaders.Load())
 }
