@@ -234,8 +234,8 @@ var forwardReaders atomic.Int32
 // keptFrames and keptBytes bound the decoded frames a seekFile keeps:
 // three, of at most 2 MiB together (the last is always kept): a tail's
 // two small last frames and the one before, or a read in the middle's
-// frame and its neighbour. A file read forwards to its end keeps only its
-// last (a stream's parts are read one after the other).
+// frame and its neighbour. A file read forwards keeps only the frame it
+// is on (no frame before it is looked at again).
 const (
 	keptFrames = 3
 	keptBytes  = 2 << 20
@@ -452,7 +452,7 @@ const forwardRun = 4
 // prefetchBytes bounds what a forward read decodes ahead, in parallel
 // with the reader's own work (grep's matching) and with the recordings
 // other workers search: one frame of the default size.
-// With the frames kept that is at most 3 MiB of decoded frames per file.
+// With the frame kept that is at most 2 MiB of decoded frames per file.
 const prefetchBytes = 1 << 20
 
 // prefetch decodes the frames from from on, prefetchBytes of them, in the
