@@ -214,7 +214,7 @@ func benchCompress(b *bench) {
 	// the two texts, which the mixed corpus does not hold (the
 	// streams' filters rule them out), and one it holds in 5,910 lines of
 	// each 32 MiB, which decodes every frame: the worst case, decoding
-	// bound, with no target until it meets 0.5x on a loaded machine too
+	// bound on both cores, so its target holds only with both cores free
 	// (its CPU, beside, is what a loaded machine changes least)
 	for _, needle := range []string{"connection refused", "zzz-no-such-text", "connection closed"} {
 		r, g := b.interleaveMeasured(4**runs, genv, genv,
@@ -224,7 +224,7 @@ func benchCompress(b *bench) {
 		speed := median(g.wall).Seconds() / median(r.wall).Seconds()
 		target := fmt.Sprintf("target >= %.1fx: %s", grepSpeedTarget, verdict(speed >= grepSpeedTarget))
 		if needle == "connection closed" {
-			target = "held: every frame decoded, no target"
+			target = "held: every frame decoded on both cores; " + target + ", with both cores free"
 		}
 		fmt.Printf("grep %-20q compressed: rac %7.1f ms, grep -rF over raw %7.1f ms (medians of %d interleaved runs): speed %.2fx of grep (%s)\n",
 			needle, ms(median(r.wall)), ms(median(g.wall)), len(r.wall), speed, target)
@@ -251,6 +251,7 @@ func benchCompress(b *bench) {
 		{"read --json --tail 80", zstEnv, []string{b.rac, "out", "read", "last", "--json", "--tail", "80"}},
 		{"explain", zstEnv, []string{b.rac, "out", "explain", "last"}},
 		{"grep (256 MiB session)", genv, []string{b.rac, "out", "grep", "connection refused"}},
+		{"grep, 41,370 lines held", genv, []string{b.rac, "out", "grep", "connection closed"}},
 	}
 	worst := int64(0)
 	for _, r := range readers {
