@@ -805,18 +805,16 @@ func (sc *scanner) longPiece(p []byte) {
 	}
 }
 
-// endLong judges a long line by its head: classify sees no more of any
-// line, so an anchor further on could not make it a candidate.
+// endLong judges a long line by its head, as every line is: classify
+// and the shapes see no more of any line, so an anchor further on could
+// not make it a candidate. It is then a line like any other (lastLine).
 func (sc *scanner) endLong() {
 	sc.inLong = false
-	if sc.state.wantAll() || pfOnce().index(sc.long) >= 0 {
-		sc.line(sc.long, sc.next)
-	}
-	sc.ring.push(sc.next, sc.long)
-	sc.next++
+	sc.lastLine(sc.long)
 }
 
-// lastLine handles a final line that has no newline.
+// lastLine handles a final line that has no newline, or a long line's
+// head.
 func (sc *scanner) lastLine(b []byte) {
 	sc.shapes.lines(b, sc.next)
 	if sc.state.cont && !sc.state.continues(b) {

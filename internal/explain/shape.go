@@ -127,7 +127,8 @@ func (s *lineShapes) add(n int, l []byte) {
 }
 
 // lines judges the whole lines of b (it ends with a newline), the first
-// numbered first.
+// numbered first, each by its first maxLine bytes, as a line longer than
+// the read buffer is judged (scanner.endLong).
 func (s *lineShapes) lines(b []byte, first int) {
 	n := first
 	for len(b) > 0 {
@@ -135,7 +136,7 @@ func (s *lineShapes) lines(b []byte, first int) {
 		if e < 0 {
 			e = len(b)
 		}
-		if l := b[:e]; len(l) > 0 && (l[0] > ' ' || len(bytes.TrimSpace(l)) > 0) {
+		if l := b[:min(e, maxLine)]; len(l) > 0 && (l[0] > ' ' || len(bytes.TrimSpace(l)) > 0) {
 			s.add(n, l)
 		}
 		n++
