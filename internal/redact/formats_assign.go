@@ -610,10 +610,34 @@ func grepPrefixLen(p []byte) int {
 // lineValueEnd is the end of a value that runs to the end of the line: before
 // an inline comment (a # or // after a blank) and trailing blanks.
 func lineValueEnd(line []byte, vs int) int {
+	k := vs + 1
+	for ; k+8 <= len(line); k += 8 {
+		x := load8(line, k)
+		for m := bytesEq(x, '#') | bytesEq(x, '/'); m != 0; m &= m - 1 {
+			if j := k + flagged(m); valueCommentAt(line, j) {
+				return max(vs, skipBlanksBack(line, j))
+			}
+		}
+	}
+	for ; k < len(line); k++ {
+		if valueCommentAt(line, k) {
+			return max(vs, skipBlanksBack(line, k))
+		}
+	}
+	return max(vs, skipBlanksBack(line, len(line)))
+}
+
+// valueCommentAt reports a comment that ends a value at k (k > 0): # or //
+// after a blank.
+func valueCommentAt(line []byte, k int) bool {
+	c := line[k]
+	return (c == '#' || c == '/') && isBlank(line[k-1]) && (c == '#' || hasAt(line, k, "//"))
+}
+
+// lineValueEndBytes is lineValueEnd one byte at a time.
+func lineValueEndBytes(line []byte, vs int) int {
 	ve := len(line)
 	for k := vs + 1; k < len(line); k++ {
-		// a table loop, not bytes.IndexAny, which builds its set on
-		// every call, and the values are short
 		if c := line[k]; (c == '#' || c == '/') && isBlank(line[k-1]) && (c == '#' || hasAt(line, k, "//")) {
 			ve = k
 			break
@@ -915,8 +939,21 @@ func proseWords(v []byte, name []byte) bool {
 	return !isPasswordName(name) || (words >= 3 && little)
 }
 
-// hasBlank reports a blank (isBlank) in v.
+// hasBlank reports a blank (isBlank) in v. A step is flagged only where
+// it holds a blank, so a flag anywhere says yes.
 func hasBlank(v []byte) bool {
+	i := 0
+	for ; i+8 <= len(v); i += 8 {
+		x := load8(v, i)
+		if bytesEq(x, ' ')|bytesEq(x, '\t')|bytesEq(x, '\r') != 0 {
+			return true
+		}
+	}
+	return hasBlankBytes(v[i:])
+}
+
+// hasBlankBytes is hasBlank one byte at a time.
+func hasBlankBytes(v []byte) bool {
 	for _, c := range v {
 		if isBlank(c) {
 			return true
