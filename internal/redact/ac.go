@@ -50,8 +50,12 @@ type automaton struct {
 	// depth one or less.
 	trans  []uint32
 	outIdx []uint32 // per state number: outs[outIdx[n]:outIdx[n+1]]
-	outs   []int32  // literal indexes
-	lens   []int32  // literal lengths
+	// one is, per state number, the literal it ends when it ends exactly
+	// one (most states that end any), else -1: appendOuts then appends
+	// it without the walk over outs.
+	one  []int32
+	outs []int32 // literal indexes
+	lens []int32 // literal lengths
 }
 
 // startFilter says whether a literal may start at a position, from a few
@@ -266,9 +270,14 @@ func (a *automaton) pack(t *acTrie) {
 	a.recip = (1<<32 + uint64(ncls) - 1) / uint64(ncls)
 	a.trans = make([]uint32, nnodes*ncls)
 	a.outIdx = make([]uint32, nnodes+1)
+	a.one = make([]int32, nnodes)
 	for s := 0; s < nnodes; s++ {
 		a.outIdx[s] = uint32(len(a.outs))
 		a.outs = append(a.outs, t.out[s]...)
+		a.one[s] = -1
+		if len(t.out[s]) == 1 {
+			a.one[s] = t.out[s][0]
+		}
 	}
 	a.outIdx[nnodes] = uint32(len(a.outs))
 	for i, n := range t.next {
@@ -470,6 +479,9 @@ func (f *startFilter) next(src []byte, i int) (int, bool) {
 // appendOuts appends a hit ending at end for every literal state s ends.
 func (a *automaton) appendOuts(hits []hit, s uint32, end int) []hit {
 	st := uint32(uint64(s) * a.recip >> 32)
+	if p := a.one[st]; p >= 0 {
+		return append(hits, hit{end: int32(end), pat: p})
+	}
 	for _, p := range a.outs[a.outIdx[st]:a.outIdx[st+1]] {
 		hits = append(hits, hit{end: int32(end), pat: p})
 	}

@@ -4,7 +4,9 @@ package redact
 
 import (
 	"bytes"
+	"encoding/binary"
 	"math"
+	"math/bits"
 	"regexp"
 	"slices"
 	"strings"
@@ -322,8 +324,44 @@ func (f *fieldRule) needs(w []byte) bool {
 }
 
 // containsFold reports whether b holds s, ASCII case-insensitively; s is
-// lower case.
+// lower case. It runs for every need string of a field rule over the
+// window of every hit of the rule (an environment dump's secret lines), so
+// it looks for s's first byte eight bytes a step: a byte that folds to a
+// lower-case letter c0 is one that c0 is with 0x20 set, and the steps flag
+// every byte equal to it (and may flag a byte above one, which hasFoldAt
+// then rules out). containsFoldBytes is the walk one byte at a time;
+// TestContainsFoldMatchesBytes and FuzzContainsFold compare the two.
 func containsFold(b []byte, s string) bool {
+	c0 := s[0]
+	var fold uint64
+	if c0 >= 'a' && c0 <= 'z' {
+		fold = 0x2020202020202020
+	}
+	pat := 0x0101010101010101 * uint64(c0)
+	last := len(b) - len(s) // the last position s can start at
+	i := 0
+	for ; i+8 <= len(b) && i <= last; i += 8 {
+		x := (binary.LittleEndian.Uint64(b[i:]) | fold) ^ pat
+		for m := (x - 0x0101010101010101) &^ x & 0x8080808080808080; m != 0; m &= m - 1 {
+			j := i + bits.TrailingZeros64(m)>>3
+			if j > last {
+				return false
+			}
+			if hasFoldAt(b, j, s) {
+				return true
+			}
+		}
+	}
+	for ; i <= last; i++ {
+		if foldByte(b[i]) == c0 && hasFoldAt(b, i, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// containsFoldBytes is containsFold one byte at a time.
+func containsFoldBytes(b []byte, s string) bool {
 	c0 := s[0]
 	for i := 0; i+len(s) <= len(b); i++ {
 		if foldByte(b[i]) == c0 && hasFoldAt(b, i, s) {

@@ -633,3 +633,50 @@ func BenchmarkNew(b *testing.B) {
 		}
 	})
 }
+
+// TestContainsFoldMatchesBytes compares containsFold's eight-byte steps
+// with the byte-by-byte walk for every need string of the field table, at
+// every place in windows of both cases, with bytes one above the first
+// byte's spellings (which the steps may flag) and across step boundaries.
+func TestContainsFoldMatchesBytes(t *testing.T) {
+	var needs []string
+	for i := range fieldTable {
+		for _, set := range fieldTable[i].need {
+			needs = append(needs, set...)
+		}
+	}
+	needs = append(needs, "a", "z", "0x", "-_", "@[", "`{")
+	for _, s := range needs {
+		up := strings.ToUpper(s)
+		for n := 0; n <= 20; n++ {
+			for _, fill := range []byte{'.', s[0] + 1, s[0] - 1, s[0] ^ 0x20, 0} {
+				for _, w := range []string{s, up, s[:len(s)-1], up[:len(up)-1]} {
+					b := append(bytes.Repeat([]byte{fill}, n), w...)
+					b = append(b, bytes.Repeat([]byte{fill}, 20-n)...)
+					for lo := 0; lo <= len(b); lo += 3 {
+						for hi := lo; hi <= len(b); hi += 5 {
+							if got, want := containsFold(b[lo:hi], s), containsFoldBytes(b[lo:hi], s); got != want {
+								t.Fatalf("containsFold(%q, %q) = %v, want %v", b[lo:hi], s, got, want)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// FuzzContainsFold compares containsFold with containsFoldBytes on any
+// bytes and any need string.
+func FuzzContainsFold(f *testing.F) {
+	f.Add([]byte("GITHUB_TOKEN=ghp_x"), "ghp_")
+	f.Add([]byte("\x01\x00Aa@`{["), "a")
+	f.Fuzz(func(t *testing.T, b []byte, s string) {
+		if s == "" {
+			return
+		}
+		if got, want := containsFold(b, s), containsFoldBytes(b, s); got != want {
+			t.Fatalf("containsFold(%q, %q) = %v, want %v", b, s, got, want)
+		}
+	})
+}

@@ -2,6 +2,8 @@ package redact
 
 import (
 	"bytes"
+	"encoding/binary"
+	"math/bits"
 	"strings"
 )
 
@@ -453,8 +455,35 @@ func skipBlanksBack(line []byte, k int) int {
 	return k
 }
 
-// wordEnd returns the end of the run of non-blank bytes at k.
+// wordEnd returns the end of the run of non-blank bytes at k. It runs on
+// the word after most hits (the test name after go test -v's PASS:, the
+// path after PWD=), so it looks at eight bytes a step: a word ends only at
+// a byte below '!' (the blanks, '\n', '\v', '\f'), and the lowest such
+// byte of a step is found exactly (wordEndBytes is the byte-by-byte walk,
+// TestWordEndMatchesBytes and FuzzWordEnd compare them).
 func wordEnd(line []byte, k int) int {
+	for k+8 <= len(line) {
+		x := binary.LittleEndian.Uint64(line[k:])
+		// A byte below 0x21 sets its high bit here, and the lowest one
+		// flagged is exactly the first such byte: below it no byte
+		// borrows, and none at or above 0x21 (nor at or above 0x80) is
+		// flagged without a borrow.
+		m := (x - 0x2121212121212121) &^ x & 0x8080808080808080
+		if m == 0 {
+			k += 8
+			continue
+		}
+		j := k + bits.TrailingZeros64(m)>>3
+		if !nonSpace[line[j]] {
+			return j
+		}
+		k = j + 1 // a control byte that is not blank: still the word
+	}
+	return wordEndBytes(line, k)
+}
+
+// wordEndBytes is wordEnd one byte at a time.
+func wordEndBytes(line []byte, k int) int {
 	for k < len(line) && nonSpace[line[k]] {
 		k++
 	}
@@ -581,10 +610,34 @@ func grepPrefixLen(p []byte) int {
 // lineValueEnd is the end of a value that runs to the end of the line: before
 // an inline comment (a # or // after a blank) and trailing blanks.
 func lineValueEnd(line []byte, vs int) int {
+	k := vs + 1
+	for ; k+8 <= len(line); k += 8 {
+		x := load8(line, k)
+		for m := bytesEq(x, '#') | bytesEq(x, '/'); m != 0; m &= m - 1 {
+			if j := k + flagged(m); valueCommentAt(line, j) {
+				return max(vs, skipBlanksBack(line, j))
+			}
+		}
+	}
+	for ; k < len(line); k++ {
+		if valueCommentAt(line, k) {
+			return max(vs, skipBlanksBack(line, k))
+		}
+	}
+	return max(vs, skipBlanksBack(line, len(line)))
+}
+
+// valueCommentAt reports a comment that ends a value at k (k > 0): # or //
+// after a blank.
+func valueCommentAt(line []byte, k int) bool {
+	c := line[k]
+	return (c == '#' || c == '/') && isBlank(line[k-1]) && (c == '#' || hasAt(line, k, "//"))
+}
+
+// lineValueEndBytes is lineValueEnd one byte at a time.
+func lineValueEndBytes(line []byte, vs int) int {
 	ve := len(line)
 	for k := vs + 1; k < len(line); k++ {
-		// a table loop, not bytes.IndexAny, which builds its set on
-		// every call, and the values are short
 		if c := line[k]; (c == '#' || c == '/') && isBlank(line[k-1]) && (c == '#' || hasAt(line, k, "//")) {
 			ve = k
 			break
@@ -886,8 +939,21 @@ func proseWords(v []byte, name []byte) bool {
 	return !isPasswordName(name) || (words >= 3 && little)
 }
 
-// hasBlank reports a blank (isBlank) in v.
+// hasBlank reports a blank (isBlank) in v. A step is flagged only where
+// it holds a blank, so a flag anywhere says yes.
 func hasBlank(v []byte) bool {
+	i := 0
+	for ; i+8 <= len(v); i += 8 {
+		x := load8(v, i)
+		if bytesEq(x, ' ')|bytesEq(x, '\t')|bytesEq(x, '\r') != 0 {
+			return true
+		}
+	}
+	return hasBlankBytes(v[i:])
+}
+
+// hasBlankBytes is hasBlank one byte at a time.
+func hasBlankBytes(v []byte) bool {
 	for _, c := range v {
 		if isBlank(c) {
 			return true

@@ -222,3 +222,39 @@ func TestNameSkipIsNameBytes(t *testing.T) {
 		t.Fatalf("only %d literals are skipped: the name literals (pass, token, auth) should be", skipped)
 	}
 }
+
+// TestWordEndMatchesBytes compares wordEnd's eight-byte steps with the
+// byte-by-byte walk at every start of words that end at each blank, at
+// control bytes that are not blanks, at bytes of 0x80 and above, and at
+// the end of the slice, across step boundaries.
+func TestWordEndMatchesBytes(t *testing.T) {
+	var ends = []byte{' ', '\t', '\r', '\n', '\v', '\f', 0, 1, 0x1b, 0x1f, '!', 0x7f, 0x80, 0xa0, 0xff}
+	for _, c := range ends {
+		for n := 0; n <= 20; n++ {
+			for tail := 0; tail <= 9; tail++ {
+				b := append(bytes.Repeat([]byte{'x'}, n), c)
+				b = append(b, bytes.Repeat([]byte{'y'}, tail)...)
+				for k := 0; k <= len(b); k++ {
+					if got, want := wordEnd(b, k), wordEndBytes(b, k); got != want {
+						t.Fatalf("wordEnd(%q, %d) = %d, want %d", b, k, got, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// FuzzWordEnd compares wordEnd with wordEndBytes on any bytes.
+func FuzzWordEnd(f *testing.F) {
+	f.Add([]byte("PASS: TestsessionID (0.08s)"), 6)
+	f.Add([]byte("PWD=/home/dev/src/app\n"), 4)
+	f.Add([]byte("x\x01y\x1bz\xa0\xff w"), 0)
+	f.Fuzz(func(t *testing.T, b []byte, k int) {
+		if k < 0 || k > len(b) {
+			return
+		}
+		if got, want := wordEnd(b, k), wordEndBytes(b, k); got != want {
+			t.Fatalf("wordEnd(%q, %d) = %d, want %d", b, k, got, want)
+		}
+	})
+}
