@@ -4,9 +4,7 @@ package redact
 
 import (
 	"bytes"
-	"encoding/binary"
 	"math"
-	"math/bits"
 	"regexp"
 	"slices"
 	"strings"
@@ -335,15 +333,13 @@ func containsFold(b []byte, s string) bool {
 	c0 := s[0]
 	var fold uint64
 	if c0 >= 'a' && c0 <= 'z' {
-		fold = 0x2020202020202020
+		fold = swarOnes * 0x20
 	}
-	pat := 0x0101010101010101 * uint64(c0)
 	last := len(b) - len(s) // the last position s can start at
 	i := 0
 	for ; i+8 <= len(b) && i <= last; i += 8 {
-		x := (binary.LittleEndian.Uint64(b[i:]) | fold) ^ pat
-		for m := (x - 0x0101010101010101) &^ x & 0x8080808080808080; m != 0; m &= m - 1 {
-			j := i + bits.TrailingZeros64(m)>>3
+		for m := bytesEq(load8(b, i)|fold, c0); m != 0; m &= m - 1 {
+			j := i + flagged(m)
 			if j > last {
 				return false
 			}
