@@ -26,6 +26,16 @@ const autoBudget = 50 * time.Millisecond
 // gcMemoryLimit is the soft memory limit of rac out gc.
 const gcMemoryLimit = 48 << 20
 
+// softMemoryLimit sets the Go runtime's soft memory limit for a command
+// whose live memory is bounded by its design but whose garbage is not:
+// the collector then keeps the heap near what is live instead of letting
+// it grow to twice that. GOMEMLIMIT, when set, overrides it.
+func (a *App) softMemoryLimit(limit int64) {
+	if a.env.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(limit)
+	}
+}
+
 // lowSpaceInterval replaces gc.interval while the store's file system is
 // short of space: GC runs more often, but not after every command.
 const lowSpaceInterval = time.Minute
@@ -187,11 +197,8 @@ var ErrReported = errors.New("failed (reported above)")
 // dryRun a plan that changes nothing. background is the detached rest of
 // an automatic pass. The error is ErrReported when the result holds errors.
 func (a *App) GC(ctx context.Context, dryRun, background bool) (*gc.Result, error) {
-	if a.env.Getenv("GOMEMLIMIT") == "" {
-		// a pass over a large store allocates much and keeps little: a
-		// soft limit keeps this process small (GOMEMLIMIT overrides it)
-		debug.SetMemoryLimit(gcMemoryLimit)
-	}
+	// a pass over a large store allocates much and keeps little
+	a.softMemoryLimit(gcMemoryLimit)
 	opts := a.gcOptions()
 	opts.DryRun = dryRun
 	stores, err := a.Stores()

@@ -6,8 +6,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"syscall"
 	"testing"
@@ -452,4 +454,22 @@ func TestDoctor(t *testing.T) {
 	list, err := f.app().List(context.Background(), Scope{All: true})
 	require.NoError(t, err)
 	assert.Len(t, list.Entries, 4, "doctor changes nothing")
+}
+
+// TestGrepMemoryLimit: rac out grep sets its soft memory limit, unless
+// GOMEMLIMIT (the user's own) is in its environment.
+func TestGrepMemoryLimit(t *testing.T) {
+	before := debug.SetMemoryLimit(-1)
+	t.Cleanup(func() { debug.SetMemoryLimit(before) })
+	f := seeded(t)
+	write := func(w io.Writer, ref string, h search.Hit, sep bool) error { return nil }
+	debug.SetMemoryLimit(math.MaxInt64)
+	f.env["GOMEMLIMIT"] = "100MiB"
+	_, err := f.app().Grep(context.Background(), GrepRequest{Text: "b", Write: write}, io.Discard)
+	require.NoError(t, err)
+	assert.Equal(t, int64(math.MaxInt64), debug.SetMemoryLimit(-1), "GOMEMLIMIT set: left as it is")
+	delete(f.env, "GOMEMLIMIT")
+	_, err = f.app().Grep(context.Background(), GrepRequest{Text: "b", Write: write}, io.Discard)
+	require.NoError(t, err)
+	assert.Equal(t, int64(grepMemoryLimit), debug.SetMemoryLimit(-1))
 }

@@ -216,9 +216,8 @@ type seekFile struct {
 	ref   string // SESSION/NAME/FILE, for errors
 	mu    sync.Mutex
 	kept  []keptFrame // the most recently used last
-	cbuf  []byte
-	run   int // frames loaded one after the other so far
-	last  int // the frame loaded last, -1 for none
+	run   int         // frames loaded one after the other so far
+	last  int         // the frame loaded last, -1 for none
 	// ahead holds frames decoded in advance while the file is read
 	// forwards (see prefetch)
 	ahead map[int]*decoded
@@ -274,10 +273,7 @@ func (s *seekFile) Close() error {
 		putFrame(d.b)
 	}
 	s.ahead = nil
-	for _, f := range s.kept {
-		putFrame(f.b)
-	}
-	s.kept = nil
+	s.release()
 	s.mu.Unlock()
 	return s.f.Close()
 }
@@ -332,7 +328,22 @@ func (s *seekFile) frames(n int64, fn func([]byte) error) error {
 		}
 		off += int64(len(b))
 	}
+	// fn has returned for the last frame: keep none of them while the
+	// caller goes on to the next part of the stream (a stream of a capped
+	// recording is its head and several tail files, each kept open until
+	// the whole stream is read)
+	s.mu.Lock()
+	s.release()
+	s.mu.Unlock()
 	return nil
+}
+
+// release puts back the frames s keeps; the caller holds mu.
+func (s *seekFile) release() {
+	for _, f := range s.kept {
+		putFrame(f.b)
+	}
+	s.kept = s.kept[:0]
 }
 
 // load returns frame i decoded.
@@ -376,16 +387,13 @@ func (s *seekFile) load(i int) ([]byte, error) {
 		b = d.b
 	} else {
 		var err error
-		if b, err = s.decode(i, getFrame(), &s.cbuf); err != nil {
+		if b, err = s.decode(i, getFrame()); err != nil {
 			return nil, err
 		}
 	}
 	if s.run >= forwardRun && i == len(s.table.frames)-1 {
 		// read forwards to the end: the reader goes on to the next part
-		for _, f := range s.kept {
-			putFrame(f.b)
-		}
-		s.kept = s.kept[:0]
+		s.release()
 	}
 	s.kept = append(s.kept, keptFrame{i, b})
 	if s.run >= forwardRun {
@@ -395,13 +403,15 @@ func (s *seekFile) load(i int) ([]byte, error) {
 	return b, nil
 }
 
-// decode decodes frame i into dst, reading it into *cbuf.
-func (s *seekFile) decode(i int, dst []byte, cbuf *[]byte) ([]byte, error) {
+// decode decodes frame i into dst.
+func (s *seekFile) decode(i int, dst []byte) ([]byte, error) {
 	fr := s.table.frames[i]
-	if cap(*cbuf) < int(fr.cLen) {
-		*cbuf = make([]byte, fr.cLen)
+	cp := compressedBufs.Get().(*[]byte)
+	defer compressedBufs.Put(cp)
+	if cap(*cp) < int(fr.cLen) {
+		*cp = make([]byte, fr.cLen)
 	}
-	c := (*cbuf)[:fr.cLen]
+	c := (*cp)[:fr.cLen]
 	if _, err := s.f.ReadAt(c, fr.cOff); err != nil {
 		if err == io.EOF {
 			err = io.ErrUnexpectedEOF
@@ -477,9 +487,7 @@ func (s *seekFile) prefetch(from int) {
 		s.ahead[i] = d
 		go func(i int) {
 			defer close(d.done)
-			cbuf := getFrame()
-			d.b, d.err = s.decode(i, getFrame(), &cbuf)
-			putFrame(cbuf)
+			d.b, d.err = s.decode(i, getFrame())
 		}(i)
 	}
 	// frames behind the reader are of no more use
@@ -496,6 +504,11 @@ func (s *seekFile) prefetch(from int) {
 // after frame, and fresh buffers would be garbage faster than the
 // collector returns it.
 var frames = sync.Pool{New: func() any { return new([]byte) }}
+
+// compressedBufs recycles the buffers a frame's compressed bytes are read
+// into: one for each decode under way, not one for each file open (a
+// capped recording's stream is several files, all open while it is read).
+var compressedBufs = sync.Pool{New: func() any { return new([]byte) }}
 
 func getFrame() []byte { return (*frames.Get().(*[]byte))[:0] }
 

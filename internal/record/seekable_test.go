@@ -506,3 +506,33 @@ func TestForwardReadersShareCores(t *testing.T) {
 	_ = a.Close() // a second close (an error) changes no count
 	assert.Equal(t, before, forwardReaders.Load())
 }
+
+// TestFramesKeepNothingAfter: a stream of a capped recording is several
+// files, all open until the whole stream is read; a file read to its end
+// frame by frame keeps none of its frames while the next is read (they
+// were 5 MiB of grep's peak memory on a session of capped recordings).
+func TestFramesKeepNothingAfter(t *testing.T) {
+	raw := bytes.Repeat([]byte("a line of output\n"), 2000)
+	zf, err := os.Create(filepath.Join(t.TempDir(), "a.zst"))
+	require.NoError(t, err)
+	_, err = writeSeekable(zf, bytes.NewReader(raw), int64(len(raw)), CompressOptions{FrameSize: 1000})
+	require.NoError(t, err)
+	_, err = zf.Seek(0, io.SeekStart)
+	require.NoError(t, err)
+	s, err := openSeekFile(zf, "s/0001-x/a.zst")
+	require.NoError(t, err)
+	defer s.Close()
+	var got []byte
+	require.NoError(t, s.frames(int64(len(raw)), func(b []byte) error {
+		s.mu.Lock()
+		kept := len(s.kept)
+		s.mu.Unlock()
+		assert.True(t, kept >= 1 && kept <= keptFrames, "the frame fn is given is kept while fn runs, and at most keptFrames: %d", kept)
+		got = append(got, b...)
+		return nil
+	}))
+	assert.Equal(t, raw, got)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	assert.Empty(t, s.kept, "read to its end, the file keeps no frame")
+}

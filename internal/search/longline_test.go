@@ -218,8 +218,7 @@ func framedHits(t *testing.T, text []byte, needle string, sizes []int, maxLine i
 		}
 		return nil
 	}
-	buf := make([]byte, 16)
-	require.NoError(t, st.framed(record.Piece{Frames: frames, FirstLine: 1}, record.Stdout, &buf))
+	require.NoError(t, st.framed(record.Piece{Frames: frames, FirstLine: 1}, record.Stdout))
 	var cuts []bool
 	for _, h := range hits {
 		cuts = append(cuts, h.Cut)

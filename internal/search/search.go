@@ -303,18 +303,26 @@ func (st *state) blocks(rec *record.Recording, stream string) error {
 		return err
 	}
 	defer closeFn()
-	bp := blockPool.Get().(*[]byte)
-	defer blockPool.Put(bp)
+	var bp *[]byte // a compressed piece needs no block: only raw ones get one
+	defer func() {
+		if bp != nil {
+			blockPool.Put(bp)
+		}
+	}()
 	st.off = 0
 	for i, p := range pieces {
 		// only the end of the last piece is where a recorder's kill cut
 		// (a capped head ends at its cut marker)
 		st.openEnd = rec.Status == record.StatusIncomplete && i == len(pieces)-1
-		search := st.piece
 		if p.Frames != nil {
-			search = st.framed
+			err = st.framed(p, stream)
+		} else {
+			if bp == nil {
+				bp = blockPool.Get().(*[]byte)
+			}
+			err = st.piece(p, stream, bp)
 		}
-		if err := search(p, stream, bp); err != nil {
+		if err != nil {
 			return err
 		}
 	}
@@ -371,14 +379,15 @@ func (st *state) piece(p record.Piece, stream string, bp *[]byte) error {
 
 // framed is piece for a compressed piece, searched in its decoded frames
 // (record.Piece.Frames) where they are: the whole lines of a frame in
-// place, and only a line that frames split is copied, into the block,
+// place, and only a line that frames split is copied, into a buffer of
+// its own (grown as such lines need, at most to the line cap),
 // to be searched whole. A line past the line cap is searched in its
 // first lineCap bytes and the rest skipped, as longLine does; lines are
 // searched in place only in a frame no longer than the cap (always, but
 // with a test's small cap), so none of them passes it. The hits are
 // piece's, to the cut flag.
-func (st *state) framed(p record.Piece, stream string, bp *[]byte) error {
-	fr := &framer{st: st, stream: stream, lineCap: st.lineCap(), carry: (*bp)[:0], at: st.off, nl: p.FirstLine - 1}
+func (st *state) framed(p record.Piece, stream string) error {
+	fr := &framer{st: st, stream: stream, lineCap: st.lineCap(), at: st.off, nl: p.FirstLine - 1}
 	err := p.Frames(func(b []byte) error {
 		if st.stopped() {
 			return errStopped

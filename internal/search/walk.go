@@ -4,6 +4,7 @@ import (
 	"errors"
 	"runtime"
 	"sync"
+	"unsafe"
 
 	"github.com/rac-cli/rac/internal/record"
 	"github.com/rac-cli/rac/internal/store"
@@ -101,18 +102,28 @@ func (s *Searcher) Walk(jobs []Job, fn func(Result) error) error {
 	return err
 }
 
-// hitBytes is what a hit holds in memory, roughly: its texts and a
-// fixed cost per line.
+// hitBytes is what a hit holds in memory, roughly: its texts, its spans
+// and a fixed cost per line. The fixed cost of the hit is the Hit itself
+// (128 bytes on 64-bit platforms, in the slice of a part) and what the
+// allocator rounds its texts up to: with it counted too low (64), hits of
+// short lines held twice the bytes the bounds say.
 func hitBytes(h Hit) int {
-	n := len(h.Text) + 64 + 16*len(h.Matches)
+	n := len(h.Text) + hitOverhead + 16*len(h.Matches)
 	for _, l := range h.Before {
-		n += len(l.Text) + 32
+		n += len(l.Text) + lineOverhead
 	}
 	for _, l := range h.After {
-		n += len(l.Text) + 32
+		n += len(l.Text) + lineOverhead
 	}
 	return n
 }
+
+// The fixed costs hitBytes counts: a Hit and a Line, and the allocator's
+// rounding of their texts and spans.
+const (
+	hitOverhead  = int(unsafe.Sizeof(Hit{})) + 32
+	lineOverhead = int(unsafe.Sizeof(Line{})) + 16
+)
 
 // streamOrdered runs work(0..n-1) on workers goroutines; each emits its
 // items in order, and deliver gets them in index order, in parts, last

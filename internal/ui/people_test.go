@@ -168,3 +168,26 @@ func TestTerminalWidthColumns(t *testing.T) {
 		assert.Equal(t, tc.want, s.TerminalWidth(), "COLUMNS=%q tty=%t", tc.columns, tc.tty)
 	}
 }
+
+// GrepWriter reuses its buffer from hit to hit: each hit still comes out
+// as GrepHit writes it, after a longer one and after one over the bound
+// it keeps.
+func TestGrepWriterReuse(t *testing.T) {
+	long := bytes.Repeat([]byte("x"), 70<<10)
+	hits := []search.Hit{
+		{Stream: "stdout", N: 7, Text: []byte("a long line: " + string(long[:300])), Matches: []search.Span{{Start: 2, End: 6}}},
+		{Stream: "stderr", N: 8, Text: []byte("short"), Matches: []search.Span{{Start: 0, End: 5}},
+			Before: []search.Line{{N: 6, Text: []byte("before")}}, After: []search.Line{{N: 9, Text: []byte("after\xc2\x9b")}}},
+		{Stream: "stdout", N: 10, Text: long, Matches: []search.Span{{Start: 1, End: 3}}},
+		{Stream: "stdout", N: 11, Text: []byte("after the huge one"), Matches: []search.Span{{Start: 0, End: 5}}},
+	}
+	for _, pal := range []*Palette{newPalette(), onPalette()} {
+		wr := GrepWriter(pal)
+		for i, h := range hits {
+			var want, got bytes.Buffer
+			require.NoError(t, GrepHit(&want, pal, "s/0001-make", h, i > 0))
+			require.NoError(t, wr(&got, "s/0001-make", h, i > 0))
+			assert.Equal(t, want.String(), got.String(), "hit %d", i)
+		}
+	}
+}
