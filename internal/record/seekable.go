@@ -264,10 +264,7 @@ func (s *seekFile) Size() int64 { return s.table.size }
 // Close waits for the frames being decoded ahead, then closes the file.
 func (s *seekFile) Close() error {
 	s.mu.Lock()
-	if s.forward {
-		s.forward = false
-		forwardReaders.Add(-1)
-	}
+	s.notForward()
 	for _, d := range s.ahead {
 		<-d.done
 		putFrame(d.b)
@@ -331,11 +328,21 @@ func (s *seekFile) frames(n int64, fn func([]byte) error) error {
 	// fn has returned for the last frame: keep none of them while the
 	// caller goes on to the next part of the stream (a stream of a capped
 	// recording is its head and several tail files, each kept open until
-	// the whole stream is read)
+	// the whole stream is read), and no longer count as a file read
+	// forwards (so another may decode ahead)
 	s.mu.Lock()
 	s.release()
+	s.notForward()
 	s.mu.Unlock()
 	return nil
+}
+
+// notForward ends s's count among forwardReaders; the caller holds mu.
+func (s *seekFile) notForward() {
+	if s.forward {
+		s.forward = false
+		forwardReaders.Add(-1)
+	}
 }
 
 // release puts back the frames s keeps; the caller holds mu.

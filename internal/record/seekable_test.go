@@ -522,6 +522,7 @@ func TestFramesKeepNothingAfter(t *testing.T) {
 	s, err := openSeekFile(zf, "s/0001-x/a.zst")
 	require.NoError(t, err)
 	defer s.Close()
+	before := forwardReaders.Load()
 	var got []byte
 	require.NoError(t, s.frames(int64(len(raw)), func(b []byte) error {
 		s.mu.Lock()
@@ -535,4 +536,5 @@ func TestFramesKeepNothingAfter(t *testing.T) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	assert.Empty(t, s.kept, "read to its end, the file keeps no frame")
+	assert.Equal(t, before, forwardReaders.Load(), "nor counts as a file read forwards")
 }
