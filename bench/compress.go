@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"io"
 	"io/fs"
@@ -12,6 +13,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // The compression issue's targets.
@@ -259,6 +262,14 @@ func benchCompress(b *bench) {
 		worst = max(worst, peak)
 		fmt.Printf("peak RSS %-26s %s\n", r.name, mib(peak))
 	}
+	// the MCP server's grep tool, which shows what fits its budget and
+	// counts the rest: its time beside the command line's, and the
+	// server's peak RSS
+	for _, needle := range []string{"connection closed", "e"} {
+		d, peak := b.mcpGrep(genv, needle)
+		worst = max(worst, peak)
+		fmt.Printf("MCP grep %-20q %8.1f ms, peak RSS of the server %s\n", needle, ms(d), mib(peak))
+	}
 	fmt.Printf("every reader under %d MiB: %s\n", readerPeakKiB>>10, verdict(worst < readerPeakKiB))
 	b.removeAll(rawStore)
 	b.removeAll(zstStore)
@@ -331,4 +342,41 @@ func (b *bench) peakRSSQuiet(env []string, argv ...string) int64 {
 		_, _ = fmt.Sscan(lines[len(lines)-1], &kib)
 	}
 	return kib
+}
+
+// mcpGrep calls the grep tool of a fresh rac mcp once: the call's time
+// and the server's peak RSS in KiB (its VmHWM, read before it exits; 0
+// when it cannot be read).
+func (b *bench) mcpGrep(env []string, text string) (time.Duration, int64) {
+	ctx := context.Background()
+	cmd := exec.Command(b.rac, "mcp")
+	cmd.Env = env
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	check(err)
+	defer cs.Close()
+	start := time.Now()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "grep", Arguments: map[string]any{"text": text}})
+	d := time.Since(start)
+	check(err)
+	if res.IsError {
+		check(fmt.Errorf("MCP grep %q: %s", text, res.Content[0].(*mcp.TextContent).Text))
+	}
+	return d, vmHWM(cmd.Process.Pid)
+}
+
+// vmHWM is a live process's peak RSS in KiB, 0 when it cannot be read.
+func vmHWM(pid int) int64 {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			var kib int64
+			if _, err := fmt.Sscanf(strings.TrimSpace(v), "%d kB", &kib); err == nil {
+				return kib
+			}
+		}
+	}
+	return 0
 }

@@ -29,11 +29,15 @@ const gcMemoryLimit = 48 << 20
 // softMemoryLimit sets the Go runtime's soft memory limit for a command
 // whose live memory is bounded by its design but whose garbage is not:
 // the collector then keeps the heap near what is live instead of letting
-// it grow to twice that. GOMEMLIMIT, when set, overrides it.
-func (a *App) softMemoryLimit(limit int64) {
-	if a.env.Getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(limit)
+// it grow to twice that. GOMEMLIMIT, when set, overrides it. It returns
+// what puts the limit before back, for a process that does more than this
+// (the MCP server's grep).
+func (a *App) softMemoryLimit(limit int64) (restore func()) {
+	if a.env.Getenv("GOMEMLIMIT") != "" {
+		return func() {}
 	}
+	before := debug.SetMemoryLimit(limit)
+	return func() { debug.SetMemoryLimit(before) }
 }
 
 // lowSpaceInterval replaces gc.interval while the store's file system is

@@ -80,7 +80,7 @@ func (a *App) Grep(ctx context.Context, req GrepRequest, w io.Writer) (int, erro
 	if err != nil {
 		return 0, err
 	}
-	a.softMemoryLimit(grepMemoryLimit)
+	defer a.softMemoryLimit(grepMemoryLimit)()
 	bw := bufio.NewWriterSize(w, 64<<10)
 	defer func() { _ = bw.Flush() }() // on early errors; the normal path checks it
 	enc := json.NewEncoder(termtext.JSONWriter(bw))

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -456,20 +455,42 @@ func TestDoctor(t *testing.T) {
 	assert.Len(t, list.Entries, 4, "doctor changes nothing")
 }
 
-// TestGrepMemoryLimit: rac out grep sets its soft memory limit, unless
-// GOMEMLIMIT (the user's own) is in its environment.
+// TestGrepMemoryLimit: rac out grep and the MCP server's grep set their
+// soft memory limit while they search, and put the one before back,
+// unless GOMEMLIMIT (the user's own) is in the environment.
 func TestGrepMemoryLimit(t *testing.T) {
 	before := debug.SetMemoryLimit(-1)
 	t.Cleanup(func() { debug.SetMemoryLimit(before) })
 	f := seeded(t)
-	write := func(w io.Writer, ref string, h search.Hit, sep bool) error { return nil }
-	debug.SetMemoryLimit(math.MaxInt64)
+	const outside = int64(1 << 40)
+	var during []int64
+	write := func(io.Writer, string, search.Hit, bool) error {
+		during = append(during, debug.SetMemoryLimit(-1))
+		return nil
+	}
+	each := func(GrepHit) error {
+		during = append(during, debug.SetMemoryLimit(-1))
+		return nil
+	}
+	debug.SetMemoryLimit(outside)
 	f.env["GOMEMLIMIT"] = "100MiB"
 	_, err := f.app().Grep(context.Background(), GrepRequest{Text: "b", Write: write}, io.Discard)
 	require.NoError(t, err)
-	assert.Equal(t, int64(math.MaxInt64), debug.SetMemoryLimit(-1), "GOMEMLIMIT set: left as it is")
+	_, err = f.app().GrepEach(context.Background(), GrepRequest{Text: "b"}, 100, each)
+	require.NoError(t, err)
+	require.NotEmpty(t, during)
+	for _, l := range during {
+		assert.Equal(t, outside, l, "GOMEMLIMIT set: left as it is")
+	}
 	delete(f.env, "GOMEMLIMIT")
+	during = nil
 	_, err = f.app().Grep(context.Background(), GrepRequest{Text: "b", Write: write}, io.Discard)
 	require.NoError(t, err)
-	assert.Equal(t, int64(grepMemoryLimit), debug.SetMemoryLimit(-1))
+	_, err = f.app().GrepEach(context.Background(), GrepRequest{Text: "b"}, 100, each)
+	require.NoError(t, err)
+	require.NotEmpty(t, during)
+	for _, l := range during {
+		assert.Equal(t, int64(grepMemoryLimit), l, "while grep searches")
+	}
+	assert.Equal(t, outside, debug.SetMemoryLimit(-1), "the limit before, once it is done")
 }

@@ -209,13 +209,14 @@ func (s *Server) grep(ctx context.Context, _ *mcp.CallToolRequest, in GrepIn) (*
 	maxText := max(64, (budget-1024)/(4*(1+2*in.Context)))
 	var hits []app.GrepHit
 	cost, seen, full := 0, 0, false
-	total, err := c.GrepEach(ctx, app.GrepRequest{Text: in.Text, IgnoreCase: in.IgnoreCase, Context: in.Context,
-		Scope: app.Scope{Session: in.Session, All: in.AllSessions}}, maxText, func(h app.GrepHit) error {
-		// every hit is counted; only those that fit are kept
+	total, err := c.GrepLazy(ctx, app.GrepRequest{Text: in.Text, IgnoreCase: in.IgnoreCase, Context: in.Context,
+		Scope: app.Scope{Session: in.Session, All: in.AllSessions}}, maxText, func(get func() app.GrepHit) error {
+		// every hit is counted; only those that fit are built and kept
 		seen++
 		if seen <= in.Skip || full {
 			return nil
 		}
+		h := get()
 		hc := hitCost(h)
 		if cost+hc > budget {
 			full = true
