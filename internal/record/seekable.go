@@ -507,17 +507,38 @@ func (s *seekFile) prefetch(from int) {
 	}
 }
 
-// frames recycles decoded frames' buffers: a forward read decodes frame
-// after frame, and fresh buffers would be garbage faster than the
-// collector returns it.
-var frames = sync.Pool{New: func() any { return new([]byte) }}
+// frameFree recycles decoded frames' buffers: a forward read decodes
+// frame after frame, and fresh buffers would be garbage faster than the
+// collector returns it. It is a free list of at most maxFreeFrames, not a
+// sync.Pool: a pool is emptied by every second collection, and under
+// grep's soft memory limit the collector runs often, so a pool sent
+// every frame to the allocator again (a megabyte each, fresh pages).
+var frameFree struct {
+	mu   sync.Mutex
+	bufs [][]byte
+}
+
+// maxFreeFrames bounds the free list: a frame each for the readers of
+// every core and one decoded ahead for each, and two to spare.
+var maxFreeFrames = 2*runtime.GOMAXPROCS(0) + 2
 
 // compressedBufs recycles the buffers a frame's compressed bytes are read
 // into: one for each decode under way, not one for each file open (a
 // capped recording's stream is several files, all open while it is read).
 var compressedBufs = sync.Pool{New: func() any { return new([]byte) }}
 
-func getFrame() []byte { return (*frames.Get().(*[]byte))[:0] }
+func getFrame() []byte {
+	frameFree.mu.Lock()
+	defer frameFree.mu.Unlock()
+	n := len(frameFree.bufs)
+	if n == 0 {
+		return nil
+	}
+	b := frameFree.bufs[n-1]
+	frameFree.bufs[n-1] = nil
+	frameFree.bufs = frameFree.bufs[:n-1]
+	return b[:0]
+}
 
 // decodeSlack is room past a frame's end in the buffer it is decoded
 // into: with it zstd's decoder copies matches and literals in whole
@@ -527,8 +548,12 @@ func getFrame() []byte { return (*frames.Get().(*[]byte))[:0] }
 const decodeSlack = 64
 
 func putFrame(b []byte) {
-	if cap(b) > 0 && cap(b) <= maxFrameIn+decodeSlack {
-		b = b[:0]
-		frames.Put(&b)
+	if cap(b) == 0 || cap(b) > maxFrameIn+decodeSlack {
+		return
+	}
+	frameFree.mu.Lock()
+	defer frameFree.mu.Unlock()
+	if len(frameFree.bufs) < maxFreeFrames {
+		frameFree.bufs = append(frameFree.bufs, b[:0])
 	}
 }

@@ -538,3 +538,32 @@ func TestFramesKeepNothingAfter(t *testing.T) {
 	assert.Empty(t, s.kept, "read to its end, the file keeps no frame")
 	assert.Equal(t, before, forwardReaders.Load(), "nor counts as a file read forwards")
 }
+
+// TestFrameFreeListBounded: put frames are given out again, and the free
+// list never holds more than maxFreeFrames, nor a buffer too big for a
+// frame.
+func TestFrameFreeListBounded(t *testing.T) {
+	frameFree.mu.Lock()
+	saved := frameFree.bufs
+	frameFree.bufs = nil
+	frameFree.mu.Unlock()
+	t.Cleanup(func() {
+		frameFree.mu.Lock()
+		frameFree.bufs = saved
+		frameFree.mu.Unlock()
+	})
+	for range maxFreeFrames + 5 {
+		putFrame(make([]byte, 10, 4096))
+	}
+	putFrame(make([]byte, 0, maxFrameIn+decodeSlack+1))
+	frameFree.mu.Lock()
+	held := len(frameFree.bufs)
+	frameFree.mu.Unlock()
+	assert.Equal(t, maxFreeFrames, held)
+	for range maxFreeFrames {
+		b := getFrame()
+		assert.Equal(t, 0, len(b))
+		assert.Equal(t, 4096, cap(b))
+	}
+	assert.Nil(t, getFrame(), "the list is empty: a new buffer is the decoder's to make")
+}

@@ -218,7 +218,12 @@ func (w *walker[T]) emit(i int, v T, n int) error {
 	sl.items = append(sl.items, v)
 	sl.bytes += n
 	w.held += n
-	w.cond.Broadcast()
+	if i == w.front && sl.bytes >= partBytes {
+		// take waits for nothing else of an emit (the emits that wait
+		// are woken by take): a broadcast for every hit woke the
+		// printer millions of times for nothing with millions of hits
+		w.cond.Broadcast()
+	}
 	return nil
 }
 
