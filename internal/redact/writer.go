@@ -55,6 +55,9 @@ const (
 	regLines regionKind = iota
 	regLong
 	regBarrier
+	// regInline: a few lines the committer redacts itself, with the true
+	// state, where a worker's wake-up would cost more than they do
+	regInline
 )
 
 type region struct {
@@ -309,9 +312,11 @@ func (w *Writer) submitLines(lines []byte, nl int64, h *handoff) {
 	}
 	if h != nil {
 		if len(w.carry) > 0 {
-			// The held piece and the line it ends: a region of its own.
+			// The held piece and the line it ends: a region of its own,
+			// which the committer redacts (a read ends inside a line, so
+			// every write has one).
 			i := bytes.IndexByte(lines, '\n') + 1
-			reg := w.newRegion(regLines)
+			reg := w.newRegion(regInline)
 			reg.nl = 1
 			reg.buf = append(append(reg.buf[:0], w.carry...), lines[:i]...)
 			reg.data = reg.buf
@@ -442,6 +447,8 @@ func (w *Writer) commit() {
 			s.accept(reg)
 		case regLong:
 			s.longPart(reg.data, reg.final)
+		case regInline:
+			s.lines(reg.data, reg.nl)
 		}
 		reg.data = nil
 		if reg.own != nil {
