@@ -192,16 +192,8 @@ func (w *Writer) write(p []byte, nl int64, h *handoff) (n int, total int64, err 
 	n = len(p)
 	for len(p) > 0 {
 		if w.inLong {
-			end, final := len(p), false
-			if i := bytes.IndexByte(p, '\n'); i >= 0 {
-				end, final = i+1, true
-			}
-			if end > w.regionSize {
-				end, final = w.regionSize, false
-			}
-			w.submitLong(p[:end], final)
-			if final {
-				w.inLong = false
+			var final bool
+			if p, final = w.longStep(p); final {
 				if nl > 0 {
 					nl-- // the long line's newline
 				}
@@ -209,7 +201,6 @@ func (w *Writer) write(p []byte, nl int64, h *handoff) (n int, total int64, err 
 					total++
 				}
 			}
-			p = p[end:]
 			continue
 		}
 		lim := min(len(p), w.regionSize)
@@ -244,6 +235,23 @@ func (w *Writer) write(p []byte, nl int64, h *handoff) (n int, total int64, err 
 		return 0, total, err
 	}
 	return n, total, nil
+}
+
+// longStep hands the next piece of a long line from p to redaction and
+// returns the rest of p; final says the line ended in the piece.
+func (w *Writer) longStep(p []byte) (rest []byte, final bool) {
+	end := len(p)
+	if i := bytes.IndexByte(p, '\n'); i >= 0 {
+		end, final = i+1, true
+	}
+	if end > w.regionSize {
+		end, final = w.regionSize, false
+	}
+	w.submitLong(p[:end], final)
+	if final {
+		w.inLong = false
+	}
+	return p[end:], final
 }
 
 // Flush waits until everything written so far, except the held partial
