@@ -7,6 +7,7 @@ import (
 	"io"
 	"runtime"
 	"sync"
+	"sync/atomic"
 )
 
 // WriterOptions tunes a Writer; the zero value is the default.
@@ -54,13 +55,18 @@ const (
 	regLines regionKind = iota
 	regLong
 	regBarrier
+	// regInline: a few lines the committer redacts itself, with the true
+	// state, where a worker's wake-up would cost more than they do
+	regInline
 )
 
 type region struct {
 	kind    regionKind
-	final   bool // regLong: the line ends in this chunk
-	data    []byte
-	nl      int64 // regLines: the newlines of data, counted by the caller (-1: not counted)
+	final   bool     // regLong: the line ends in this chunk
+	data    []byte   // what the region redacts: buf, or a piece of a caller's buffer (own)
+	buf     []byte   // the region's own copy of what it redacts
+	own     *handoff // the caller's buffer data lies in (WriteOwned); nil: data is buf
+	nl      int64    // regLines: the newlines of data, counted by the caller (-1: not counted)
 	out     []byte
 	changed bool
 	end     mlState
@@ -103,45 +109,98 @@ var errClosed = errors.New("redact: write to closed Writer")
 // shortly after with more); the partial last line is held until its newline
 // or Close. It returns len(p) on success and blocks while the workers are
 // behind.
-func (w *Writer) Write(p []byte) (int, error) { return w.write(p, -1) }
+func (w *Writer) Write(p []byte) (int, error) {
+	n, _, err := w.write(p, -1, nil)
+	return n, err
+}
 
 // WriteCounted is Write for a caller that has counted the newlines in p
 // (nl) already, as rac's pump has: the lines redaction leaves unchanged go
 // on to a dst that takes counted writes (the store's sink) with their
 // count, so that it need not count them again.
-func (w *Writer) WriteCounted(p []byte, nl int64) (int, error) { return w.write(p, nl) }
+func (w *Writer) WriteCounted(p []byte, nl int64) (int, error) {
+	n, _, err := w.write(p, nl, nil)
+	return n, err
+}
+
+// WriteOwned is Write for a caller that hands p over instead of lending
+// it (rac's stage, whose read buffers circulate): the workers redact the
+// lines of p where they lie, and the unchanged ones go to dst from there,
+// where Write copies every byte into a region first. It calls done once
+// nothing reads p any more, from the Writer's goroutine or before it
+// returns; until then the caller must not touch p. It returns the
+// newlines of p, counted as it cuts p into regions, even with an error:
+// the caller's count of what it received, which it need not count again.
+//
+// The piece of a line held from an earlier write and the first line of p
+// that completes it are copied into a region of their own, as is a p
+// shorter than handoffMin (copying it costs less than the region it would
+// add) and a line longer than longLineThreshold.
+func (w *Writer) WriteOwned(p []byte, done func()) (int64, error) {
+	h := &handoff{done: done}
+	h.refs.Store(1)
+	_, nl, err := w.write(p, -1, h)
+	h.release()
+	return nl, err
+}
+
+// handoffMin is the smallest write whose lines WriteOwned redacts where
+// they lie.
+const handoffMin = 64 << 10
+
+// handoff is a caller's buffer that regions read where it lies: refs is
+// the regions still reading it, and one for WriteOwned while it cuts p;
+// the last to let go calls done.
+type handoff struct {
+	refs atomic.Int32
+	done func()
+}
+
+func (h *handoff) hold() { h.refs.Add(1) }
+
+func (h *handoff) release() {
+	if h.refs.Add(-1) == 0 {
+		h.done()
+	}
+}
 
 // countedWriter is a dst that takes bytes with their newlines counted.
 type countedWriter interface {
 	WriteCounted(p []byte, nl int64) (int, error)
 }
 
-// write is Write, with nl the newlines of p or -1.
-func (w *Writer) write(p []byte, nl int64) (int, error) {
+// write is Write, with nl the newlines of p or -1. With h (WriteOwned) it
+// counts the newlines of p and returns them as total, and regions may
+// read p where it lies.
+func (w *Writer) write(p []byte, nl int64, h *handoff) (n int, total int64, err error) {
 	if w.closed {
-		return 0, errClosed
+		err = errClosed
+	} else {
+		err = w.seq.error()
 	}
-	if err := w.seq.error(); err != nil {
-		return 0, err
+	if err != nil {
+		if h != nil {
+			total = int64(bytes.Count(p, []byte{'\n'}))
+		}
+		return 0, total, err
 	}
-	n := len(p)
+	if h != nil && len(p) < handoffMin {
+		h = nil // copied as by Write; counted here, for the caller
+		nl = int64(bytes.Count(p, []byte{'\n'}))
+		total = nl
+	}
+	n = len(p)
 	for len(p) > 0 {
 		if w.inLong {
-			end, final := len(p), false
-			if i := bytes.IndexByte(p, '\n'); i >= 0 {
-				end, final = i+1, true
-			}
-			if end > w.regionSize {
-				end, final = w.regionSize, false
-			}
-			w.submitLong(p[:end], final)
-			if final {
-				w.inLong = false
+			var final bool
+			if p, final = w.longStep(p); final {
 				if nl > 0 {
 					nl-- // the long line's newline
 				}
+				if h != nil {
+					total++
+				}
 			}
-			p = p[end:]
 			continue
 		}
 		lim := min(len(p), w.regionSize)
@@ -151,11 +210,16 @@ func (w *Writer) write(p []byte, nl int64) (int, error) {
 			// a region cut from a longer p is counted here, so that the
 			// last one needs no count.
 			cnt := nl
-			if cnt >= 0 && lim < len(p) {
+			switch {
+			case h != nil:
+				// WriteOwned: every region is counted, once, here
+				cnt = int64(bytes.Count(p[:i+1], []byte{'\n'}))
+				total += cnt
+			case cnt >= 0 && lim < len(p):
 				cnt = int64(bytes.Count(p[:i+1], []byte{'\n'}))
 				nl -= cnt
 			}
-			w.submitLines(p[:i+1], cnt)
+			w.submitLines(p[:i+1], cnt, h)
 			p = p[i+1:]
 			continue
 		}
@@ -168,9 +232,26 @@ func (w *Writer) write(p []byte, nl int64) (int, error) {
 		}
 	}
 	if err := w.seq.error(); err != nil {
-		return 0, err
+		return 0, total, err
 	}
-	return n, nil
+	return n, total, nil
+}
+
+// longStep hands the next piece of a long line from p to redaction and
+// returns the rest of p; final says the line ended in the piece.
+func (w *Writer) longStep(p []byte) (rest []byte, final bool) {
+	end := len(p)
+	if i := bytes.IndexByte(p, '\n'); i >= 0 {
+		end, final = i+1, true
+	}
+	if end > w.regionSize {
+		end, final = w.regionSize, false
+	}
+	w.submitLong(p[:end], final)
+	if final {
+		w.inLong = false
+	}
+	return p[end:], final
 }
 
 // Flush waits until everything written so far, except the held partial
@@ -194,7 +275,7 @@ func (w *Writer) Close() error {
 		w.submitLong(nil, true)
 		w.inLong = false
 	} else if len(w.carry) > 0 {
-		w.submitLines(nil, 0)
+		w.submitLines(nil, 0, nil)
 	}
 	w.closed = true
 	if w.started {
@@ -213,8 +294,9 @@ func (w *Writer) Counts() map[string]int {
 }
 
 // submitLines hands carry+lines, whole lines, to redaction; nl is the
-// newlines of lines, or -1.
-func (w *Writer) submitLines(lines []byte, nl int64) {
+// newlines of lines, or -1. With h, lines lies in a buffer handed over
+// (WriteOwned) and ends in a newline.
+func (w *Writer) submitLines(lines []byte, nl int64, h *handoff) {
 	if w.workers <= 1 {
 		if len(w.carry) > 0 {
 			// Complete the held line in scratch; the rest needs no copy.
@@ -236,9 +318,35 @@ func (w *Writer) submitLines(lines []byte, nl int64) {
 		}
 		return
 	}
+	if h != nil {
+		if len(w.carry) > 0 {
+			// The held piece and the line it ends: a region of its own,
+			// which the committer redacts (a read ends inside a line, so
+			// every write has one).
+			i := bytes.IndexByte(lines, '\n') + 1
+			reg := w.newRegion(regInline)
+			reg.nl = 1
+			reg.buf = append(append(reg.buf[:0], w.carry...), lines[:i]...)
+			reg.data = reg.buf
+			w.carry = w.carry[:0]
+			w.dispatch(reg)
+			lines = lines[i:]
+			nl--
+		}
+		if len(lines) > 0 {
+			reg := w.newRegion(regLines)
+			reg.nl = nl
+			reg.data = lines
+			reg.own = h
+			h.hold() // before the committer can let go of it
+			w.dispatch(reg)
+		}
+		return
+	}
 	reg := w.newRegion(regLines)
 	reg.nl = nl
-	reg.data = append(append(reg.data[:0], w.carry...), lines...)
+	reg.buf = append(append(reg.buf[:0], w.carry...), lines...)
+	reg.data = reg.buf
 	w.carry = w.carry[:0]
 	w.dispatch(reg)
 }
@@ -250,7 +358,8 @@ func (w *Writer) submitLong(chunk []byte, final bool) {
 	}
 	reg := w.newRegion(regLong)
 	reg.final = final
-	reg.data = append(reg.data[:0], chunk...)
+	reg.buf = append(reg.buf[:0], chunk...)
+	reg.data = reg.buf
 	w.dispatch(reg)
 }
 
@@ -346,9 +455,17 @@ func (w *Writer) commit() {
 			s.accept(reg)
 		case regLong:
 			s.longPart(reg.data, reg.final)
+		case regInline:
+			s.lines(reg.data, reg.nl)
 		}
-		if cap(reg.data) > 4*w.regionSize {
-			reg.data = nil
+		reg.data = nil
+		if reg.own != nil {
+			// Written: nothing reads the caller's buffer through reg now.
+			reg.own.release()
+			reg.own = nil
+		}
+		if cap(reg.buf) > 4*w.regionSize {
+			reg.buf = nil
 		}
 		if cap(reg.out) > 4*w.regionSize {
 			reg.out = nil
