@@ -217,7 +217,8 @@ func BenchmarkScan(b *testing.B) {
 
 // BenchmarkScanShapes measures the prefilter and the automaton alone on
 // every shape of BenchmarkWriterShapes, its vector prefilter built first
-// (teddyFind64 where the CPU has AVX-512 VBMI, else teddyFind).
+// (teddyFind64 where the CPU has AVX-512 VBMI, else teddyFind), 256 KiB of
+// whole lines at a time; min-MB/s is reportMinThroughput's.
 func BenchmarkScanShapes(b *testing.B) {
 	r, err := New(Config{Environ: []string{"HOME=/home/dev"}})
 	if err != nil {
@@ -226,16 +227,11 @@ func BenchmarkScanShapes(b *testing.B) {
 	r.auto().buildTeddy()
 	for _, s := range benchShapes() {
 		b.Run(s.name, func(b *testing.B) {
-			b.SetBytes(int64(len(s.data)))
 			var hits []hit
 			start := cpuTime()
-			for b.Loop() {
-				for p := s.data; len(p) > 0; {
-					n := min(len(p), 256<<10)
-					hits = r.auto().scan(p[:n], hits[:0])
-					p = p[n:]
-				}
-			}
+			reportMinThroughput(b, lineParts(s.data, 256<<10), func(_ int, p []byte) {
+				hits = r.auto().scan(p, hits[:0])
+			})
 			reportCPU(b, len(s.data), start)
 		})
 	}

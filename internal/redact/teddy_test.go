@@ -2,6 +2,7 @@ package redact
 
 import (
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/rac-cli/rac/internal/redact/redacttest"
@@ -196,6 +197,26 @@ func TestAutomatonWithTeddyMatchesPlainScan(t *testing.T) {
 			src = append(src[:at], append(p, src[at:]...)...)
 		}
 		require.Equal(t, plain.scan(src, nil), full.scan(src, nil), "round %d", round)
+	}
+}
+
+// A round of teddyFind64 whose first block passed a position and whose
+// second passed none is not looked at again: the scan goes on from the
+// round's end. A literal in the first block and one anywhere around the
+// second block and the next round, at every position, are both found.
+func TestTeddyScanAfterHalfRound(t *testing.T) {
+	pats := builtinLiterals(t)
+	full := newAutomaton(pats, true)
+	require.Equal(t, haveTeddy(), full.buildTeddy())
+	plain := newAutomaton(pats, false)
+	filler := strings.Repeat("qq qqq qqqq\n", 40)
+	for first := 0; first < 64; first += 9 {
+		for second := first + 6; second < 300; second++ {
+			src := []byte(filler)
+			copy(src[first:], "token")
+			copy(src[second:], "ghp_")
+			require.Equal(t, plain.scan(src, nil), full.scan(src, nil), "token at %d, ghp_ at %d", first, second)
+		}
 	}
 }
 
