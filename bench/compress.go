@@ -353,7 +353,7 @@ func (b *bench) mcpGrep(env []string, text string) (time.Duration, int64) {
 	cmd.Env = env
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
 	check(err)
-	defer cs.Close()
+	defer func() { _ = cs.Close() }()
 	start := time.Now()
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "grep", Arguments: map[string]any{"text": text}})
 	d := time.Since(start)
