@@ -102,11 +102,55 @@ func worldRoot(t *testing.T) string {
 	root, err := os.MkdirTemp(base, strings.ReplaceAll(t.Name(), "/", "_")+"-")
 	require.NoError(t, err)
 	t.Cleanup(func() {
-		if err := os.RemoveAll(root); err != nil {
+		if err := removeWorld(root); err != nil {
 			t.Errorf("removing the world: %v", err)
 		}
 	})
 	return root
+}
+
+// removeWorld removes a world once no gc pass works in it. A rac run in
+// the world may have handed its automatic gc to a detached process that
+// compresses the recording it just made; removing the world under it
+// failed with "directory not empty" when that pass wrote a frame file
+// into a folder being removed. Each try first waits for every store's gc
+// lock (the pass holds it while it works), so a pass that started
+// between a try's wait and its removal is waited for by the next try.
+func removeWorld(root string) error {
+	var err error
+	for range 5 {
+		waitGCLocks(root)
+		if err = os.RemoveAll(root); err == nil {
+			return nil
+		}
+	}
+	return err
+}
+
+// waitGCLocks waits, for at most a minute, until it can take the gc lock
+// of every store under root (the file gc.lock that internal/gc flocks).
+func waitGCLocks(root string) {
+	deadline := time.Now().Add(time.Minute)
+	_ = filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || d.Name() != "gc.lock" {
+			return nil
+		}
+		f, err := os.Open(path)
+		if err != nil {
+			return nil
+		}
+		defer f.Close()
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			_ = unix.Flock(int(f.Fd()), unix.LOCK_SH) // taken when no pass holds it
+		}()
+		select {
+		case <-done:
+		case <-time.After(time.Until(deadline)):
+		}
+		return nil
+	})
 }
 
 // Run runs a helper command in the working folder (not under a harness).
