@@ -75,6 +75,9 @@ func scriptParams(t *testing.T, dir string) testscript.Params {
 			env.Setenv("RAC_HOME", filepath.Join(work, "store"))
 			env.Setenv("RAC_SESSION", "test")
 			env.Setenv("GORACE", goraceNoSleep(os.Getenv("GORACE")))
+			// the work folder goes when the script ends: not under a
+			// detached gc pass still compressing a recording in it
+			env.Defer(func() { _ = waitDetachedGC(filepath.Join(work, "store")) })
 			for _, d := range []string{home, filepath.Join(work, "tmp")} {
 				if err := os.MkdirAll(d, 0o700); err != nil {
 					return err
@@ -388,4 +391,18 @@ func lookupJSON(v any, key string) (any, bool) {
 		}
 	}
 	return v, true
+}
+
+// waitGCAtCleanup makes t wait, before the folders it made are removed
+// (cleanups run last first), until no detached gc pass of the store at
+// home runs: a pass a rac run handed over may still be compressing the
+// run's recording there, and the removal failed with "directory not
+// empty". It returns home.
+func waitGCAtCleanup(t testing.TB, home string) string {
+	t.Cleanup(func() {
+		if err := waitDetachedGC(home); err != nil {
+			t.Error(err)
+		}
+	})
+	return home
 }

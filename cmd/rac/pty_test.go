@@ -47,7 +47,7 @@ func racInPTY(t *testing.T, args ...string) (*exec.Cmd, *os.File, *syncBuffer, <
 	if len(args) > 0 && args[0] == "sh" {
 		cmd = exec.Command("sh", args[1:]...) // a shell at the terminal runs rac from $RACBIN
 	}
-	cmd.Env = append(withoutAgentVars(os.Environ()), "RAC_HOME="+filepath.Join(t.TempDir(), "store"), "RAC_SESSION=pty", "HOME="+t.TempDir(),
+	cmd.Env = append(withoutAgentVars(os.Environ()), "RAC_HOME="+waitGCAtCleanup(t, filepath.Join(t.TempDir(), "store")), "RAC_SESSION=pty", "HOME="+t.TempDir(),
 		"GORACE="+goraceNoSleep(os.Getenv("GORACE")), "RACBIN="+bin, "TMPF="+filepath.Join(t.TempDir(), "f"))
 	ptmx, err := pty.Start(cmd) // a new session whose controlling terminal is the pty: rac is its foreground job
 	require.NoError(t, err)

@@ -19,6 +19,9 @@ func cmdWaitgc(ts *testscript.TestScript, neg bool, args []string) {
 	}
 }
 
+// waitDetachedGC waits for nothing here (see cmdWaitgc).
+func waitDetachedGC(string) error { return nil }
+
 // waitexit: without pidfds and a parent-death signal the child may outlive
 // its recorder; end it.
 func cmdWaitexit(ts *testscript.TestScript, neg bool, args []string) {

@@ -76,7 +76,7 @@ func shellPane(t *testing.T, s *tmuxSuite, shell, dir, store, sessionName string
 	p := &tmuxPane{
 		t:      t,
 		socket: fmt.Sprintf("rac-test-%d-%d", os.Getpid(), tmuxServers.Add(1)),
-		env:    append(env, "TMUX_TMPDIR="+sockets, "USER=tester", "ZDOTDIR="+home, "RAC_HOME="+store),
+		env:    append(env, "TMUX_TMPDIR="+sockets, "USER=tester", "ZDOTDIR="+home, "RAC_HOME="+waitGCAtCleanup(t, store)),
 		files:  t.TempDir(),
 	}
 	init := "--session " + sessionName
@@ -347,7 +347,7 @@ func TestShellInitNonInteractive(t *testing.T) {
 	rac, err := exec.LookPath("rac") // this test binary, as testscript put it on PATH
 	require.NoError(t, err)
 	dir := t.TempDir()
-	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "RAC_HOME=" + filepath.Join(dir, "store"),
+	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "RAC_HOME=" + waitGCAtCleanup(t, filepath.Join(dir, "store")),
 		"USER=tester", "TMPDIR=" + dir, "GIT_CONFIG_NOSYSTEM=1"}
 	shellInit := func(args ...string) string {
 		cmd := exec.Command(rac, append([]string{"shell-init"}, args...)...)

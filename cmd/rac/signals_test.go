@@ -425,6 +425,7 @@ func (j *job) end(t *testing.T) error {
 func racCommand(t *testing.T, args ...string) (*exec.Cmd, stderrFile) {
 	t.Helper()
 	home := t.TempDir()
+	waitGCAtCleanup(t, filepath.Join(home, "store"))
 	cmd := exec.Command(signalBins.rac, args...)
 	env := []string{
 		"HOME=" + home, "XDG_CONFIG_HOME=" + filepath.Join(home, ".config"),

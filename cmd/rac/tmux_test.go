@@ -178,6 +178,7 @@ func tmuxEnv(s *tmuxSuite, home string) []string {
 func (s *tmuxSuite) pane(t *testing.T, dir string) *tmuxPane {
 	t.Helper()
 	home := t.TempDir()
+	waitGCAtCleanup(t, filepath.Join(home, "store"))
 	// tmux leaves its socket behind when the server is killed: in a folder
 	// of the test's, short enough for a socket's path
 	sockets, err := os.MkdirTemp("", "rac-tmux-")
