@@ -349,10 +349,7 @@ func (b *bench) peakRSSQuiet(env []string, argv ...string) int64 {
 // when it cannot be read).
 func (b *bench) mcpGrep(env []string, text string) (time.Duration, int64) {
 	ctx := context.Background()
-	cmd := exec.Command(b.rac, "mcp")
-	cmd.Env = env
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
-	check(err)
+	cs, cmd := mcpConnect(ctx, env, b.rac, "mcp")
 	defer func() { _ = cs.Close() }()
 	start := time.Now()
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "grep", Arguments: map[string]any{"text": text}})

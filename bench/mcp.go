@@ -33,10 +33,7 @@ func benchMCP(b *bench) {
 	b.timeCmd(env, b.rac, "run", "-q", "--no-redact", "--", "cat", small)
 
 	ctx := context.Background()
-	cmd := exec.Command(b.rac, "mcp")
-	cmd.Env = env
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
-	check(err)
+	cs, _ := mcpConnect(ctx, env, b.rac, "mcp")
 	read := func(ref string) time.Duration {
 		start := time.Now()
 		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "read", Arguments: map[string]any{"ref": ref, "tail": 80}})
@@ -66,12 +63,9 @@ func benchMCP(b *bench) {
 	// execs it, for information
 	server := filepath.Join(filepath.Dir(b.rac), "rac-mcp")
 	connect := func(argv ...string) time.Duration {
-		cmd := exec.Command(argv[0], argv[1:]...)
-		cmd.Env = env
 		start := time.Now()
-		cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+		cs, _ := mcpConnect(ctx, env, argv...)
 		d := time.Since(start)
-		check(err)
 		check(cs.Close())
 		return d
 	}
@@ -87,4 +81,15 @@ func benchMCP(b *bench) {
 	fmt.Printf("for information: rac mcp (execs rac-mcp) %.2f ms, %.2fx of rac --version\n", ms(median(tr)), median(tr).Seconds()/mv.Seconds())
 	fmt.Printf("MCP initialize vs rac --version %.2fx (target <= %.1fx: %s) over %d interleaved runs each\n",
 		mi.Seconds()/mv.Seconds(), mcpInitTarget, verdict(mi.Seconds()/mv.Seconds() <= mcpInitTarget), len(ti))
+}
+
+// mcpConnect starts argv (rac mcp, or rac-mcp) in env as an MCP server
+// and returns the session once the server has answered initialize, and
+// the server's command.
+func mcpConnect(ctx context.Context, env []string, argv ...string) (*mcp.ClientSession, *exec.Cmd) {
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Env = env
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	check(err)
+	return cs, cmd
 }

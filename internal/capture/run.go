@@ -373,13 +373,7 @@ func (t teeWriter) Write(p []byte) (int, error) { return t.WriteCounted(p, -1) }
 // sink and then to the tee, stopping at the first error as io.MultiWriter
 // does.
 func (t teeWriter) WriteCounted(p []byte, nl int64) (int, error) {
-	var n int
-	var err error
-	if cw, ok := t.store.(countedWriter); ok && nl >= 0 {
-		n, err = cw.WriteCounted(p, nl)
-	} else {
-		n, err = t.store.Write(p)
-	}
+	n, err := writeCounted(t.store, p, nl)
 	if err == nil && n != len(p) {
 		err = io.ErrShortWrite
 	}
@@ -708,6 +702,15 @@ type countedWriter interface {
 	WriteCounted(p []byte, nl int64) (int, error)
 }
 
+// writeCounted writes p, holding nl newlines (-1: not counted), with its
+// count where w takes one.
+func writeCounted(w io.Writer, p []byte, nl int64) (int, error) {
+	if cw, ok := w.(countedWriter); ok && nl >= 0 {
+		return cw.WriteCounted(p, nl)
+	}
+	return w.Write(p)
+}
+
 // handoffWriter takes p over until it calls done, and returns the
 // newlines of p (redact.Writer.WriteOwned).
 type handoffWriter interface {
@@ -765,13 +768,7 @@ func (s *stage) store(a arrival) {
 		return
 	}
 	s.mark(a.t)
-	var err error
-	if cw, ok := s.dst.(countedWriter); ok {
-		_, err = cw.WriteCounted(a.b, a.nl)
-	} else {
-		_, err = s.dst.Write(a.b)
-	}
-	if err != nil {
+	if _, err := writeCounted(s.dst, a.b, a.nl); err != nil {
 		s.err = err
 	}
 }

@@ -70,10 +70,7 @@ func BenchmarkWriter(b *testing.B) {
 // knows, so the difference is what the Author lines cost.
 func BenchmarkWriterGitLog(b *testing.B) {
 	data := benchGitLog()
-	r, err := New(Config{Environ: []string{"HOME=/home/dev"}})
-	if err != nil {
-		b.Fatal(err)
-	}
+	r := devRedactor(b)
 	for _, bc := range []struct {
 		name string
 		data []byte
@@ -128,10 +125,7 @@ var benchShapes = sync.OnceValue(func() []struct {
 // through a one-worker Writer, so a profile of one shape
 // (-bench 'WriterShapes/gotest' -cpuprofile) shows where its time goes.
 func BenchmarkWriterShapes(b *testing.B) {
-	r, err := New(Config{Environ: []string{"HOME=/home/dev"}})
-	if err != nil {
-		b.Fatal(err)
-	}
+	r := devRedactor(b)
 	for _, s := range benchShapes() {
 		b.Run(s.name, func(b *testing.B) { benchWrites(b, r, s.data, 1) })
 	}
@@ -142,10 +136,7 @@ func BenchmarkWriterShapes(b *testing.B) {
 // each kind of line the shapes are made of, the lines a rule rejects
 // (PASS: in go test -v) and the ones it redacts.
 func BenchmarkWriterLines(b *testing.B) {
-	r, err := New(Config{Environ: []string{"HOME=/home/dev"}})
-	if err != nil {
-		b.Fatal(err)
-	}
+	r := devRedactor(b)
 	r.auto().buildTeddy()
 	for _, tc := range []struct{ name, line string }{
 		{"plain", "HOME=/home/dev\n"},
@@ -220,10 +211,7 @@ func BenchmarkScan(b *testing.B) {
 // (teddyFind64 where the CPU has AVX-512 VBMI, else teddyFind), 256 KiB of
 // whole lines at a time; min-MB/s is reportMinThroughput's.
 func BenchmarkScanShapes(b *testing.B) {
-	r, err := New(Config{Environ: []string{"HOME=/home/dev"}})
-	if err != nil {
-		b.Fatal(err)
-	}
+	r := devRedactor(b)
 	r.auto().buildTeddy()
 	for _, s := range benchShapes() {
 		b.Run(s.name, func(b *testing.B) {
@@ -264,4 +252,15 @@ func benchWrites(b *testing.B, r *Redactor, data []byte, workers int) {
 		}
 	}
 	reportCPU(b, len(data), start)
+}
+
+// devRedactor is the redactor the benchmarks measure: the default rules,
+// with a developer's HOME in the environment.
+func devRedactor(tb testing.TB) *Redactor {
+	tb.Helper()
+	r, err := New(Config{Environ: []string{"HOME=/home/dev"}})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return r
 }

@@ -27,9 +27,6 @@ var benchColour = sync.OnceValue(func() []byte {
 // BenchmarkWriterColour is BenchmarkWriter/single on coloured text.
 func BenchmarkWriterColour(b *testing.B) {
 	data := benchColour()
-	r, err := New(Config{Environ: []string{"HOME=/home/dev"}})
-	if err != nil {
-		b.Fatal(err)
-	}
+	r := devRedactor(b)
 	benchWrites(b, r, data, 1)
 }

@@ -67,10 +67,7 @@ func lineParts(data []byte, size int) [][]byte {
 // warm after the first iteration. Its min-MB/s (reportMinThroughput) is the
 // figure to compare a change to the redaction itself by.
 func BenchmarkRegionShapes(b *testing.B) {
-	r, err := New(Config{Environ: []string{"HOME=/home/dev"}})
-	if err != nil {
-		b.Fatal(err)
-	}
+	r := devRedactor(b)
 	r.auto().buildTeddy()
 	for _, s := range benchShapes() {
 		b.Run(s.name, func(b *testing.B) {

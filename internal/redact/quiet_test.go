@@ -190,10 +190,7 @@ func FuzzQuietHit(f *testing.F) {
 // them is a name byte and the literal is shorter than the longest name
 // nameEnd takes: with the skip, nameEnd's answer is the same.
 func TestNameSkipIsNameBytes(t *testing.T) {
-	r, err := New(Config{Environ: []string{"HOME=/home/dev"}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := devRedactor(t)
 	skipped := 0
 	for i, p := range r.pats {
 		n := int(r.nameSkip[i])
