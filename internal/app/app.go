@@ -116,6 +116,9 @@ type lazyRedactor struct {
 	argvOnce sync.Once
 	argv     *redact.ArgvRules
 	argvErr  error
+	// marks are where the outbound pass over a --no-redact stream found
+	// nothing open, found with r (outmarks.go)
+	marks *outMarks
 }
 
 // New returns an App over env and set.
@@ -123,7 +126,7 @@ func New(env Env, set Settings) *App {
 	if env.Now == nil {
 		env.Now = time.Now
 	}
-	return &App{env: env, set: set, Warn: func(string) {}, Note: func(string) {}, red: &lazyRedactor{}}
+	return &App{env: env, set: set, Warn: func(string) {}, Note: func(string) {}, red: &lazyRedactor{marks: newOutMarks()}}
 }
 
 // Settings returns the settings the App was made with.

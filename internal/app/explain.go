@@ -22,7 +22,7 @@ func (a *App) Explain(ctx context.Context, ref string) (*explain.Report, error) 
 		return nil, err
 	}
 	defer rec.Close()
-	out, err := newOutLines(red, rec)
+	out, err := newOutLines(red, rec, nil) // explain reads every line: no window to start near
 	if err != nil {
 		return nil, err
 	}

@@ -85,7 +85,7 @@ func (a *App) hitsAgain(red *redact.Redactor, r search.Result, maxText int) func
 	if len(r.Hits) == 0 || r.Rec == nil || r.Rec.Meta.Redact {
 		return nil
 	}
-	again, err := grepAgain(red, r, maxText)
+	again, err := grepAgain(red, a.red.marks, r, maxText)
 	if err != nil {
 		// fail closed: the hits are counted, their text not shown
 		a.warnf("%s/%s: its lines could not be redacted again: %s", r.Job.Session.Name, r.Job.Name, FirstLine(err))
@@ -123,16 +123,17 @@ const failedText = "[REDACTED:redactor-failed]"
 
 // grepAgain redacts the lines of one --no-redact recording's hits with
 // the block state (see outLines): it opens the recording again and walks
-// each stream with hits from its start to its last hit. The function it
+// each stream with hits from its start (or the last mark before its first
+// hit, see outMarks) to its last hit. The function it
 // returns gives a line's text (clean: as the search showed it) redacted,
 // cleaned, and cut to maxText bytes after redaction.
-func grepAgain(red *redact.Redactor, r search.Result, maxText int) (func(stream string, n int64, clean []byte) string, error) {
+func grepAgain(red *redact.Redactor, marks *outMarks, r search.Result, maxText int) (func(stream string, n int64, clean []byte) string, error) {
 	rec, err := record.Open(r.Job.Session, r.Job.Name)
 	if err != nil {
 		return nil, err
 	}
 	defer rec.Close()
-	out, err := newOutLines(red, rec)
+	out, err := newOutLines(red, rec, marks)
 	if err != nil {
 		return nil, err
 	}

@@ -61,7 +61,7 @@ func (a *App) ReadLines(ctx context.Context, req ReadRequest, maxText int, fn fu
 	// redacted again on the way out: a recording made with --no-redact
 	// must not hand a secret to a model, also not a key's body line or a
 	// Secret's data value that only the lines before the window mark
-	out, err := newOutLines(red, rec)
+	out, err := newOutLines(red, rec, a.red.marks)
 	if err != nil {
 		return info, err
 	}

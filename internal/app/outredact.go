@@ -25,7 +25,9 @@ import (
 // the inbound pass would have had. That costs a pass over the stream up to
 // the window, bounded by record.max_bytes, and only for --no-redact
 // recordings: the recordings redacted on the way in keep the speed of a
-// tail read from the end.
+// tail read from the end. A process that has made that pass once starts
+// the next one at the last line before the window where the pass found
+// nothing open (outMarks), which gives the same lines.
 //
 // A line the inbound pass drops (a key's body line after the first) is
 // shown as redact.DroppedLine, so the line numbers stay the recording's.
@@ -35,6 +37,10 @@ type outLines struct {
 	carry   bool // --no-redact: carry the block state across lines
 	streams map[string]*outStream
 	readers []*redact.Lines // of reader, closed by close
+	marks   *outMarks       // nil: every pass starts at the stream's start
+	// markEvery is the bytes of skipped lines between two looks for a
+	// mark (tests look after every line)
+	markEvery int
 }
 
 // outStream is where one stream's redact.Lines is.
@@ -48,10 +54,21 @@ type outStream struct {
 	lines  *redact.Lines
 	tail   bool  // lines was fed from the first line after the cut
 	next   int64 // the number of the line lines expects next
+	// head and tail are the stream's marks before the cut (or in the
+	// whole stream) and after it (see outMarks)
+	head, tailMarks *markList
 }
 
-func newOutLines(red *redact.Redactor, rec *record.Recording) (*outLines, error) {
-	o := &outLines{red: red, rec: rec, carry: !rec.Meta.Redact, streams: map[string]*outStream{}}
+// markList returns the marks of the segment tail says.
+func (s *outStream) markList(tail bool) *markList {
+	if tail {
+		return s.tailMarks
+	}
+	return s.head
+}
+
+func newOutLines(red *redact.Redactor, rec *record.Recording, marks *outMarks) (*outLines, error) {
+	o := &outLines{red: red, rec: rec, carry: !rec.Meta.Redact, streams: map[string]*outStream{}, marks: marks, markEvery: markEvery}
 	if !o.carry {
 		return o, nil
 	}
@@ -65,6 +82,7 @@ func newOutLines(red *redact.Redactor, rec *record.Recording) (*outLines, error)
 			st.cut = &c
 			st.first = c.LinesBefore() + 1
 		}
+		st.head, st.tailMarks = marks.lists(rec, s, st.cut)
 		o.streams[s] = st
 	}
 	return o, nil
@@ -141,6 +159,7 @@ func (o *outLines) line(stream string, n int64, raw []byte) ([]byte, error) {
 	if s.lines == nil || s.tail != tail || n < s.next {
 		s.reset(o.red, tail)
 	}
+	o.jump(s, n)
 	if n > s.next {
 		if err := o.catchUp(s, n-1); err != nil {
 			return nil, err
@@ -148,6 +167,9 @@ func (o *outLines) line(stream string, n int64, raw []byte) ([]byte, error) {
 	}
 	out := s.lines.Line(raw)
 	s.next = n + 1
+	if s.lines.Failed() {
+		o.marks.fail(s.head, s.tailMarks)
+	}
 	if unsure && bytes.Equal(out, raw) {
 		// as the first line after the cut it could be inside a block
 		u := o.red.NewLinesAfterCut()
@@ -157,24 +179,76 @@ func (o *outLines) line(stream string, n int64, raw []byte) ([]byte, error) {
 	return out, nil
 }
 
-// catchUp feeds s the lines from s.next to to.
+// jump moves s on to the last mark at or before line n when that is past
+// where s is: a new redact.Lines started there gives every line from it
+// on as s.lines would (see outMarks). A failed s.lines stays: every line
+// after a failure is the failure's marker.
+func (o *outLines) jump(s *outStream, n int64) {
+	k := o.marks.before(s.markList(s.tail), n)
+	if k <= s.next || (s.tail && k <= s.first) || s.lines.Failed() {
+		return
+	}
+	_ = s.lines.Close()
+	s.lines, s.next = o.red.NewLines(), k
+}
+
+// catchUp feeds s the lines from s.next to to, and notes the marks it
+// passes.
 func (o *outLines) catchUp(s *outStream, to int64) error {
 	from := s.next
 	// from the tail's first line the walk starts with the head's piece
 	// of it, when the cut went through it, then the marker
 	headPiece := s.tail && from == s.first
-	return o.rec.Lines(record.LineOptions{Stream: s.name, From: from, To: to}, func(l record.Line) error {
+	n := o.noter(s.markList(s.tail))
+	err := o.rec.Lines(record.LineOptions{Stream: s.name, From: from, To: to}, func(l record.Line) error {
 		switch {
 		case l.Marker:
 			if s.isCut(l) {
 				headPiece = false
 			}
+			if !s.tail || !s.isCut(l) {
+				// a marker a walk of one segment does not expect (a
+				// cut made while it ran, a line too long to show)
+				n.stop()
+			}
 		case headPiece || l.N < from || l.N > to:
 		default:
 			s.lines.Skip(l.Text)
+			n.fed(s.lines, l)
 		}
 		return nil
 	})
+	if s.lines.Failed() {
+		o.marks.fail(s.head, s.tailMarks)
+	}
+	return err
+}
+
+// noter notes the marks one walk passes in one segment's list.
+type noter struct {
+	o     *outLines
+	list  *markList
+	bytes int // fed since the last look
+}
+
+func (o *outLines) noter(list *markList) *noter { return &noter{o: o, list: list} }
+
+func (n *noter) stop() { n.list = nil }
+
+// fed takes line l, just given to lines, and every markEvery bytes notes
+// the next line as a mark when lines is settled there.
+func (n *noter) fed(lines *redact.Lines, l record.Line) {
+	if n.list == nil {
+		return
+	}
+	n.bytes += len(l.Text) + 1
+	if n.bytes < n.o.markEvery {
+		return
+	}
+	n.bytes = 0
+	if lines.Settled() {
+		n.o.marks.add(n.list, l.N+1)
+	}
 }
 
 // outPiece is one redacted line of a stream, for lookups by number.
@@ -196,25 +270,57 @@ func (o *outLines) lookup(stream string, want map[int64]bool, last int64) (map[i
 	}
 	lines := o.red.NewLines()
 	defer func() { _ = lines.Close() }()
-	tail := false
-	err := o.rec.Lines(record.LineOptions{Stream: stream, To: last}, func(l record.Line) error {
+	from, tail := o.lookupStart(s, want)
+	n := o.noter(s.markList(tail))
+	err := o.rec.Lines(record.LineOptions{Stream: stream, From: from, To: last}, func(l record.Line) error {
 		if l.Marker {
-			if s.isCut(l) {
+			if s.isCut(l) && !tail {
 				_ = lines.Close()
 				lines, tail = o.red.NewLinesAfterCut(), true
+				n = o.noter(s.tailMarks)
+			} else {
+				n.stop()
 			}
 			return nil
 		}
 		if !want[l.N] {
 			lines.Skip(l.Text)
+			if tail || s.cut == nil || l.N < s.first {
+				n.fed(lines, l)
+			}
 			return nil
 		}
 		out := lines.Line(l.Text)
-		found[l.N] = append(found[l.N], outPiece{tail: tail, clean: termtext.CleanLine(l.Text),
+		// clean is copied: CleanLine may return l.Text, which the walk's
+		// next read overwrites
+		found[l.N] = append(found[l.N], outPiece{tail: tail, clean: append([]byte(nil), termtext.CleanLine(l.Text)...),
 			raw: bytes.Equal(out, l.Text), text: append([]byte(nil), out...)})
 		return nil
 	})
+	if lines.Failed() {
+		o.marks.fail(s.head, s.tailMarks)
+	}
 	return found, err
+}
+
+// lookupStart is where lookup's walk of s starts: at the last mark before
+// the first line wanted, in that line's segment (after the cut: tail),
+// else at the stream's start. The first kept line after a cut, which
+// may have a piece on either side, is walked to from before the cut.
+func (o *outLines) lookupStart(s *outStream, want map[int64]bool) (from int64, tail bool) {
+	first := int64(-1)
+	for n := range want {
+		if first < 0 || n < first {
+			first = n
+		}
+	}
+	if s.cut == nil || first <= s.first {
+		return o.marks.before(s.head, first), false
+	}
+	if k := o.marks.before(s.tailMarks, first); k > s.first {
+		return k, true
+	}
+	return 0, false
 }
 
 // pick chooses the piece a hit's line (its cleaned text) is: the one

@@ -166,8 +166,10 @@ func TestNoRedactWindows(t *testing.T) {
 
 // BenchmarkReadTail30MiB is an MCP read of the last 80 lines of a 30 MiB
 // recording: made with redaction on, a tail is read from the end; made
-// with --no-redact, the stream is redacted from its start up to the tail.
-// Also explain, which reads everything either way.
+// with --no-redact, the first read redacts the stream from its start up
+// to the tail, and every later one (the App is the same, as in rac mcp)
+// from the last mark before it. Also explain, which reads everything
+// either way.
 func BenchmarkReadTail30MiB(b *testing.B) {
 	s := newStore(b)
 	file := filepath.Join(b.TempDir(), "out.txt")

@@ -35,7 +35,8 @@ const skipBatch = 256 << 10
 // Lines must be fed from a point where no block can be open: the start of
 // a stream, or, after a cut in the stream, from the first kept line with
 // NewLinesAfterCut. A window of a stream (lines 120 to 160) is redacted
-// right only when every line before it was given to Skip or Line.
+// right only when every line before it was given to Skip or Line, or
+// every line since a point where a Lines over the same stream was Settled.
 //
 // A Lines is used by one goroutine. Close releases it.
 type Lines struct {
@@ -159,6 +160,24 @@ func (l *Lines) flushSkipped() {
 		l.pending = l.pending[:0]
 	}
 }
+
+// Settled reports whether the lines given so far leave nothing open that
+// the redaction of a later line depends on: no block (the Writer's state
+// is a new Writer's), no after-cut rule still masking, no failure. From
+// such a point a Lines from NewLines fed the next line and every line
+// after it gives each of them exactly as l does, so a caller may note
+// the point and later start a window's pass there instead of at the
+// stream's start (internal/app's outbound pass does). It writes the
+// skipped lines l holds first: ask every few dozen KiB of skipped lines,
+// not every line.
+func (l *Lines) Settled() bool {
+	l.flushSkipped()
+	return !l.failed && !l.afterCut && l.w.settled()
+}
+
+// Failed reports whether redaction has failed: every line from then on
+// is the failure marker.
+func (l *Lines) Failed() bool { return l.failed }
 
 // Close releases the Writer behind l.
 func (l *Lines) Close() error {

@@ -286,6 +286,18 @@ func (w *Writer) Close() error {
 	return w.seq.error()
 }
 
+// settled reports whether everything written so far has been redacted,
+// ends at a line's end, and left the multi-line state as a new Writer
+// has it: the sequencer's state is the only thing one line's redaction
+// hands the next (the line cache and the prefilter change speed, never
+// output). Only a Writer with one worker has redacted all it was given
+// when Write returns.
+func (w *Writer) settled() bool {
+	s := w.seq
+	return w.workers <= 1 && !w.closed && len(w.carry) == 0 && !w.inLong &&
+		!s.long.active && s.st == (mlState{}) && !s.failed()
+}
+
 // Counts returns the redactions made so far per rule id ("env:NAME" for
 // environment values). With several workers, call Flush or Close first for
 // a count that includes everything written.
