@@ -7,10 +7,19 @@ import (
 	"github.com/rac-cli/rac/internal/store"
 )
 
-// trimBudget bounds the session trim at a recording's end, as autoBudget
-// bounds automatic gc: a session too large to measure in it is left to
-// the next full pass.
-const trimBudget = 20 * time.Millisecond
+// The session trim at a recording's end is bounded by work, not time: a
+// session of more than trimMaxEntries entries (recordings, about ten
+// microseconds each to measure: some 20 ms on an idle machine) is left to
+// the next full pass. A 20 ms deadline did that before, and on a loaded
+// machine it cut short the trims of sessions of a dozen recordings, which
+// then stayed over their limit until the next recording ended (make
+// faults' TestSessionBurst caught it at a load of ten). trimBudget only
+// guards against a file system that answers very slowly (a network one),
+// where rac run's exit should not wait on it.
+const (
+	trimMaxEntries = 2000
+	trimBudget     = time.Second
+)
 
 // limitSession holds a session to gc.max_session_bytes as each of its
 // recordings ends (gc.TrimSession): the hourly pass alone let a burst of
@@ -38,5 +47,6 @@ func (a *App) limitSession(storePath, sess, keep string) {
 	opts := a.gcOptions()
 	opts.MaxAge, opts.MaxStoreBytes = 0, 0
 	opts.Deadline = time.Now().Add(trimBudget)
+	opts.MaxEntries = trimMaxEntries
 	_, _ = gc.TrimSession(st, sess, keep, opts)
 }

@@ -64,6 +64,33 @@ func treeBytes(dir string, size func(fs.FileInfo) int64) (all, running, meta int
 	return all, running + newest, meta
 }
 
+// describeTree lists dir's entries with their size on disk, a recording
+// folder's marked by whether it has a footer: what a failure shows.
+func describeTree(dir string) string {
+	ents, _ := os.ReadDir(dir)
+	var b strings.Builder
+	for _, e := range ents {
+		p := filepath.Join(dir, e.Name())
+		var n int64
+		_ = filepath.WalkDir(p, func(q string, d fs.DirEntry, err error) error {
+			if err == nil {
+				if fi, err := d.Info(); err == nil {
+					n += onDisk(fi)
+				}
+			}
+			return nil
+		})
+		mark := ""
+		if e.IsDir() {
+			if _, err := os.Stat(filepath.Join(p, record.FooterFile)); err != nil {
+				mark = " (no footer)"
+			}
+		}
+		fmt.Fprintf(&b, "%s %d%s; ", e.Name(), n, mark)
+	}
+	return b.String()
+}
+
 // apparent is the apparent size of a file (a folder counts nothing): what
 // a recording's cap bounds.
 func apparent(fi fs.FileInfo) int64 {
@@ -179,7 +206,27 @@ func TestSessionBurst(t *testing.T) {
 	n := iterations(4, 1)
 	for range n {
 		st := newStore(t, "RAC_GC_MAX_SESSION_BYTES=256KiB", "RAC_RECORD_MAX_BYTES=64KiB", "RAC_RECORD_HEAD_BYTES=8KiB", "RAC_GC_INTERVAL=1000h")
-		stop := sampler(func() int64 { all, running, _ := treeBytes(st.sessionDir(), onDisk); return all - running })
+		// A run and a pass of gc first, so that no automatic pass runs
+		// during the burst: the first run in a new store starts one (no
+		// pass is on record), which on a loaded machine goes on in a
+		// detached process and holds the gc lock over the next few runs,
+		// and the trim at a recording's end is skipped while a pass holds
+		// it (docs/guarantees.md names the exception: that pass trims by
+		// what it scanned before those runs ended). rac out gc waits for
+		// the detached pass and puts the next one an interval away.
+		for _, argv := range [][]string{{"run", "-q", "--", "true"}, {"out", "gc"}} {
+			if r := st.rac(60*time.Second, argv...); r.code != 0 {
+				sc.fail("%v: exit %d: %s", argv, r.code, r.stderr)
+			}
+		}
+		var over atomic.Value // the first sample over the bound, described
+		stop := sampler(func() int64 {
+			all, running, _ := treeBytes(st.sessionDir(), onDisk)
+			if v := all - running; v > limit && over.Load() == nil {
+				over.Store(fmt.Sprintf("%d bytes, then %s", v, describeTree(st.sessionDir())))
+			}
+			return all - running
+		})
 		runs := 10 + sc.rng.IntN(10)
 		for k := range runs {
 			sc.iter()
@@ -191,7 +238,7 @@ func TestSessionBurst(t *testing.T) {
 		}
 		worst, samples := stop()
 		if worst > limit {
-			sc.fail("%d runs: the session less its running and newest recordings held %d bytes, over its limit %d (%d samples)", runs, worst, limit, samples)
+			sc.fail("%d runs: the session less its running and newest recordings held %d bytes, over its limit %d (%d samples); the first sample over: %v", runs, worst, limit, samples, over.Load())
 		}
 		r := st.rac(30*time.Second, "out", "read", "last", "--tail", "1")
 		if r.code != 0 || !strings.Contains(r.stdout, fmt.Sprintf("run %d", runs-1)) {

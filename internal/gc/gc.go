@@ -44,6 +44,11 @@ import (
 // it removed until then is removed completely, and a later pass goes on.
 var ErrDeadline = errors.New("gc deadline reached")
 
+// ErrTooLarge is returned by a pass over a session folder that holds more
+// than Options.MaxEntries entries: nothing was changed, and the next full
+// pass applies the same rules.
+var ErrTooLarge = errors.New("gc: session too large for this pass")
+
 // Files of the store root that GC owns.
 const (
 	StampFile = "gc.stamp" // when the last pass started (RFC 3339)
@@ -69,6 +74,11 @@ type Options struct {
 	// Deadline, when set, stops the pass at the next safe point after it
 	// (ErrDeadline): automatic GC hands the rest to a detached process.
 	Deadline time.Time
+	// MaxEntries, when set, bounds a session's scan by work instead of
+	// time: a session folder with more entries is not scanned
+	// (ErrTooLarge). The trim at a recording's end uses it, so that what
+	// it does depends on the session, not on how busy the machine is.
+	MaxEntries int
 	// Compress rewrites finished recordings' data in compressed form
 	// before the pass plans (see compress.go), in frames of FrameSize
 	// bytes (0: record.DefaultFrameSize).

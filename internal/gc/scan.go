@@ -313,6 +313,10 @@ func (p *pass) scanSession(name string) *sessInfo {
 		s.err = err
 		return s
 	}
+	if p.o.MaxEntries > 0 && len(ents) > p.o.MaxEntries {
+		s.err = ErrTooLarge
+		return s
+	}
 	rel := sessionsDir + "/" + name + "/"
 	for i := range ents {
 		if p.late() {
