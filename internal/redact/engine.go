@@ -176,6 +176,7 @@ func (e *engine) region(out, src []byte, st *mlState) ([]byte, bool) {
 	if i := bytes.IndexByte(src, escByte); i >= 0 {
 		escAt = i
 	}
+	mayQuiet := e.r.mayQuiet
 	for pos < len(src) {
 		from := pos // the line's newline is the first at or after from
 		if escAt < pos {
@@ -184,7 +185,7 @@ func (e *engine) region(out, src []byte, st *mlState) ([]byte, bool) {
 		if st.mode == modeIdle {
 			// Lines without hits cannot change and cannot start a state;
 			// nor can lines whose only hits are quiet (quietHit).
-			for hi < len(hits) && e.r.mayQuiet[hits[hi].pat] && !notQuietAfter(src, hits[hi].end) && e.quietHit(src, hits[hi]) {
+			for hi < len(hits) && mayQuiet[hits[hi].pat] && !notQuietAfter(src, hits[hi].end) && e.quietHit(src, hits[hi]) {
 				hi++
 			}
 			next := escAt
