@@ -183,7 +183,6 @@ func (e *engine) region(out, src []byte, st *mlState) ([]byte, bool) {
 	if i := bytes.IndexByte(src, escByte); i >= 0 {
 		escAt = i
 	}
-	mayQuiet := e.r.mayQuiet
 	for pos < len(src) {
 		from := pos // the line's newline is the first at or after from
 		if escAt < pos {
@@ -191,10 +190,8 @@ func (e *engine) region(out, src []byte, st *mlState) ([]byte, bool) {
 		}
 		if st.mode == modeIdle {
 			// Lines without hits cannot change and cannot start a state;
-			// nor can lines whose only hits are quiet (quietHit).
-			for hi < len(hits) && mayQuiet[hits[hi].pat] && !notQuietAfter(src, hits[hi].end) && e.quietHit(src, hits[hi]) {
-				hi++
-			}
+			// nor can lines whose only hits are quiet (quietRun).
+			hi += e.quietRun(src, hits[hi:])
 			next := escAt
 			if hi < len(hits) {
 				next = min(next, int(hits[hi].end)-int(e.r.patLens[hits[hi].pat]))
