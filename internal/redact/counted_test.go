@@ -59,3 +59,58 @@ func TestWriteCountedCounts(t *testing.T) {
 		}
 	}
 }
+
+// countAllSink is a countingSink that fails on a write of whole lines
+// without a count (the open line Close writes has none to give).
+type countAllSink struct{ countingSink }
+
+func (c *countAllSink) Write(p []byte) (int, error) {
+	if bytes.IndexByte(p, '\n') >= 0 {
+		c.t.Errorf("lines written without a count: %q", p)
+	}
+	return c.buf.Write(p)
+}
+
+// A region that redaction changes is written with its count too: its
+// input's newlines less those of the key body lines it dropped, plain or
+// coloured (termLine), whether the key ends its write or not.
+func TestChangedRegionsCounted(t *testing.T) {
+	r := mustNew(t, Config{})
+	var plain bytes.Buffer
+	require.NoError(t, redacttest.PlainLog(&plain, 16<<10))
+	coloured := strings.ReplaceAll(pemKey, "\n", "\x1b[0m\n")
+	for _, tail := range []string{"", "after the key\n", "after the key, open"} {
+		for _, key := range []string{pemKey, coloured} {
+			in := plain.String() + "GH_TOKEN=gh" + "p_abcdefghijABCDEFGHIJ0123456789abcdef\n" + key + tail
+			want := r.String(in)
+			require.NotEqual(t, in, want)
+			for _, workers := range []int{1, 2} {
+				sink := &countAllSink{countingSink{t: t}}
+				w := r.NewWriterOptions(sink, WriterOptions{Workers: workers, RegionSize: 128 << 10})
+				_, err := w.WriteCounted([]byte(in), int64(strings.Count(in, "\n")))
+				require.NoError(t, err)
+				require.NoError(t, w.Close())
+				require.Equal(t, want, sink.buf.String(), "workers %d, tail %q", workers, tail)
+			}
+		}
+	}
+}
+
+// A marker that holds a newline (an environment variable's name may) puts
+// newlines in a region that its input's count lacks: such a region is
+// written without one.
+func TestMarkerNewlineUncounted(t *testing.T) {
+	secret := "abcdefghijABCDEFGHIJ0123456789"
+	r := mustNew(t, Config{Environ: []string{"X\nAPP_TOKEN=" + secret}})
+	in := "value " + secret + " here\nnext line\n"
+	want := r.String(in)
+	require.Contains(t, want, "X\nAPP_TOKEN]")
+	for _, workers := range []int{1, 2} {
+		sink := &countingSink{t: t}
+		w := r.NewWriterOptions(sink, WriterOptions{Workers: workers})
+		_, err := w.WriteCounted([]byte(in), int64(strings.Count(in, "\n")))
+		require.NoError(t, err)
+		require.NoError(t, w.Close())
+		require.Equal(t, want, sink.buf.String())
+	}
+}

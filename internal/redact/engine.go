@@ -111,6 +111,12 @@ type engine struct {
 
 	names nameCache
 	lines *lineCache // nil until region first uses it
+
+	// dropped is the newlines the last region dropped with a key's body
+	// lines: its output holds the newlines of its input less these, so a
+	// changed region's output is written with a count (changedNL), and
+	// the store does not count every byte again.
+	dropped int
 }
 
 func newEngine(r *Redactor) *engine {
@@ -169,6 +175,7 @@ func (e *engine) region(out, src []byte, st *mlState) ([]byte, bool) {
 	changed := false
 	hi := 0
 	pos := 0
+	e.dropped = 0
 	// A line holding ESC is redacted through its terminal view, whether or
 	// not its raw bytes hold a hit: a colour code can split a literal. Text
 	// without ESC pays one IndexByte per region for this.
@@ -183,10 +190,8 @@ func (e *engine) region(out, src []byte, st *mlState) ([]byte, bool) {
 		}
 		if st.mode == modeIdle {
 			// Lines without hits cannot change and cannot start a state;
-			// nor can lines whose only hits are quiet (quietHit).
-			for hi < len(hits) && e.r.mayQuiet[hits[hi].pat] && !notQuietAfter(src, hits[hi].end) && e.quietHit(src, hits[hi]) {
-				hi++
-			}
+			// nor can lines whose only hits are quiet (quietRun).
+			hi += e.quietRun(src, hits[hi:])
 			next := escAt
 			if hi < len(hits) {
 				next = min(next, int(hits[hi].end)-int(e.r.patLens[hits[hi].pat]))
@@ -226,8 +231,9 @@ func (e *engine) region(out, src []byte, st *mlState) ([]byte, bool) {
 				out = append(out, src[emit:pos]...)
 				out = append(out, res...)
 				emit = le
-				if drop {
-					emit = min(le+1, len(src))
+				if drop && le < len(src) {
+					emit = le + 1
+					e.dropped++
 				}
 				changed = true
 			}
@@ -263,7 +269,11 @@ func (e *engine) region(out, src []byte, st *mlState) ([]byte, bool) {
 			changed = true
 		case actBodyDrop:
 			out = append(out, src[emit:pos]...)
-			emit = min(le+1, len(src))
+			emit = le
+			if le < len(src) {
+				emit = le + 1
+				e.dropped++
+			}
 			changed = true
 		case actBodyLong:
 			e.pspans = e.pspans[:0]

@@ -97,20 +97,25 @@ func nameEnd(line []byte, hs int) (int, bool) { return nameEndFrom(line, hs, hs)
 // nameEndFrom is nameEnd for a name whose bytes line[hs:from] are name
 // bytes already known, fewer than 128: its walk starts at from.
 func nameEndFrom(line []byte, hs, from int) (int, bool) {
+	// The bound is taken once, not checked on every byte: the walk runs on
+	// most hits.
+	lim := min(len(line), hs+128)
 	ne := from
-	for ne < len(line) && nameSet[line[ne]] {
-		if ne-hs >= 128 {
-			return 0, false // not a name: a long run of name bytes
-		}
+	for ne < lim && nameSet[line[ne]] {
 		ne++
+	}
+	if ne == hs+128 && ne < len(line) && nameSet[line[ne]] {
+		return 0, false // not a name: a long run of name bytes
 	}
 	return ne, ne > hs
 }
 
-// nameStart returns the start of the run of name bytes that holds hs.
+// nameStart returns the start of the run of name bytes that holds hs,
+// walking back at most 128 bytes.
 func nameStart(line []byte, hs int) int {
+	lo := max(0, hs-128)
 	ns := hs
-	for ns > 0 && hs-ns < 128 && nameSet[line[ns-1]] {
+	for ns > lo && nameSet[line[ns-1]] {
 		ns--
 	}
 	return ns
@@ -268,9 +273,12 @@ func assignSeparated(e *engine, line []byte, ns, ne, sep int, ri int32, ctx assi
 	// none in any context is done with before its value is walked
 	// (SSH_AUTH_SOCK=, a long value); a classified name is cached.
 	name := line[ns:ne]
-	named = named || e.assignmentName(name)
-	if !named && !contextNameCandidate(name) {
-		return
+	if !named {
+		secret, cand := e.nameKinds(name)
+		if !secret && !cand {
+			return
+		}
+		named = secret
 	}
 	ctx.equals = s == '='
 	// wFrom, wEnd: the word wordEnd found at wFrom, which the checks

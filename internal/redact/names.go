@@ -205,17 +205,19 @@ func envNameRules(names []string) []rule {
 	return []rule{{id: "secret-assignment", prio: prioAssignment, literals: lits, match: match}}
 }
 
-// nameCache remembers the verdicts of isAssignmentName for the names an
-// engine met last. Output repeats its names (every go test -v verdict line
-// is PASS:, an environment dump's SSH_AUTH_SOCK= and PWD=), and classifying
-// one (segments, folding, the word sets) costs several times a lookup; the
-// verdict is a function of the name's bytes alone, so a cached one is the
-// same verdict. Direct-mapped: a name evicts the one in its slot.
+// nameCache remembers the verdicts of isAssignmentName, and of
+// contextNameCandidate beside them, for the names an engine met last.
+// Output repeats its names (every go test -v verdict line is PASS:, an
+// environment dump's SSH_AUTH_SOCK= and PWD=), and classifying one
+// (segments, folding, the word sets) costs several times a lookup; the
+// verdicts are functions of the name's bytes alone, so cached ones are the
+// same verdicts. Direct-mapped: a name evicts the one in its slot.
 type nameCache [nameCacheSlots]nameCacheEntry
 
 type nameCacheEntry struct {
 	n      uint8 // 0: empty
 	secret bool
+	cand   bool // contextNameCandidate
 	key    [nameCacheKey]byte
 }
 
@@ -227,17 +229,25 @@ const (
 
 // assignmentName is isAssignmentName, through e's name cache.
 func (e *engine) assignmentName(name []byte) bool {
+	secret, _ := e.nameKinds(name)
+	return secret
+}
+
+// nameKinds is isAssignmentName and contextNameCandidate of name, through
+// e's name cache: the quiet check and assign ask both of most names, and
+// one lookup answers them.
+func (e *engine) nameKinds(name []byte) (secret, cand bool) {
 	if len(name) == 0 || len(name) > nameCacheKey {
-		return isAssignmentName(name)
+		return isAssignmentName(name), contextNameCandidate(name)
 	}
 	ent := &e.names[nameSlot(name)]
 	if int(ent.n) == len(name) && string(ent.key[:len(name)]) == string(name) {
-		return ent.secret
+		return ent.secret, ent.cand
 	}
-	v := isAssignmentName(name)
-	ent.n, ent.secret = uint8(len(name)), v
+	secret, cand = isAssignmentName(name), contextNameCandidate(name)
+	ent.n, ent.secret, ent.cand = uint8(len(name)), secret, cand
 	copy(ent.key[:], name)
-	return v
+	return secret, cand
 }
 
 // nameSlot hashes a name of 1 to nameCacheKey bytes from its first and

@@ -67,7 +67,11 @@ type Redactor struct {
 	acOnce  sync.Once
 	acFull  *automaton
 	markers [][]byte
-	allow   map[string]struct{}
+	// markerNL: a marker holds a newline (an environment variable's name
+	// may), so a redacted region's newlines are not its input's less the
+	// lines it dropped (changedNL).
+	markerNL bool
+	allow    map[string]struct{}
 
 	privateKeyRule int32
 	kubeRule       int32
@@ -260,7 +264,19 @@ func (r *Redactor) setMarkers() {
 		at := len(buf)
 		buf = append(append(append(buf, "[REDACTED:"...), cr.id...), ']')
 		r.markers[i] = buf[at:len(buf):len(buf)]
+		r.markerNL = r.markerNL || strings.IndexByte(cr.id, '\n') >= 0
 	}
+}
+
+// changedNL is the newlines of a region's redacted output, given nl, the
+// newlines of its input (-1: not counted), and dropped, the newlines it
+// dropped: a marker replaces bytes of one line and holds no newline, so
+// the rest are all still there. It is -1 where that is not known.
+func (r *Redactor) changedNL(nl int64, dropped int) int64 {
+	if nl < 0 || r.markerNL {
+		return -1
+	}
+	return nl - int64(dropped)
 }
 
 func compileExtra(spec RuleSpec) (compiledRule, error) {

@@ -69,6 +69,7 @@ type region struct {
 	nl      int64    // regLines: the newlines of data, counted by the caller (-1: not counted)
 	out     []byte
 	changed bool
+	dropped int // the newlines of data that out lacks (engine.dropped)
 	end     mlState
 	counts  []ruleCount
 	err     error
@@ -440,7 +441,7 @@ func (w *Writer) redactRegion(e *engine, reg *region) {
 	}
 	var st mlState
 	reg.out, reg.changed = e.region(reg.out[:0], reg.data, &st)
-	reg.end = st
+	reg.end, reg.dropped = st, e.dropped
 	if !e.counted {
 		return
 	}
@@ -632,7 +633,7 @@ func (s *sequencer) lines(src []byte, nl int64) {
 	s.out = out
 	s.addCounts(s.e)
 	if changed {
-		s.write(out)
+		s.writeCounted(out, s.r.changedNL(nl, s.e.dropped))
 	} else {
 		s.writeCounted(src, nl)
 	}
@@ -660,7 +661,7 @@ func (s *sequencer) accept(reg *region) {
 	}
 	s.mu.Unlock()
 	if reg.changed {
-		s.write(reg.out)
+		s.writeCounted(reg.out, s.r.changedNL(reg.nl, reg.dropped))
 	} else {
 		s.writeCounted(reg.data, reg.nl)
 	}
