@@ -40,8 +40,8 @@ import (
 // 5: 1360, 6: 1366. Every group costs eight more shuffles a block (teddyFind
 // alone: 4.4 GB/s with 2 groups, 2.2 with 5), so newTeddy takes the fewest
 // groups whose estimated pass rate is low enough (teddyTargetPass); for the
-// built-in literals alone it takes buckets chosen offline on real text
-// instead (teddyBuiltinTables).
+// built-in literals, with at most a few environment secrets, it takes
+// buckets chosen offline on real text instead (teddyBuiltinTables).
 type teddy struct {
 	// groups[g][2k] is lo for offset k and groups[g][2k+1] hi, in bucket
 	// group g: the layout the assembly loads, group after group. It is the
@@ -226,9 +226,9 @@ type teddyPlace struct {
 	nibble, exact uint8
 }
 
-// teddyBuiltinTables returns the tables of teddyBuiltin when quads are
-// exactly its literal starts (the built-in rules without environment
-// secrets), else nil. Its buckets were chosen offline (TestTeddyTrain,
+// teddyBuiltinTables returns the tables of teddyBuiltin when quads hold
+// every one of its literal starts (the built-in rules), and few others,
+// else nil. Its buckets were chosen offline (TestTeddyTrain,
 // make teddy-table) by a local search that counts the positions of real
 // text (git log -p, go test -v, ps, env, dpkg -l, documentation, Go and
 // JavaScript sources, go list -json) every bucket lets through, 4-gram by
@@ -242,23 +242,111 @@ type teddyPlace struct {
 // 23.4K did; kubectl YAML the same), the nibble tables 11% to 87% fewer on
 // all but git log (16.2K to 18.4K), each with five groups instead of
 // six; and the table saves newTeddy's search, about 3 ms on every run that
-// prints more than teddyAfter. With an environment secret among the
-// literals the starts differ and newTeddyGroups assigns them as before.
+// prints more than teddyAfter.
+//
+// Environment secrets add starts of their own (each variable's value in
+// four or five spellings), and an agent's session usually has a few (its
+// API keys): up to teddyMaxExtra of them go where the byte-frequency
+// estimate rises least, in both assignments, and the trained buckets stay
+// as they are. With more, or without every start of teddyBuiltin, it
+// returns nil and newTeddyGroups assigns them all.
 func teddyBuiltinTables(quads []teddyNibbles) *teddy {
-	if len(quads) != len(teddyBuiltin) {
+	if len(quads) < len(teddyBuiltin) || len(quads) > len(teddyBuiltin)+teddyMaxExtra {
 		return nil
 	}
 	nibble, exact := make([]int, len(quads)), make([]int, len(quads))
+	var extra []int
 	for qi, q := range quads {
 		j, ok := slices.BinarySearchFunc(teddyBuiltin[:], q.quad, func(p teddyPlace, s string) int { return strings.Compare(p.quad, s) })
 		if !ok {
-			return nil
+			extra = append(extra, qi)
+			continue
 		}
 		nibble[qi], exact[qi] = int(teddyBuiltin[j].nibble), int(teddyBuiltin[j].exact)
 	}
+	if len(quads)-len(extra) != len(teddyBuiltin) {
+		return nil
+	}
+	placeExtra(quads, nibble, extra, teddyBuiltinGroups, teddyNibbles.or, teddyNibbles.estimate)
+	placeExtra(quads, exact, extra, teddyBuiltinExactGroups, teddyExactSet.with, teddyExactSet.estimate)
 	t, _ := teddyAssigned(quads, nibble, teddyBuiltinGroups)
 	t.exact = teddyExactTables(quads, exact, teddyBuiltinExactGroups)
 	return t
+}
+
+// teddyMaxExtra is how many starts besides teddyBuiltin's its buckets take
+// (about five environment secrets).
+const teddyMaxExtra = 24
+
+// placeExtra puts each of the quads extra in the bucket of ngroups groups
+// where the estimate of its set S rises least, the others staying in the
+// buckets which gives them.
+func placeExtra[S any](quads []teddyNibbles, which, extra []int, ngroups int, or func(S, teddyNibbles) S, estimate func(S) float64) {
+	if len(extra) == 0 {
+		return
+	}
+	isExtra := make([]bool, len(quads))
+	for _, qi := range extra {
+		isExtra[qi] = true
+	}
+	sets := make([]S, ngroups*teddyBuckets)
+	used := make([]bool, len(sets))
+	for qi, bi := range which {
+		if !isExtra[qi] {
+			sets[bi], used[bi] = or(sets[bi], quads[qi]), true
+		}
+	}
+	for _, qi := range extra {
+		best, bestDelta := 0, 0.0
+		for bi := range sets {
+			c := estimate(or(sets[bi], quads[qi]))
+			if used[bi] {
+				c -= estimate(sets[bi])
+			}
+			if bi == 0 || c < bestDelta {
+				best, bestDelta = bi, c
+			}
+		}
+		which[qi] = best
+		sets[best], used[best] = or(sets[best], quads[qi]), true
+	}
+}
+
+// teddyExactSet is what the exact tables of a bucket accept at each offset,
+// by a byte's low seven bits: placeExtra's view of them.
+type teddyExactSet [teddyWidth][2]uint64
+
+func (s teddyExactSet) with(q teddyNibbles) teddyExactSet {
+	for k := range teddyWidth {
+		if k >= len(q.quad) {
+			s[k] = [2]uint64{^uint64(0), ^uint64(0)}
+			continue
+		}
+		for _, c := range caseSpellings(q.quad[k]) {
+			s[k][c>>6&1] |= 1 << (c & 63)
+		}
+	}
+	return s
+}
+
+// estimate is the share of text positions the set lets through, by
+// textFreq (a byte x passes where x&127 is in the set).
+func (s teddyExactSet) estimate() float64 {
+	e := 1.0
+	for k := range teddyWidth {
+		if s[k] == [2]uint64{^uint64(0), ^uint64(0)} {
+			continue
+		}
+		p := 0.0
+		for h := range 2 {
+			for m := s[k][h]; m != 0; m &= m - 1 {
+				x := h*64 + bits.TrailingZeros64(m)
+				p += textFreq[x>>4][x&15] + textFreq[8+x>>4][x&15]
+			}
+		}
+		e *= p
+	}
+	return e
 }
 
 // teddyQuads returns the nibble sets of the distinct folded first four bytes
