@@ -14,7 +14,7 @@ RAC_TEST_SCALE ?= 1
 export RAC_TEST_SCALE
 export GOFLAGS := -buildvcs=false
 
-.PHONY: all build demo test lint vet unit corpus fuzz fuzz-long bench fprate terminal signals harness faults man clean
+.PHONY: all build demo test lint vet unit corpus teddy-table fuzz fuzz-long bench fprate terminal signals harness faults man clean
 
 all: build
 
@@ -60,6 +60,19 @@ unit:
 # package's folder so go test shows the score and the skipped tools.
 corpus:
 	cd internal/explain && $(GO) test -count=1 -timeout 15m -run '^TestCorpus$$' -corpus.live .
+
+# teddy-table: choose the redactor's prefilter buckets for the built-in
+# literals again (internal/redact/teddy_table.go), on command output and
+# files made or found on this machine (scripts/teddy-corpus.sh), and show
+# the positions per MiB they pass on TEDDY_EVAL (the bench's shapes, kept
+# by go run ./bench -only throughput/shapes -keep). Needed when a rule's
+# literals change: TestTeddyBuiltinTableFresh fails until then.
+TEDDY_CORPUS ?= $(CURDIR)/.teddy-corpus
+TEDDY_EVAL ?=
+teddy-table:
+	./scripts/teddy-corpus.sh $(TEDDY_CORPUS)
+	cd internal/redact && $(GO) test -count=1 -timeout 30m -run '^TestTeddyTrain$$' -v -teddy.train=$(TEDDY_CORPUS) -teddy.eval='$(TEDDY_EVAL)' .
+	rm -rf $(TEDDY_CORPUS)
 
 # a short fuzz run of the resolver, and of every other property target
 # (long runs: make fuzz-long)

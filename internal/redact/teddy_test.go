@@ -2,6 +2,7 @@ package redact
 
 import (
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -37,6 +38,7 @@ func TestTeddyPassesEveryLiteralStart(t *testing.T) {
 				b[k] = byte(rng.IntN(256))
 			}
 			require.True(t, td.at(b, 0), "literal %q spelt %q", p, b[:len(p)])
+			require.True(t, td.at64(b, 0), "literal %q spelt %q, exact tables", p, b[:len(p)])
 		}
 	}
 }
@@ -136,15 +138,18 @@ func TestTeddyFind64MatchesReference(t *testing.T) {
 	for _, pats := range [][]string{builtinLiterals(t), {"ghp_", "xoxb-", "akia", "token", "sk-"}, {"\xe9t\xe9", "caf\xc3\xa9", "tok"}} {
 		td := newTeddy(pats)
 		require.NotNil(t, td)
-		require.Len(t, td.exact, len(td.groups))
+		require.NotEmpty(t, td.exact)
 		checkTeddyFind64All(t, td)
 	}
 }
 
 // The exact tables let through no position the nibble tables of the same
-// buckets rule out, and every literal start.
+// buckets rule out, and every literal start. (The built-in literals'
+// tables, from teddyBuiltin, have two assignments, so the dynamic one is
+// tested, on part of the built-in literals.)
 func TestTeddyExactWithinNibbles(t *testing.T) {
-	pats := builtinLiterals(t)
+	pats := builtinLiterals(t)[:200]
+	require.Nil(t, teddyBuiltinTables(teddyQuads(pats)))
 	td := newTeddy(pats)
 	require.NotNil(t, td)
 	require.Len(t, td.exact, len(td.groups))
@@ -159,6 +164,62 @@ func TestTeddyExactWithinNibbles(t *testing.T) {
 		b := []byte(p + "\x00\x00\x00")
 		require.True(t, td.at64(b, 0), "literal %q", p)
 	}
+}
+
+// The built-in literal starts are exactly the ones teddy_table.go was
+// trained for, so newTeddy takes their tables from it instead of searching:
+// a rule added or changed since needs make teddy-table. The table's tables
+// let through every literal start (TestTeddyPassesEveryLiteralStart).
+func TestTeddyBuiltinTableFresh(t *testing.T) {
+	quads := teddyQuads(builtinLiterals(t))
+	var have, want []string
+	for _, q := range quads {
+		have = append(have, q.quad)
+	}
+	for _, p := range teddyBuiltin {
+		want = append(want, p.quad)
+		require.Less(t, int(p.nibble), teddyBuiltinGroups*teddyBuckets, "%q", p.quad)
+		require.Less(t, int(p.exact), teddyBuiltinExactGroups*teddyBuckets, "%q", p.quad)
+	}
+	slices.Sort(have)
+	require.Equal(t, want, have, "teddy_table.go is stale: run make teddy-table")
+	td := teddyBuiltinTables(quads)
+	require.NotNil(t, td)
+	require.Len(t, td.groups, teddyBuiltinGroups)
+	require.Len(t, td.exact, teddyBuiltinExactGroups)
+	require.Nil(t, teddyBuiltinTables(quads[1:]), "a literal start less")
+}
+
+// With a few environment secrets the built-in starts keep teddyBuiltin's
+// buckets and the secrets' starts join them; every literal start, the
+// secrets' in every spelling rac adds, passes both kinds of table.
+func TestTeddyBuiltinTableWithEnvSecrets(t *testing.T) {
+	r, err := New(Config{Environ: []string{
+		"GH_TOKEN=ghp_Zq8xWv3LmN0pRt7YkB2cDf5HjS9uAe4GiO1w",
+		"ANTHROPIC_API_KEY=sk-ant-api03-Xk9Lm2Qp7Rt4Vw8Yz1Bc5Df3Gh6Jk0Nm",
+		"DB_PASSWORD=hunter2-correct-horse",
+	}})
+	require.NoError(t, err)
+	quads := teddyQuads(r.pats)
+	require.Greater(t, len(quads), len(teddyBuiltin))
+	td := teddyBuiltinTables(quads)
+	require.NotNil(t, td)
+	require.Len(t, td.groups, teddyBuiltinGroups)
+	require.Len(t, td.exact, teddyBuiltinExactGroups)
+	for _, p := range r.pats {
+		b := []byte(p + "\x00\x00\x00")
+		require.True(t, td.at(b, 0), "literal %q", p)
+		require.True(t, td.at64(b, 0), "literal %q, exact tables", p)
+	}
+	full := newAutomaton(r.pats, true)
+	require.Equal(t, haveTeddy(), full.buildTeddy())
+	plain := newAutomaton(r.pats, false)
+	src := redacttest.GitLogCorpus(64<<10, 6)
+	for i, p := range r.pats {
+		at := (i * 997) % (len(src) - 100)
+		src = append(src[:at:at], append([]byte(p+" "), src[at:]...)...)
+	}
+	require.Equal(t, plain.scan(src, nil), full.scan(src, nil))
 }
 
 func checkTeddyFind(t *testing.T, td *teddy, src []byte, i int) (int, uint32) {
