@@ -54,7 +54,7 @@ type outStream struct {
 	lines  *redact.Lines
 	tail   bool  // lines was fed from the first line after the cut
 	next   int64 // the number of the line lines expects next
-	// head and tail are the stream's marks before the cut (or in the
+	// head and tailMarks are the stream's marks before the cut (or in the
 	// whole stream) and after it (see outMarks)
 	head, tailMarks *markList
 }

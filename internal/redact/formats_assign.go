@@ -568,11 +568,16 @@ func quotedValue(line []byte, k int, query bool) (vs, ve int, tmpl, ok bool) {
 // marker (+ - # ; >), after an optional grep file:line: prefix. plusBlank
 // reports a "+ " in it, which set -x traces print before a command. It
 // walks back from the name, so a long line costs only its short prefix.
+// line may hold lines before the name's (a region, for quietBlank): a
+// newline is the line's start, and the line's start is searched for only
+// at a grep prefix's colon.
 func lineStartPrefix(line []byte, ns int) (ok, plusBlank bool) {
 	k := ns
 	for k > 0 && ns-k <= 64 {
 		c := line[k-1]
 		switch {
+		case c == '\n':
+			return true, plusBlank
 		case isBlank(c):
 			if c == ' ' && k >= 2 && line[k-2] == '+' {
 				plusBlank = true
@@ -583,12 +588,13 @@ func lineStartPrefix(line []byte, ns int) (ok, plusBlank bool) {
 		case k >= 6 && string(line[k-6:k]) == "export" && k < ns:
 			k -= 6
 		case c == ':':
-			return k <= 256 && grepPrefixLen(line[:k]) == k, plusBlank
+			ls := bytes.LastIndexByte(line[:k], '\n') + 1
+			return k-ls <= 256 && grepPrefixLen(line[ls:k]) == k-ls, plusBlank
 		default:
 			return false, false
 		}
 	}
-	return k == 0, plusBlank
+	return k == 0 || line[k-1] == '\n', plusBlank
 }
 
 // grepPrefixLen returns the length of a grep -H/-n prefix (config.yml:12:,

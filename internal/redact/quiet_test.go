@@ -255,3 +255,36 @@ func FuzzWordEnd(f *testing.F) {
 		}
 	})
 }
+
+// quietRun takes quietHit's steps in its own loop (a call a hit less on
+// region's hot path): every hit of the bench's corpus and of the quiet
+// cases above gets the same verdict from both, so the copy quietRun runs
+// cannot drift from the one the tests above hold.
+func TestQuietRunIsQuietHit(t *testing.T) {
+	r := mustNew(t, Config{EnvNames: []string{"MY_PWD_VAR"}})
+	e := r.getEngine()
+	defer r.putEngine(e)
+	var extra strings.Builder
+	for _, b := range []string{"", "--- PASS: ", "x ", "a.env:3: ", "//h/:", "Author: ", "export "} {
+		for _, nm := range []string{"PASS", "pwd", "api_token", "SSH_AUTH_SOCK", "DB_PASSWORD", "auth", "token"} {
+			for _, sep := range []string{"", "=", ": ", " ", " -> ", "\":", "(", "\t"} {
+				extra.WriteString(b + nm + sep + "TestX (0.08s)\n")
+			}
+		}
+	}
+	samples := append(redacttest.SplitCorpus(256<<10), []byte(extra.String()))
+	quiet := 0
+	for _, sample := range samples {
+		src := sample[:bytes.LastIndexByte(sample, '\n')+1] // whole lines, as region has them
+		hits := r.auto().scan(src, nil)
+		for i, h := range hits {
+			want := r.mayQuiet[h.pat] && !notQuietAfter(src, h.end) && e.quietHit(src, h)
+			got := e.quietRun(src, hits[i:i+1]) == 1
+			require.Equal(t, want, got, "hit %q at %d", r.pats[h.pat], h.end)
+			if want {
+				quiet++
+			}
+		}
+	}
+	require.Greater(t, quiet, 1000, "the corpus holds quiet hits")
+}
